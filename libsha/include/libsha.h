@@ -1,0 +1,130 @@
+/*
+ * libsha: SHA-256 with run-time CPU dispatch.
+ *
+ * Thread safety: every function may be called from any thread at any time.
+ * The active implementation is chosen on first use (or by libsha_autodetect)
+ * and switched atomically; each call runs entirely on one implementation.
+ * A libsha_sha256_ctx must not be used by two threads at once.
+ *
+ * Lengths are in bytes. A NULL data pointer is valid when its length is 0.
+ */
+#ifndef LIBSHA_H
+#define LIBSHA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32) || defined(__CYGWIN__)
+#  if defined(LIBSHA_BUILD)
+#    define LIBSHA_API __declspec(dllexport)
+#  else
+#    define LIBSHA_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define LIBSHA_API __attribute__((visibility("default")))
+#else
+#  define LIBSHA_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LIBSHA_DIGEST_SIZE 32
+#define LIBSHA_BLOCK_SIZE 64
+
+/* Return codes: 0 on success, a distinct negative value per failure. */
+#define LIBSHA_OK 0
+#define LIBSHA_ERR_NULL (-1)        /* NULL pointer where one is required */
+#define LIBSHA_ERR_STATE (-2)       /* context not initialised, or already finalised */
+#define LIBSHA_ERR_TOO_LONG (-3)    /* message would exceed 2^61 - 1 bytes */
+#define LIBSHA_ERR_UNKNOWN_IMPL (-4) /* no implementation of that name */
+#define LIBSHA_ERR_NOT_RUNNABLE (-5) /* implementation not supported by this CPU */
+#define LIBSHA_ERR_ARGUMENT (-6)    /* an argument out of its range */
+
+/* Implementation mask bits, as Bitcoin Core's sha256_implementation. */
+#define LIBSHA_USE_STANDARD 0u
+#define LIBSHA_USE_SSE4 1u
+#define LIBSHA_USE_AVX2 2u
+#define LIBSHA_USE_SHANI 4u
+#define LIBSHA_USE_ALL (LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_SHANI)
+
+/* Library version, "MAJOR.MINOR.PATCH". */
+LIBSHA_API const char *libsha_version(void);
+
+/*
+ * Installs the fastest implementation that `use` allows, that this CPU runs
+ * and that passes its known-answer self-test; returns its printable name
+ * (a static string). Hashing never needs this call: the first hash detects
+ * with LIBSHA_USE_ALL by itself.
+ */
+LIBSHA_API const char *libsha_autodetect(unsigned use);
+
+/* The active implementation's printable name (a static string). */
+LIBSHA_API const char *libsha_implementation(void);
+
+/*
+ * Enumerates the compiled-in implementations: for index 0, 1, ... returns
+ * the name and stores in *runnable (if not NULL) whether this CPU can run
+ * it; returns NULL past the last one.
+ */
+LIBSHA_API const char *libsha_implementation_at(size_t index, int *runnable);
+
+/*
+ * Streaming SHA-256. The struct is public so callers can keep it on the
+ * stack; its fields are private. It may be copied with memcpy to fork a
+ * computation.
+ */
+typedef struct libsha_sha256_ctx {
+    uint32_t state[8];
+    uint64_t length;            /* bytes hashed so far */
+    unsigned char pending[64];  /* bytes not yet compressed */
+    uint32_t marker;            /* set by init, cleared by final */
+    uint32_t reserved;
+} libsha_sha256_ctx;
+
+/* sizeof(libsha_sha256_ctx), for bindings that allocate it opaquely. */
+LIBSHA_API size_t libsha_sha256_ctx_size(void);
+
+LIBSHA_API void libsha_sha256_init(libsha_sha256_ctx *ctx);
+
+/* Returns LIBSHA_OK, LIBSHA_ERR_NULL (ctx NULL, or data NULL with len > 0),
+ * LIBSHA_ERR_STATE or LIBSHA_ERR_TOO_LONG; on error ctx is unchanged. */
+LIBSHA_API int libsha_sha256_update(libsha_sha256_ctx *ctx, const void *data, size_t len);
+
+/* Writes the 32-byte digest to out and wipes ctx (init it again to reuse).
+ * Returns LIBSHA_OK, LIBSHA_ERR_NULL or LIBSHA_ERR_STATE. */
+LIBSHA_API int libsha_sha256_final(libsha_sha256_ctx *ctx, unsigned char out[32]);
+
+/* Wipes ctx without producing a digest (for abandoned computations). */
+LIBSHA_API void libsha_sha256_wipe(libsha_sha256_ctx *ctx);
+
+/* One-shot SHA-256 of data into out. out may overlap data.
+ * Returns LIBSHA_OK or LIBSHA_ERR_NULL. */
+LIBSHA_API int libsha_sha256(const void *data, size_t len, unsigned char out[32]);
+
+/*
+ * Double SHA-256 of `blocks` 64-byte blobs: out[32*i..] = SHA256(SHA256(in[64*i..])).
+ * out may equal in (the Merkle-tree case); other overlaps are not allowed.
+ * Does nothing when blocks is 0 or when a pointer is NULL.
+ */
+LIBSHA_API void libsha_sha256d64(unsigned char *out, const unsigned char *in, size_t blocks);
+
+/*
+ * Benchmark kernel for shabench: runs `iterations` times, on the named
+ * implementation only (the active one is left alone), either
+ *   LIBSHA_BENCH_HASH: SHA-256 of buf[0..len), digest written over buf[0..32)
+ *                      (len >= 32), or
+ *   LIBSHA_BENCH_D64:  libsha_sha256d64 in place over len / 64 blobs.
+ * Returns LIBSHA_OK or a LIBSHA_ERR_* code.
+ */
+#define LIBSHA_BENCH_HASH 0
+#define LIBSHA_BENCH_D64 1
+LIBSHA_API int libsha_bench(const char *implementation, int op, unsigned char *buf, size_t len,
+                            uint64_t iterations);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBSHA_H */

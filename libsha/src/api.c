@@ -1,0 +1,55 @@
+/* The public hashing entry points: each runs on the active implementation. */
+#include <string.h>
+
+#include "sha256_impl.h"
+
+#ifndef LIBSHA_VERSION_STRING
+#error "the build defines LIBSHA_VERSION_STRING (CMakeLists.txt)"
+#endif
+
+const char *libsha_version(void)
+{
+    return LIBSHA_VERSION_STRING;
+}
+
+size_t libsha_sha256_ctx_size(void)
+{
+    return sizeof(libsha_sha256_ctx);
+}
+
+int libsha_sha256_update(libsha_sha256_ctx *ctx, const void *data, size_t len)
+{
+    return libsha_stream_update(libsha_active(), ctx, data, len);
+}
+
+int libsha_sha256_final(libsha_sha256_ctx *ctx, unsigned char out[32])
+{
+    return libsha_stream_final(libsha_active(), ctx, out);
+}
+
+void libsha_sha256_wipe(libsha_sha256_ctx *ctx)
+{
+    libsha_wipe(ctx, ctx == NULL ? 0 : sizeof *ctx);
+}
+
+int libsha_sha256(const void *data, size_t len, unsigned char out[32])
+{
+    /* One implementation for the whole message, even if another thread switches. */
+    const struct libsha_impl *impl = libsha_active();
+    libsha_sha256_ctx ctx;
+    int err;
+
+    if (out == NULL || (data == NULL && len > 0))
+        return LIBSHA_ERR_NULL;
+    libsha_sha256_init(&ctx);
+    err = libsha_stream_update(impl, &ctx, data, len);
+    if (err == LIBSHA_OK)
+        err = libsha_stream_final(impl, &ctx, out);
+    libsha_wipe(&ctx, sizeof ctx);
+    return err;
+}
+
+void libsha_sha256d64(unsigned char *out, const unsigned char *in, size_t blocks)
+{
+    libsha_d64_run(libsha_active(), out, in, blocks);
+}

@@ -1,0 +1,88 @@
+/* Private to libsha: what every implementation file and the dispatcher share. */
+#ifndef LIBSHA_SHA256_IMPL_H
+#define LIBSHA_SHA256_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libsha.h"
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#  define LIBSHA_ALWAYS_INLINE __forceinline
+#else
+#  define LIBSHA_ALWAYS_INLINE inline __attribute__((always_inline))
+#endif
+
+/* Compresses n consecutive 64-byte blocks (any alignment) into state. */
+typedef void (*libsha_transform_fn)(uint32_t state[8], const unsigned char *blocks, size_t n);
+/* Double SHA-256 of W consecutive 64-byte blobs into W 32-byte digests;
+ * reads all of its input before writing any output, so out may equal in. */
+typedef void (*libsha_d64_fn)(unsigned char *out, const unsigned char *in);
+
+/* One row of the dispatch table: immutable, switched as a whole. */
+struct libsha_impl {
+    const char *name;       /* printed as Bitcoin Core prints it */
+    unsigned use;           /* LIBSHA_USE_* bits that must be allowed */
+    libsha_transform_fn transform;
+    libsha_d64_fn d64_1way; /* required */
+    libsha_d64_fn d64_2way; /* optional wider kernels, NULL where absent */
+    libsha_d64_fn d64_4way;
+    libsha_d64_fn d64_8way;
+};
+
+/* FIPS 180-4 4.2.2: the round constants. */
+static const uint32_t LIBSHA_K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+/* FIPS 180-4 5.3.3: the initial hash value. */
+static const uint32_t LIBSHA_H0[8] = {
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+};
+
+static inline uint32_t libsha_load_be32(const unsigned char *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+static inline void libsha_store_be32(unsigned char *p, uint32_t x)
+{
+    p[0] = (unsigned char)(x >> 24);
+    p[1] = (unsigned char)(x >> 16);
+    p[2] = (unsigned char)(x >> 8);
+    p[3] = (unsigned char)x;
+}
+
+/* implementations.c: every compiled-in implementation, best first. */
+extern const struct libsha_impl *const libsha_registry[];
+extern const size_t libsha_registry_count;
+
+/* dispatch.c */
+const struct libsha_impl *libsha_active(void);
+/* The runnable implementation of that name, or NULL with *err set. */
+const struct libsha_impl *libsha_find(const char *name, int *err);
+
+/* selftest.c: 0 when impl gives the known answers. */
+int libsha_selftest(const struct libsha_impl *impl);
+
+/* sha256_stream.c: the hashing operations on an explicit implementation. */
+int libsha_stream_update(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, const void *data,
+                         size_t len);
+int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, unsigned char out[32]);
+void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in,
+                    size_t blocks);
+/* Zeroes memory in a way the optimiser cannot drop as a dead store. */
+void libsha_wipe(void *p, size_t n);
+
+/* sha256_standard.c: portable C. */
+void libsha_standard_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
+void libsha_standard_d64(unsigned char *out, const unsigned char *in);
+
+#endif

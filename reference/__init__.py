@@ -1,0 +1,33 @@
+"""Pure-Python SHA-256 (FIPS 180-4) and SHA256D64: libsha's oracle.
+
+Installed as ``libsha.reference``; it never loads the native library, so it
+can check any SHA-256 implementation, ours included::
+
+    from libsha.reference import sha256, sha256d64, Sha256
+"""
+
+from .sha256 import (
+    BLOCK_SIZE,
+    DIGEST_SIZE,
+    H0,
+    K,
+    Sha256,
+    compress,
+    padding,
+    sha256,
+    sha256d,
+    sha256d64,
+)
+
+__all__ = [
+    "BLOCK_SIZE",
+    "DIGEST_SIZE",
+    "H0",
+    "K",
+    "Sha256",
+    "compress",
+    "padding",
+    "sha256",
+    "sha256d",
+    "sha256d64",
+]
