@@ -1,0 +1,79 @@
+"""Lends a C pointer to any C-contiguous buffer without copying it."""
+
+import ctypes
+
+
+class NonContiguousError(ValueError, BufferError):
+    """A buffer that is not C-contiguous (a ValueError, and the BufferError hashlib raises)."""
+
+
+class _PyBuffer(ctypes.Structure):
+    # Py_buffer from CPython's Include/pybuffer.h (stable since 3.3).
+    _fields_ = [
+        ("buf", ctypes.c_void_p),
+        ("obj", ctypes.c_void_p),
+        ("len", ctypes.c_ssize_t),
+        ("itemsize", ctypes.c_ssize_t),
+        ("readonly", ctypes.c_int),
+        ("ndim", ctypes.c_int),
+        ("format", ctypes.c_char_p),
+        ("shape", ctypes.c_void_p),
+        ("strides", ctypes.c_void_p),
+        ("suboffsets", ctypes.c_void_p),
+        ("internal", ctypes.c_void_p),
+    ]
+
+
+try:
+    _get_buffer = ctypes.pythonapi.PyObject_GetBuffer
+    _get_buffer.argtypes = [ctypes.py_object, ctypes.POINTER(_PyBuffer), ctypes.c_int]
+    _get_buffer.restype = ctypes.c_int
+    _release_buffer = ctypes.pythonapi.PyBuffer_Release
+    _release_buffer.argtypes = [ctypes.POINTER(_PyBuffer)]
+    _release_buffer.restype = None
+except AttributeError:  # not CPython: no C API to borrow through
+    _get_buffer = None
+
+_PyBUF_SIMPLE = 0
+
+
+def contiguous_view(data, what="data"):
+    """A memoryview of data, or the TypeError/ValueError hashlib users expect."""
+    if isinstance(data, str):
+        raise TypeError(f"Strings must be encoded before hashing ({what} is a str)")
+    try:
+        view = memoryview(data)
+    except TypeError:
+        raise TypeError(
+            f"object supporting the buffer API required ({what} is a {type(data).__name__})"
+        ) from None
+    if not view.c_contiguous:
+        raise NonContiguousError(f"{what} must be a C-contiguous buffer (copy it with bytes() first)")
+    return view
+
+
+class borrow:
+    """with borrow(data) as (pointer, nbytes): pointer stays valid inside the block.
+
+    Holding the buffer also stops a bytearray from being resized meanwhile.
+    """
+
+    __slots__ = ("_view", "_buffer")
+
+    def __init__(self, data, what="data"):
+        self._view = contiguous_view(data, what)
+        self._buffer = None
+
+    def __enter__(self):
+        view = self._view
+        if _get_buffer is None:
+            return bytes(view), view.nbytes  # no C API here: borrow a copy
+        self._buffer = _PyBuffer()
+        _get_buffer(view, ctypes.byref(self._buffer), _PyBUF_SIMPLE)
+        return self._buffer.buf, self._buffer.len
+
+    def __exit__(self, *exc):
+        if self._buffer is not None:
+            _release_buffer(ctypes.byref(self._buffer))
+            self._buffer = None
+        self._view.release()

@@ -1,0 +1,1 @@
+"""shabench: libsha's benchmark runner, nanobench-style tables of every implementation."""

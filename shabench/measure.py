@@ -1,0 +1,57 @@
+"""Epoch timing and nanobench's statistics."""
+
+import statistics
+import time
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Measurement:
+    per_unit_ns: list = field(default_factory=list)  # one value per epoch
+    iterations: int = 0  # per epoch
+    total_s: float = 0.0  # all epochs
+
+    @property
+    def median(self):
+        return statistics.median(self.per_unit_ns)
+
+    @property
+    def err(self):
+        return median_absolute_percent_error(self.per_unit_ns)
+
+
+def median_absolute_percent_error(values):
+    """nanobench's err%: the median over epochs of |x - median| / x (MdAPE), as a fraction."""
+    med = statistics.median(values)
+    return statistics.median(abs(x - med) / x for x in values)
+
+
+def _elapsed_ns(run, iterations):
+    start = time.perf_counter_ns()
+    run(iterations)
+    return time.perf_counter_ns() - start
+
+
+def calibrate(run, min_epoch_ns):
+    """The iteration count that makes one epoch last at least min_epoch_ns."""
+    run(1)  # warm caches and the branch predictor
+    iterations = 1
+    while True:
+        elapsed = _elapsed_ns(run, iterations)
+        if elapsed >= min_epoch_ns:
+            return iterations
+        if elapsed < min_epoch_ns / 8:
+            iterations *= 8
+        else:
+            iterations = int(iterations * min_epoch_ns * 1.2 / max(elapsed, 1)) + 1
+
+
+def measure(run, units_per_iteration, epochs, min_epoch_ns):
+    """Runs `epochs` epochs of run(iterations); returns ns per unit for each."""
+    iterations = calibrate(run, min_epoch_ns)
+    result = Measurement(iterations=iterations)
+    for _ in range(epochs):
+        elapsed = _elapsed_ns(run, iterations)
+        result.total_s += elapsed / 1e9
+        result.per_unit_ns.append(elapsed / (iterations * units_per_iteration))
+    return result
