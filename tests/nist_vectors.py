@@ -1,0 +1,47 @@
+"""Parses the NIST CAVP .rsp files in tests/vectors."""
+
+from pathlib import Path
+
+VECTORS = Path(__file__).parent / "vectors"
+
+
+def _records(name):
+    record = {}
+    for line in (VECTORS / name).read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", "[")):
+            continue
+        key, _, value = line.partition("=")
+        record[key.strip()] = value.strip()
+        if key.strip() == "MD":
+            yield record
+            record = {}
+
+
+def messages(name):
+    """(message, digest) pairs of SHA256ShortMsg.rsp or SHA256LongMsg.rsp."""
+    out = []
+    for r in _records(name):
+        bits = int(r["Len"])
+        message = bytes.fromhex(r["Msg"])[: bits // 8]  # Len 0 still carries Msg = 00
+        out.append((message, bytes.fromhex(r["MD"])))
+    return out
+
+
+def monte():
+    """(seed, [checkpoint digests]) of SHA256Monte.rsp."""
+    text = (VECTORS / "SHA256Monte.rsp").read_text()
+    seed = next(line.split("=")[1].strip() for line in text.splitlines() if line.startswith("Seed"))
+    return bytes.fromhex(seed), [bytes.fromhex(r["MD"]) for r in _records("SHA256Monte.rsp")]
+
+
+def monte_checkpoints(hash_function, seed, count):
+    """The first `count` checkpoints of the Monte Carlo test (SHAVS 6.4)."""
+    checkpoints = []
+    for _ in range(count):
+        md = [seed, seed, seed]
+        for _ in range(1000):
+            md = [md[1], md[2], hash_function(md[0] + md[1] + md[2])]
+        seed = md[2]
+        checkpoints.append(seed)
+    return checkpoints

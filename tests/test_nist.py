@@ -1,0 +1,46 @@
+"""NIST CAVP SHA-256 vectors against every runnable implementation, the reference and hashlib."""
+
+import hashlib
+
+import pytest
+
+import libsha
+from libsha import reference
+from nist_vectors import messages, monte, monte_checkpoints
+
+SHORT = messages("SHA256ShortMsg.rsp")
+LONG = messages("SHA256LongMsg.rsp")
+
+
+def test_vector_files_are_complete():
+    assert len(SHORT) == 65 and len(LONG) == 64
+    seed, checkpoints = monte()
+    assert len(seed) == 32 and len(checkpoints) == 100
+
+
+@pytest.mark.parametrize("vectors", [SHORT, LONG], ids=["ShortMsg", "LongMsg"])
+def test_native_one_shot_and_streaming(implementation, vectors):
+    for message, digest in vectors:
+        assert libsha.sha256(message) == digest, len(message)
+        h = libsha.new()
+        for i in range(0, len(message), 37):  # 37: a split that crosses block borders everywhere
+            h.update(message[i : i + 37])
+        assert h.digest() == digest, len(message)
+
+
+@pytest.mark.parametrize("vectors", [SHORT, LONG], ids=["ShortMsg", "LongMsg"])
+def test_reference_and_hashlib(vectors):
+    for message, digest in vectors:
+        assert reference.sha256(message) == digest, len(message)
+        assert hashlib.sha256(message).digest() == digest, len(message)
+
+
+def test_monte_native(implementation):
+    seed, expected = monte()
+    assert monte_checkpoints(libsha.sha256, seed, len(expected)) == expected
+
+
+def test_monte_reference_first_checkpoint():
+    # Pure Python is slow: one checkpoint is 1000 chained hashes.
+    seed, expected = monte()
+    assert monte_checkpoints(reference.sha256, seed, 1) == expected[:1]
