@@ -62,7 +62,7 @@ def new(data=b"", *, usedforsecurity=True):
 def sha256(data=b""):
     """SHA-256 of any C-contiguous buffer, as 32 bytes."""
     lib = _native.lib()
-    out = ctypes.create_string_buffer(32)
+    out = _native.Digest()
     if type(data) is bytes:
         check(lib.libsha_sha256(data, len(data), out))
     else:

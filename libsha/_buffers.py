@@ -58,21 +58,28 @@ class borrow:
     Holding the buffer also stops a bytearray from being resized meanwhile.
     """
 
-    __slots__ = ("_view", "_buffer")
+    __slots__ = ("_view", "_array", "_buffer")
 
     def __init__(self, data, what="data"):
         self._view = contiguous_view(data, what)
+        self._array = None
         self._buffer = None
 
     def __enter__(self):
         view = self._view
+        nbytes = view.nbytes
+        if not view.readonly:
+            # ctypes can only map writable memory, but does it in one cheap call.
+            self._array = (ctypes.c_char * nbytes).from_buffer(view)
+            return ctypes.addressof(self._array), nbytes  # an int: only we hold the array
         if _get_buffer is None:
-            return bytes(view), view.nbytes  # no C API here: borrow a copy
+            return bytes(view), nbytes  # no C API here: borrow a copy
         self._buffer = _PyBuffer()
         _get_buffer(view, ctypes.byref(self._buffer), _PyBUF_SIMPLE)
         return self._buffer.buf, self._buffer.len
 
     def __exit__(self, *exc):
+        self._array = None  # the last reference: releases its export now
         if self._buffer is not None:
             _release_buffer(ctypes.byref(self._buffer))
             self._buffer = None

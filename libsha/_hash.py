@@ -23,10 +23,11 @@ class SHA256:
 
     def __init__(self, data=b"", *, usedforsecurity=True):
         lib = _native.lib()
-        self._ctx = ctypes.create_string_buffer(lib.libsha_sha256_ctx_size())
+        self._ctx = _native.Context()
         lib.libsha_sha256_init(self._ctx)
         self._lock = threading.Lock()  # the GIL is released while C hashes
-        self.update(data)
+        if data is not b"":  # noqa: F632 - skips only the default, every other value is checked
+            self.update(data)
 
     def update(self, data):
         lib = _native.lib()
@@ -39,13 +40,11 @@ class SHA256:
 
     def _snapshot(self):
         with self._lock:
-            ctx = ctypes.create_string_buffer(len(self._ctx))
-            ctypes.memmove(ctx, self._ctx, len(self._ctx))
-        return ctx
+            return _native.Context.from_buffer_copy(self._ctx)
 
     def digest(self):
         ctx = self._snapshot()  # final() wipes its context; this object goes on
-        out = ctypes.create_string_buffer(32)
+        out = _native.Digest()
         check(_native.lib().libsha_sha256_final(ctx, out))
         return out.raw
 

@@ -98,10 +98,15 @@ def load():
 
 _lib = None
 
+Digest = ctypes.c_char * 32
+Context = None  # ctypes.c_char * sizeof(libsha_sha256_ctx), set by lib()
+
 
 def lib():
     """The loaded library, loaded on first use so that libsha.reference never needs it."""
-    global _lib
+    global _lib, Context
     if _lib is None:
-        _lib = load()
+        loaded = load()
+        Context = ctypes.c_char * loaded.libsha_sha256_ctx_size()
+        _lib = loaded
     return _lib
