@@ -7,6 +7,8 @@ from . import _native
 from ._buffers import borrow
 from ._errors import check
 
+_NO_DATA = b""
+
 
 class SHA256:
     """SHA-256 with hashlib's interface: update, digest, hexdigest, copy.
@@ -21,12 +23,12 @@ class SHA256:
 
     __slots__ = ("_ctx", "_lock")
 
-    def __init__(self, data=b"", *, usedforsecurity=True):
+    def __init__(self, data=_NO_DATA, *, usedforsecurity=True):
         lib = _native.lib()
         self._ctx = _native.Context()
         lib.libsha_sha256_init(self._ctx)
         self._lock = threading.Lock()  # the GIL is released while C hashes
-        if data is not b"":  # noqa: F632 - skips only the default, every other value is checked
+        if data is not _NO_DATA:  # every value but the default is checked and hashed
             self.update(data)
 
     def update(self, data):
