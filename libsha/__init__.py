@@ -8,6 +8,7 @@
 The pure-Python oracle is libsha.reference (it never loads the native library).
 """
 
+import contextlib
 import ctypes
 import operator
 from collections import namedtuple
@@ -16,7 +17,7 @@ from . import _native
 from ._buffers import NonContiguousError, borrow
 from ._errors import check
 from ._hash import SHA256
-from ._native import LibraryLoadError
+from ._native import ConfigurationError, LibraryLoadError
 
 try:
     from importlib.metadata import PackageNotFoundError, version as _dist_version
@@ -32,6 +33,9 @@ USE_AVX2 = 2
 USE_SHANI = 4
 USE_ALL = USE_SSE4 | USE_AVX2 | USE_SHANI
 
+# CPU feature bits of cpu_features(), as LIBSHA_CPU_* in libsha.h.
+CPU_FEATURES = {"sse4.1": 1, "avx": 2, "avx2": 4, "sha": 8, "arm-sha2": 16}
+
 Implementation = namedtuple("Implementation", "name runnable")
 
 __all__ = [
@@ -41,16 +45,21 @@ __all__ = [
     "USE_SHANI",
     "USE_SSE4",
     "USE_STANDARD",
+    "CPU_FEATURES",
+    "ConfigurationError",
     "Implementation",
     "LibraryLoadError",
     "NonContiguousError",
     "autodetect",
+    "cpu_features",
     "implementation",
     "implementations",
     "library_version",
     "new",
+    "select",
     "sha256",
     "sha256d64",
+    "using",
 ]
 
 
@@ -99,6 +108,43 @@ def autodetect(use=USE_ALL):
 def implementation():
     """The active implementation's name, as Bitcoin Core prints it."""
     return _native.lib().libsha_implementation().decode()
+
+
+def select(name):
+    """Installs the implementation of that name (as implementations() lists it).
+
+    Raises ValueError naming the reason: an unknown name, or a CPU that lacks
+    what it needs (never an illegal-instruction crash).
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"implementation name must be a str, not {type(name).__name__}")
+    if "\0" in name:
+        raise ValueError("implementation name must not contain NUL")
+    code = _native.lib().libsha_select(name.encode())
+    if code == _native.ERR_UNKNOWN_IMPL:
+        known = ", ".join(repr(i.name) for i in implementations())
+        raise ValueError(f"unknown implementation {name!r}; this build has {known}")
+    if code == _native.ERR_NOT_RUNNABLE:
+        raise ValueError(f"implementation {name!r} needs CPU features this machine lacks (it has: "
+                         f"{', '.join(cpu_features()) or 'none that libsha uses'})")
+    check(code, f"select({name!r})")
+
+
+@contextlib.contextmanager
+def using(name):
+    """with libsha.using(name): ... runs with that implementation, then restores the previous one."""
+    previous = implementation()
+    select(name)
+    try:
+        yield name
+    finally:
+        select(previous)
+
+
+def cpu_features():
+    """The CPU features libsha detected and uses, e.g. ['sse4.1', 'avx', 'avx2', 'sha']."""
+    bits = _native.lib().libsha_cpu_features()
+    return [name for name, bit in CPU_FEATURES.items() if bits & bit]
 
 
 def implementations():

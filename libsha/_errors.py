@@ -9,6 +9,7 @@ _MESSAGES = {
     _native.ERR_UNKNOWN_IMPL: (ValueError, "no such implementation"),
     _native.ERR_NOT_RUNNABLE: (ValueError, "this CPU cannot run that implementation"),
     _native.ERR_ARGUMENT: (ValueError, "argument out of range"),
+    _native.ERR_SELFTEST: (RuntimeError, "the implementation failed its known-answer self-test"),
 }
 
 

@@ -17,6 +17,9 @@ SIGNATURES = {
     "libsha_autodetect": (c_char_p, [c_uint]),
     "libsha_implementation": (c_char_p, []),
     "libsha_implementation_at": (c_char_p, [c_size_t, POINTER(c_int)]),
+    "libsha_select": (c_int, [c_char_p]),
+    "libsha_cpu_features": (c_uint, []),
+    "libsha_config_error": (c_char_p, []),
     "libsha_sha256_ctx_size": (c_size_t, []),
     "libsha_sha256_init": (None, [c_void_p]),
     "libsha_sha256_update": (c_int, [c_void_p, c_void_p, c_size_t]),
@@ -35,6 +38,7 @@ ERR_TOO_LONG = -3
 ERR_UNKNOWN_IMPL = -4
 ERR_NOT_RUNNABLE = -5
 ERR_ARGUMENT = -6
+ERR_SELFTEST = -7
 
 BENCH_HASH = 0
 BENCH_D64 = 1
@@ -42,6 +46,10 @@ BENCH_D64 = 1
 
 class LibraryLoadError(OSError):
     """The native library could not be found or loaded."""
+
+
+class ConfigurationError(ValueError):
+    """The LIBSHA_IMPL environment variable is invalid."""
 
 
 def library_filenames(platform=sys.platform):
@@ -107,6 +115,10 @@ def lib():
     global _lib, Context
     if _lib is None:
         loaded = load()
+        error = loaded.libsha_config_error()
+        if error is not None:
+            value = os.environ.get("LIBSHA_IMPL", "")
+            raise ConfigurationError(f"LIBSHA_IMPL={value!r}: {error.decode()}")
         Context = ctypes.c_char * loaded.libsha_sha256_ctx_size()
         _lib = loaded
     return _lib

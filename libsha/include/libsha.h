@@ -41,6 +41,7 @@ extern "C" {
 #define LIBSHA_ERR_UNKNOWN_IMPL (-4) /* no implementation of that name */
 #define LIBSHA_ERR_NOT_RUNNABLE (-5) /* implementation not supported by this CPU */
 #define LIBSHA_ERR_ARGUMENT (-6)    /* an argument out of its range */
+#define LIBSHA_ERR_SELFTEST (-7)    /* implementation failed its known-answer test */
 
 /* Implementation mask bits, as Bitcoin Core's sha256_implementation. */
 #define LIBSHA_USE_STANDARD 0u
@@ -48,6 +49,13 @@ extern "C" {
 #define LIBSHA_USE_AVX2 2u
 #define LIBSHA_USE_SHANI 4u
 #define LIBSHA_USE_ALL (LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_SHANI)
+
+/* CPU features libsha_cpu_features() reports (each implies what the OS must enable). */
+#define LIBSHA_CPU_SSE41 (1u << 0)    /* x86 SSE4.1 and SSSE3 */
+#define LIBSHA_CPU_AVX (1u << 1)      /* x86 AVX, with YMM state saved by the OS */
+#define LIBSHA_CPU_AVX2 (1u << 2)     /* x86 AVX2 (implies LIBSHA_CPU_AVX) */
+#define LIBSHA_CPU_X86_SHA (1u << 3)  /* x86 SHA extensions (with SSE4.1) */
+#define LIBSHA_CPU_ARM_SHA2 (1u << 4) /* ARMv8 SHA-256 instructions */
 
 /* Library version, "MAJOR.MINOR.PATCH". */
 LIBSHA_API const char *libsha_version(void);
@@ -62,6 +70,27 @@ LIBSHA_API const char *libsha_autodetect(unsigned use);
 
 /* The active implementation's printable name (a static string). */
 LIBSHA_API const char *libsha_implementation(void);
+
+/*
+ * Installs the implementation of that printable name, e.g.
+ * "x86_shani(1way,2way)". Returns LIBSHA_OK, LIBSHA_ERR_UNKNOWN_IMPL (no such
+ * name in this build), LIBSHA_ERR_NOT_RUNNABLE (this CPU lacks a feature it
+ * needs: nothing is installed, nothing faults) or LIBSHA_ERR_SELFTEST.
+ */
+LIBSHA_API int libsha_select(const char *name);
+
+/* The LIBSHA_CPU_* features of this CPU and OS, detected once. */
+LIBSHA_API unsigned libsha_cpu_features(void);
+
+/*
+ * The environment variable LIBSHA_IMPL restricts every automatic choice
+ * (first use and libsha_autodetect): a comma-separated list of the words
+ * standard, sse4, avx2 and shani, each allowing that implementation family
+ * (avx2 and shani include the sse4 base they build on). An invalid value is
+ * reported on stderr once and restricts the choice to 'standard'; this
+ * returns that report (a static string), or NULL when the value is valid or unset.
+ */
+LIBSHA_API const char *libsha_config_error(void);
 
 /*
  * Enumerates the compiled-in implementations: for index 0, 1, ... returns

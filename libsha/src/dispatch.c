@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic_ptr.h"
+#include "atomic.h"
 #include "sha256_impl.h"
 
 /* Points at one immutable registry row, so a switch can never mix two. */
@@ -11,13 +11,71 @@ static libsha_atomic_ptr active;
 
 static int runnable(const struct libsha_impl *impl)
 {
-    (void)impl; /* every compiled-in implementation is portable so far */
-    return 1;
+    return (impl->cpu & ~libsha_cpu_features()) == 0;
+}
+
+/* LIBSHA_IMPL words: each allows an implementation family and the base it builds on. */
+static const struct {
+    const char *word;
+    unsigned use;
+} env_words[] = {
+    {"standard", LIBSHA_USE_STANDARD},
+    {"sse4", LIBSHA_USE_SSE4},
+    {"avx2", LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2},
+    {"shani", LIBSHA_USE_SSE4 | LIBSHA_USE_SHANI},
+};
+
+#define ENV_ERROR                                                                     \
+    "LIBSHA_IMPL must be a comma-separated list of standard, sse4, avx2, shani; "     \
+    "until it is, libsha uses 'standard'"
+
+static libsha_atomic_ptr env_error_printed; /* set by the one thread that prints */
+
+/* The mask LIBSHA_IMPL allows: every bit when unset, 'standard' when invalid. */
+static unsigned env_mask(int *invalid)
+{
+    const char *value = getenv("LIBSHA_IMPL");
+    const char *p = value;
+    unsigned mask = 0;
+
+    *invalid = 0;
+    if (value == NULL || *value == '\0')
+        return LIBSHA_USE_ALL;
+    while (*p != '\0') {
+        size_t len = strcspn(p, ","), i;
+        int known = 0;
+        for (i = 0; i < sizeof env_words / sizeof env_words[0]; ++i) {
+            if (strlen(env_words[i].word) == len && strncmp(env_words[i].word, p, len) == 0) {
+                mask |= env_words[i].use;
+                known = 1;
+            }
+        }
+        if (!known) {
+            *invalid = 1;
+            if (libsha_atomic_set_if_null(&env_error_printed, ENV_ERROR) == NULL)
+                fprintf(stderr, "libsha: LIBSHA_IMPL='%.64s': '%.*s' is unknown. %s\n", value,
+                        (int)(len > 32 ? 32 : len), p, ENV_ERROR);
+            return LIBSHA_USE_STANDARD;
+        }
+        p += len;
+        if (*p == ',')
+            ++p;
+    }
+    return mask;
+}
+
+const char *libsha_config_error(void)
+{
+    int invalid;
+    env_mask(&invalid);
+    return invalid ? ENV_ERROR : NULL;
 }
 
 static const struct libsha_impl *best_allowed(unsigned use)
 {
     size_t i;
+    int invalid;
+    use &= env_mask(&invalid);
     for (i = 0; i < libsha_registry_count; ++i) {
         const struct libsha_impl *impl = libsha_registry[i];
         if ((impl->use & ~use) == 0 && runnable(impl) && libsha_selftest(impl) == 0)
@@ -45,7 +103,7 @@ const struct libsha_impl *libsha_active(void)
     if (impl != NULL)
         return impl;
     /* First use: threads racing here all compute the same choice; the first
-     * to publish wins and an explicit libsha_autodetect is never overwritten. */
+     * to publish wins and an explicit choice is never overwritten. */
     impl = best_allowed(LIBSHA_USE_ALL);
     earlier = (const struct libsha_impl *)libsha_atomic_set_if_null(&active, impl);
     return earlier != NULL ? earlier : impl;
@@ -56,31 +114,55 @@ const char *libsha_implementation(void)
     return libsha_active()->name;
 }
 
+/* The first row of each name, and whether any row of that name runs here. */
 const char *libsha_implementation_at(size_t index, int *is_runnable)
 {
-    if (index >= libsha_registry_count)
-        return NULL;
-    if (is_runnable != NULL)
-        *is_runnable = runnable(libsha_registry[index]);
-    return libsha_registry[index]->name;
+    size_t i, j, seen = 0;
+    for (i = 0; i < libsha_registry_count; ++i) {
+        const char *name = libsha_registry[i]->name;
+        int first = 1, any_runnable = 0;
+        for (j = 0; j < i; ++j)
+            first &= strcmp(libsha_registry[j]->name, name) != 0;
+        if (!first)
+            continue;
+        if (seen++ != index)
+            continue;
+        for (j = i; j < libsha_registry_count; ++j)
+            if (strcmp(libsha_registry[j]->name, name) == 0)
+                any_runnable |= runnable(libsha_registry[j]);
+        if (is_runnable != NULL)
+            *is_runnable = any_runnable;
+        return name;
+    }
+    return NULL;
 }
 
 const struct libsha_impl *libsha_find(const char *name, int *err)
 {
     size_t i;
+    *err = LIBSHA_ERR_UNKNOWN_IMPL;
     if (name == NULL) {
         *err = LIBSHA_ERR_NULL;
         return NULL;
     }
     for (i = 0; i < libsha_registry_count; ++i) {
         if (strcmp(libsha_registry[i]->name, name) == 0) {
-            if (!runnable(libsha_registry[i])) {
-                *err = LIBSHA_ERR_NOT_RUNNABLE;
-                return NULL;
-            }
-            return libsha_registry[i];
+            if (runnable(libsha_registry[i]))
+                return libsha_registry[i];
+            *err = LIBSHA_ERR_NOT_RUNNABLE; /* a later variant may still run */
         }
     }
-    *err = LIBSHA_ERR_UNKNOWN_IMPL;
     return NULL;
+}
+
+int libsha_select(const char *name)
+{
+    int err = LIBSHA_OK;
+    const struct libsha_impl *impl = libsha_find(name, &err);
+    if (impl == NULL)
+        return err;
+    if (libsha_selftest(impl) != 0)
+        return LIBSHA_ERR_SELFTEST;
+    libsha_atomic_store(&active, impl);
+    return LIBSHA_OK;
 }

@@ -23,6 +23,7 @@ typedef void (*libsha_d64_fn)(unsigned char *out, const unsigned char *in);
 struct libsha_impl {
     const char *name;       /* printed as Bitcoin Core prints it */
     unsigned use;           /* LIBSHA_USE_* bits that must be allowed */
+    unsigned cpu;           /* LIBSHA_CPU_* features it executes */
     libsha_transform_fn transform;
     libsha_d64_fn d64_1way; /* required */
     libsha_d64_fn d64_2way; /* optional wider kernels, NULL where absent */
@@ -84,5 +85,23 @@ void libsha_wipe(void *p, size_t n);
 /* sha256_standard.c: portable C. */
 void libsha_standard_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
 void libsha_standard_d64(unsigned char *out, const unsigned char *in);
+
+#if defined(LIBSHA_X86)
+/* sha256_sse4.c */
+void libsha_sse4_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
+void libsha_sse4_d64(unsigned char *out, const unsigned char *in);
+/* sha256_sse41.c */
+void libsha_sse41_d64_4way(unsigned char *out, const unsigned char *in);
+/* sha256_avx2.c */
+void libsha_avx2_d64_8way(unsigned char *out, const unsigned char *in);
+/* sha256_x86_shani.c */
+void libsha_x86_shani_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
+void libsha_x86_shani_d64_1way(unsigned char *out, const unsigned char *in);
+void libsha_x86_shani_d64_2way(unsigned char *out, const unsigned char *in);
+/* sha256_x86_shani_avx.c: the same, clearing the upper YMM state first */
+void libsha_x86_shani_avx_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
+void libsha_x86_shani_avx_d64_1way(unsigned char *out, const unsigned char *in);
+void libsha_x86_shani_avx_d64_2way(unsigned char *out, const unsigned char *in);
+#endif
 
 #endif

@@ -1,0 +1,97 @@
+/* A pointer and an unsigned published with release and read with acquire
+ * semantics. C11 <stdatomic.h> where the compiler has it; MSVC's interlocked
+ * intrinsics otherwise (MSVC's C11 atomics are still experimental). */
+#ifndef LIBSHA_ATOMIC_H
+#define LIBSHA_ATOMIC_H
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+
+typedef void *volatile libsha_atomic_ptr;
+typedef volatile long libsha_atomic_uint;
+
+#if defined(_M_ARM64)
+#define LIBSHA_LOAD_ACQUIRE_PTR(p) ((const void *)__ldar64((unsigned __int64 volatile *)(p)))
+#define LIBSHA_LOAD_ACQUIRE_UINT(p) ((unsigned)__ldar32((unsigned __int32 volatile *)(p)))
+#else
+/* x86 loads are acquire loads; the barrier stops the compiler reordering. */
+static __forceinline const void *libsha_load_ptr_x86(libsha_atomic_ptr *p)
+{
+    const void *v = *p;
+    _ReadWriteBarrier();
+    return v;
+}
+static __forceinline unsigned libsha_load_uint_x86(libsha_atomic_uint *p)
+{
+    unsigned v = (unsigned)*p;
+    _ReadWriteBarrier();
+    return v;
+}
+#define LIBSHA_LOAD_ACQUIRE_PTR(p) libsha_load_ptr_x86(p)
+#define LIBSHA_LOAD_ACQUIRE_UINT(p) libsha_load_uint_x86(p)
+#endif
+
+static __forceinline const void *libsha_atomic_load(libsha_atomic_ptr *p)
+{
+    return LIBSHA_LOAD_ACQUIRE_PTR(p);
+}
+
+static __forceinline void libsha_atomic_store(libsha_atomic_ptr *p, const void *v)
+{
+    _InterlockedExchangePointer((void *volatile *)p, (void *)v);
+}
+
+/* Stores desired if *p is NULL; returns the value *p held before. */
+static __forceinline const void *libsha_atomic_set_if_null(libsha_atomic_ptr *p, const void *desired)
+{
+    return _InterlockedCompareExchangePointer((void *volatile *)p, (void *)desired, NULL);
+}
+
+static __forceinline unsigned libsha_atomic_load_uint(libsha_atomic_uint *p)
+{
+    return LIBSHA_LOAD_ACQUIRE_UINT(p);
+}
+
+static __forceinline void libsha_atomic_store_uint(libsha_atomic_uint *p, unsigned v)
+{
+    _InterlockedExchange(p, (long)v);
+}
+
+#else
+#include <stdatomic.h>
+#include <stddef.h>
+
+typedef _Atomic(const void *) libsha_atomic_ptr;
+typedef atomic_uint libsha_atomic_uint;
+
+static inline const void *libsha_atomic_load(libsha_atomic_ptr *p)
+{
+    return atomic_load_explicit(p, memory_order_acquire);
+}
+
+static inline void libsha_atomic_store(libsha_atomic_ptr *p, const void *v)
+{
+    atomic_store_explicit(p, v, memory_order_release);
+}
+
+/* Stores desired if *p is NULL; returns the value *p held before. */
+static inline const void *libsha_atomic_set_if_null(libsha_atomic_ptr *p, const void *desired)
+{
+    const void *expected = NULL;
+    atomic_compare_exchange_strong_explicit(p, &expected, desired, memory_order_acq_rel,
+                                            memory_order_acquire);
+    return expected;
+}
+
+static inline unsigned libsha_atomic_load_uint(libsha_atomic_uint *p)
+{
+    return atomic_load_explicit(p, memory_order_acquire);
+}
+
+static inline void libsha_atomic_store_uint(libsha_atomic_uint *p, unsigned v)
+{
+    atomic_store_explicit(p, v, memory_order_release);
+}
+#endif
+
+#endif

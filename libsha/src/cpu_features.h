@@ -1,0 +1,21 @@
+/* Private to libsha: CPU feature detection. */
+#ifndef LIBSHA_CPU_FEATURES_H
+#define LIBSHA_CPU_FEATURES_H
+
+#include <stdint.h>
+
+/* The raw x86 readings the decision needs. */
+struct libsha_x86_cpuid {
+    uint32_t max_leaf;  /* CPUID leaf 0, EAX: leaves above it alias the highest one */
+    uint32_t leaf1_ecx; /* CPUID leaf 1, ECX */
+    uint32_t leaf7_ebx; /* CPUID leaf 7 subleaf 0, EBX (meaningless when max_leaf < 7) */
+    uint64_t xcr0;      /* XGETBV(0) (meaningless when OSXSAVE is clear) */
+};
+
+/* Pure: readings in, LIBSHA_CPU_* bits out. Unit-tested with synthetic values. */
+unsigned libsha_x86_decide(const struct libsha_x86_cpuid *id);
+
+/* Reads this CPU (uncached; cpu_x86.c on x86, cpu_features.c elsewhere). */
+unsigned libsha_cpu_detect(void);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * SHA256D64 over LANES blobs at once, one blob per vector lane: the body
+ * shared by sse41(4way) and avx2(8way). The includer defines VEC, LANES,
+ * the OP_* operations on VEC (see sha256_rounds.h), V_SET1(x),
+ * V_LOAD_WORD(in, i) (word i of every blob, byte-swapped), V_STOREU(p, v)
+ * and MULTIWAY_D64 (the function's name).
+ */
+#include "padding_schedule.h"
+#include "sha256_impl.h"
+#include "sha256_rounds.h"
+
+#define KW_ADD(i, w) OP_ADD(V_SET1(LIBSHA_K[i]), w)
+#define KW_PAD64(i, unused) V_SET1(LIBSHA_PAD64_KW[i])
+#define SET_H0()                                                                     \
+    a = V_SET1(LIBSHA_H0[0]), b = V_SET1(LIBSHA_H0[1]), c = V_SET1(LIBSHA_H0[2]),   \
+    d = V_SET1(LIBSHA_H0[3]), e = V_SET1(LIBSHA_H0[4]), f = V_SET1(LIBSHA_H0[5]),   \
+    g = V_SET1(LIBSHA_H0[6]), h = V_SET1(LIBSHA_H0[7])
+#define ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7)                                   \
+    a = OP_ADD(a, s0), b = OP_ADD(b, s1), c = OP_ADD(c, s2), d = OP_ADD(d, s3),     \
+    e = OP_ADD(e, s4), f = OP_ADD(f, s5), g = OP_ADD(g, s6), h = OP_ADD(h, s7)
+#define ADD_H0()                                                                                   \
+    ADD_STATE(V_SET1(LIBSHA_H0[0]), V_SET1(LIBSHA_H0[1]), V_SET1(LIBSHA_H0[2]), V_SET1(LIBSHA_H0[3]), \
+              V_SET1(LIBSHA_H0[4]), V_SET1(LIBSHA_H0[5]), V_SET1(LIBSHA_H0[6]), V_SET1(LIBSHA_H0[7]))
+
+void MULTIWAY_D64(unsigned char *out, const unsigned char *in)
+{
+    VEC a, b, c, d, e, f, g, h, t1, t2;
+    VEC w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15;
+    VEC s0, s1, s2, s3, s4, s5, s6, s7;
+    uint32_t lanes[LANES];
+    int i, lane;
+
+    /* Inner hash, the message block. */
+    w0 = V_LOAD_WORD(in, 0), w1 = V_LOAD_WORD(in, 1), w2 = V_LOAD_WORD(in, 2), w3 = V_LOAD_WORD(in, 3);
+    w4 = V_LOAD_WORD(in, 4), w5 = V_LOAD_WORD(in, 5), w6 = V_LOAD_WORD(in, 6), w7 = V_LOAD_WORD(in, 7);
+    w8 = V_LOAD_WORD(in, 8), w9 = V_LOAD_WORD(in, 9), w10 = V_LOAD_WORD(in, 10), w11 = V_LOAD_WORD(in, 11);
+    w12 = V_LOAD_WORD(in, 12), w13 = V_LOAD_WORD(in, 13), w14 = V_LOAD_WORD(in, 14), w15 = V_LOAD_WORD(in, 15);
+    SET_H0();
+    SHA256_ROUNDS64(KW_ADD);
+    ADD_H0();
+
+    /* Inner hash, the padding block: no schedule to compute. */
+    s0 = a, s1 = b, s2 = c, s3 = d, s4 = e, s5 = f, s6 = g, s7 = h;
+    SHA256_ROUNDS16(KW_PAD64, 0);
+    SHA256_ROUNDS16(KW_PAD64, 16);
+    SHA256_ROUNDS16(KW_PAD64, 32);
+    SHA256_ROUNDS16(KW_PAD64, 48);
+    ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
+
+    /* Outer hash of the 32-byte inner digest, padded: length 256 bits. */
+    w0 = a, w1 = b, w2 = c, w3 = d, w4 = e, w5 = f, w6 = g, w7 = h;
+    w8 = V_SET1(0x80000000u);
+    w9 = w10 = w11 = w12 = w13 = w14 = V_SET1(0);
+    w15 = V_SET1(256);
+    SET_H0();
+    SHA256_ROUNDS64(KW_ADD);
+    ADD_H0();
+
+    s0 = a, s1 = b, s2 = c, s3 = d, s4 = e, s5 = f, s6 = g, s7 = h;
+    {
+        const VEC digest[8] = {s0, s1, s2, s3, s4, s5, s6, s7};
+        for (i = 0; i < 8; ++i) {
+            V_STOREU(lanes, digest[i]);
+            for (lane = 0; lane < LANES; ++lane)
+                libsha_store_be32(out + 32 * lane + 4 * i, lanes[lane]);
+        }
+    }
+}

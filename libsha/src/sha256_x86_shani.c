@@ -1,0 +1,193 @@
+/*
+ * x86_shani(1way,2way): the x86 SHA extensions. Built with -msse4.1 -msha and
+ * never -mavx: VEX-encoded moves around SHA instructions run far slower. The
+ * entry points for CPUs with AVX, which clear the upper YMM state first, are
+ * in sha256_x86_shani_avx.c.
+ *
+ * The SHA instructions keep the state as two vectors, ABEF and CDGH (A in
+ * the highest lane), and take K + W four rounds at a time.
+ */
+#include <immintrin.h>
+
+#include "padding_schedule.h"
+#include "sha256_impl.h"
+
+#define BSWAP32_MASK _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL)
+#define LOAD_W(p, i, mask) _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p) + (i)), mask)
+#define K4(g) _mm_loadu_si128((const __m128i *)&LIBSHA_K[4 * (g)])
+#define PAD4(g) _mm_loadu_si128((const __m128i *)&LIBSHA_PAD64_KW[4 * (g)])
+
+/* Four rounds with kw = K + W for rounds 4g..4g+3. */
+#define RNDS4(s0, s1, kw)                                                  \
+    do {                                                                   \
+        __m128i kw_ = (kw);                                                \
+        s1 = _mm_sha256rnds2_epu32(s1, s0, kw_);                           \
+        s0 = _mm_sha256rnds2_epu32(s0, s1, _mm_shuffle_epi32(kw_, 0x0e));  \
+    } while (0)
+
+/* W for the next four rounds from the last sixteen (held in a, b, c, d). */
+#define SCHED4(a, b, c, d) \
+    a = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(a, b), _mm_alignr_epi8(d, c, 4)), d)
+
+/* Rounds 16..63 once W0..15 are in m0..m3 and rounds 0..15 are done. */
+#define ROUNDS_16_TO_63(s0, s1, m0, m1, m2, m3)                                   \
+    SCHED4(m0, m1, m2, m3); RNDS4(s0, s1, _mm_add_epi32(m0, K4(4)));              \
+    SCHED4(m1, m2, m3, m0); RNDS4(s0, s1, _mm_add_epi32(m1, K4(5)));              \
+    SCHED4(m2, m3, m0, m1); RNDS4(s0, s1, _mm_add_epi32(m2, K4(6)));              \
+    SCHED4(m3, m0, m1, m2); RNDS4(s0, s1, _mm_add_epi32(m3, K4(7)));              \
+    SCHED4(m0, m1, m2, m3); RNDS4(s0, s1, _mm_add_epi32(m0, K4(8)));              \
+    SCHED4(m1, m2, m3, m0); RNDS4(s0, s1, _mm_add_epi32(m1, K4(9)));              \
+    SCHED4(m2, m3, m0, m1); RNDS4(s0, s1, _mm_add_epi32(m2, K4(10)));             \
+    SCHED4(m3, m0, m1, m2); RNDS4(s0, s1, _mm_add_epi32(m3, K4(11)));             \
+    SCHED4(m0, m1, m2, m3); RNDS4(s0, s1, _mm_add_epi32(m0, K4(12)));             \
+    SCHED4(m1, m2, m3, m0); RNDS4(s0, s1, _mm_add_epi32(m1, K4(13)));             \
+    SCHED4(m2, m3, m0, m1); RNDS4(s0, s1, _mm_add_epi32(m2, K4(14)));             \
+    SCHED4(m3, m0, m1, m2); RNDS4(s0, s1, _mm_add_epi32(m3, K4(15)))
+
+/* All 64 rounds over W0..15 in m0..m3 (consumed). */
+#define COMPRESS(s0, s1, m0, m1, m2, m3)                \
+    RNDS4(s0, s1, _mm_add_epi32(m0, K4(0)));            \
+    RNDS4(s0, s1, _mm_add_epi32(m1, K4(1)));            \
+    RNDS4(s0, s1, _mm_add_epi32(m2, K4(2)));            \
+    RNDS4(s0, s1, _mm_add_epi32(m3, K4(3)));            \
+    ROUNDS_16_TO_63(s0, s1, m0, m1, m2, m3)
+
+/* The padding block after a 64-byte message: K + W is a constant table. */
+#define COMPRESS_PAD64(s0, s1)                                                              \
+    RNDS4(s0, s1, PAD4(0)); RNDS4(s0, s1, PAD4(1)); RNDS4(s0, s1, PAD4(2));                 \
+    RNDS4(s0, s1, PAD4(3)); RNDS4(s0, s1, PAD4(4)); RNDS4(s0, s1, PAD4(5));                 \
+    RNDS4(s0, s1, PAD4(6)); RNDS4(s0, s1, PAD4(7)); RNDS4(s0, s1, PAD4(8));                 \
+    RNDS4(s0, s1, PAD4(9)); RNDS4(s0, s1, PAD4(10)); RNDS4(s0, s1, PAD4(11));               \
+    RNDS4(s0, s1, PAD4(12)); RNDS4(s0, s1, PAD4(13)); RNDS4(s0, s1, PAD4(14));              \
+    RNDS4(s0, s1, PAD4(15))
+
+/* H0 as ABEF and CDGH. */
+#define H0_ABEF _mm_set_epi32(0x6a09e667, (int)0xbb67ae85, 0x510e527f, (int)0x9b05688c)
+#define H0_CDGH _mm_set_epi32(0x3c6ef372, (int)0xa54ff53a, 0x1f83d9ab, 0x5be0cd19)
+
+/* ABEF, CDGH -> [a b c d], [e f g h] (lane 0 first): the digest words in order. */
+#define TO_ABCD_EFGH(abef, cdgh, abcd, efgh)                        \
+    do {                                                            \
+        __m128i feba_ = _mm_shuffle_epi32(abef, 0x1b);              \
+        __m128i dchg_ = _mm_shuffle_epi32(cdgh, 0xb1);              \
+        abcd = _mm_blend_epi16(feba_, dchg_, 0xf0);                 \
+        efgh = _mm_alignr_epi8(dchg_, feba_, 8);                    \
+    } while (0)
+
+/* The inner digest as the outer block's W0..7; W8..15 are its padding. */
+#define OUTER_BLOCK(abef, cdgh, m0, m1, m2, m3)                     \
+    do {                                                            \
+        TO_ABCD_EFGH(abef, cdgh, m0, m1);                           \
+        m2 = _mm_set_epi32(0, 0, 0, (int)0x80000000);               \
+        m3 = _mm_set_epi32(256, 0, 0, 0);                           \
+    } while (0)
+
+#define STORE_DIGEST(out, abef, cdgh, mask)                                         \
+    do {                                                                            \
+        __m128i abcd_, efgh_;                                                       \
+        TO_ABCD_EFGH(abef, cdgh, abcd_, efgh_);                                     \
+        _mm_storeu_si128((__m128i *)(out), _mm_shuffle_epi8(abcd_, mask));          \
+        _mm_storeu_si128((__m128i *)(out) + 1, _mm_shuffle_epi8(efgh_, mask));      \
+    } while (0)
+
+void libsha_x86_shani_transform(uint32_t state[8], const unsigned char *blocks, size_t n)
+{
+    const __m128i mask = BSWAP32_MASK;
+    __m128i abcd = _mm_loadu_si128((const __m128i *)&state[0]);
+    __m128i efgh = _mm_loadu_si128((const __m128i *)&state[4]);
+    __m128i cdab = _mm_shuffle_epi32(abcd, 0xb1);
+    __m128i hgfe = _mm_shuffle_epi32(efgh, 0x1b);
+    __m128i s0 = _mm_alignr_epi8(cdab, hgfe, 8);    /* ABEF */
+    __m128i s1 = _mm_blend_epi16(hgfe, cdab, 0xf0); /* CDGH */
+
+    for (; n > 0; --n, blocks += 64) {
+        __m128i save0 = s0, save1 = s1;
+        __m128i m0 = LOAD_W(blocks, 0, mask), m1 = LOAD_W(blocks, 1, mask);
+        __m128i m2 = LOAD_W(blocks, 2, mask), m3 = LOAD_W(blocks, 3, mask);
+        COMPRESS(s0, s1, m0, m1, m2, m3);
+        s0 = _mm_add_epi32(s0, save0);
+        s1 = _mm_add_epi32(s1, save1);
+    }
+    TO_ABCD_EFGH(s0, s1, abcd, efgh);
+    _mm_storeu_si128((__m128i *)&state[0], abcd);
+    _mm_storeu_si128((__m128i *)&state[4], efgh);
+}
+
+void libsha_x86_shani_d64_1way(unsigned char *out, const unsigned char *in)
+{
+    const __m128i mask = BSWAP32_MASK;
+    __m128i s0 = H0_ABEF, s1 = H0_CDGH, save0, save1;
+    __m128i m0 = LOAD_W(in, 0, mask), m1 = LOAD_W(in, 1, mask);
+    __m128i m2 = LOAD_W(in, 2, mask), m3 = LOAD_W(in, 3, mask);
+
+    COMPRESS(s0, s1, m0, m1, m2, m3);
+    s0 = _mm_add_epi32(s0, H0_ABEF);
+    s1 = _mm_add_epi32(s1, H0_CDGH);
+    save0 = s0, save1 = s1;
+    COMPRESS_PAD64(s0, s1);
+    s0 = _mm_add_epi32(s0, save0);
+    s1 = _mm_add_epi32(s1, save1);
+
+    OUTER_BLOCK(s0, s1, m0, m1, m2, m3);
+    s0 = H0_ABEF, s1 = H0_CDGH;
+    COMPRESS(s0, s1, m0, m1, m2, m3);
+    s0 = _mm_add_epi32(s0, H0_ABEF);
+    s1 = _mm_add_epi32(s1, H0_CDGH);
+    STORE_DIGEST(out, s0, s1, mask);
+}
+
+/* The two-lane steps below work on s0/s1 (first blob) and t0/t1 (second). */
+#define RNDS4_2WAY(g, ma, na) \
+    RNDS4(s0, s1, _mm_add_epi32(ma, K4(g))); RNDS4(t0, t1, _mm_add_epi32(na, K4(g)))
+#define GROUP_2WAY(g, ma, mb, mc, md, na, nb, nc, nd) \
+    SCHED4(ma, mb, mc, md); SCHED4(na, nb, nc, nd); RNDS4_2WAY(g, ma, na)
+#define ROUNDS_0_TO_15_2WAY()                                                              \
+    RNDS4_2WAY(0, m0, n0); RNDS4_2WAY(1, m1, n1); RNDS4_2WAY(2, m2, n2); RNDS4_2WAY(3, m3, n3)
+#define ROUNDS_16_TO_63_2WAY()                                                             \
+    GROUP_2WAY(4, m0, m1, m2, m3, n0, n1, n2, n3); GROUP_2WAY(5, m1, m2, m3, m0, n1, n2, n3, n0); \
+    GROUP_2WAY(6, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(7, m3, m0, m1, m2, n3, n0, n1, n2); \
+    GROUP_2WAY(8, m0, m1, m2, m3, n0, n1, n2, n3); GROUP_2WAY(9, m1, m2, m3, m0, n1, n2, n3, n0); \
+    GROUP_2WAY(10, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(11, m3, m0, m1, m2, n3, n0, n1, n2); \
+    GROUP_2WAY(12, m0, m1, m2, m3, n0, n1, n2, n3); GROUP_2WAY(13, m1, m2, m3, m0, n1, n2, n3, n0); \
+    GROUP_2WAY(14, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(15, m3, m0, m1, m2, n3, n0, n1, n2)
+#define PAD4_2WAY(g) RNDS4(s0, s1, PAD4(g)); RNDS4(t0, t1, PAD4(g))
+#define PAD64_2WAY()                                                                       \
+    PAD4_2WAY(0); PAD4_2WAY(1); PAD4_2WAY(2); PAD4_2WAY(3); PAD4_2WAY(4); PAD4_2WAY(5);    \
+    PAD4_2WAY(6); PAD4_2WAY(7); PAD4_2WAY(8); PAD4_2WAY(9); PAD4_2WAY(10); PAD4_2WAY(11);  \
+    PAD4_2WAY(12); PAD4_2WAY(13); PAD4_2WAY(14); PAD4_2WAY(15)
+
+/* Two blobs with their round chains interleaved: each sha256rnds2 waits on
+ * the one before it, so a second independent chain fills the gaps. */
+void libsha_x86_shani_d64_2way(unsigned char *out, const unsigned char *in)
+{
+    const __m128i mask = BSWAP32_MASK;
+    __m128i s0 = H0_ABEF, s1 = H0_CDGH, t0 = H0_ABEF, t1 = H0_CDGH;
+    __m128i save0, save1, save2, save3;
+    __m128i m0 = LOAD_W(in, 0, mask), m1 = LOAD_W(in, 1, mask);
+    __m128i m2 = LOAD_W(in, 2, mask), m3 = LOAD_W(in, 3, mask);
+    __m128i n0 = LOAD_W(in, 4, mask), n1 = LOAD_W(in, 5, mask);
+    __m128i n2 = LOAD_W(in, 6, mask), n3 = LOAD_W(in, 7, mask);
+
+    /* Inner hash, first block. */
+    ROUNDS_0_TO_15_2WAY();
+    ROUNDS_16_TO_63_2WAY();
+    s0 = _mm_add_epi32(s0, H0_ABEF), s1 = _mm_add_epi32(s1, H0_CDGH);
+    t0 = _mm_add_epi32(t0, H0_ABEF), t1 = _mm_add_epi32(t1, H0_CDGH);
+
+    /* Inner hash, padding block. */
+    save0 = s0, save1 = s1, save2 = t0, save3 = t1;
+    PAD64_2WAY();
+    s0 = _mm_add_epi32(s0, save0), s1 = _mm_add_epi32(s1, save1);
+    t0 = _mm_add_epi32(t0, save2), t1 = _mm_add_epi32(t1, save3);
+
+    /* Outer hash. */
+    OUTER_BLOCK(s0, s1, m0, m1, m2, m3);
+    OUTER_BLOCK(t0, t1, n0, n1, n2, n3);
+    s0 = H0_ABEF, s1 = H0_CDGH, t0 = H0_ABEF, t1 = H0_CDGH;
+    ROUNDS_0_TO_15_2WAY();
+    ROUNDS_16_TO_63_2WAY();
+    s0 = _mm_add_epi32(s0, H0_ABEF), s1 = _mm_add_epi32(s1, H0_CDGH);
+    t0 = _mm_add_epi32(t0, H0_ABEF), t1 = _mm_add_epi32(t1, H0_CDGH);
+    STORE_DIGEST(out, s0, s1, mask);
+    STORE_DIGEST(out + 32, t0, t1, mask);
+}
