@@ -10,11 +10,8 @@ def runnable_implementations():
 @pytest.fixture(params=runnable_implementations())
 def implementation(request):
     """Runs the test once per implementation this CPU can run, with it active."""
-    name = request.param
     previous = libsha.implementation()
-    # The mask that selects exactly this implementation; only 'standard' exists so far.
-    assert name == "standard", f"no way to select {name!r} yet"
-    assert libsha.autodetect(libsha.USE_STANDARD) == name
-    yield name
-    libsha.autodetect(libsha.USE_ALL)
+    with libsha.using(request.param):
+        assert libsha.implementation() == request.param
+        yield request.param
     assert libsha.implementation() == previous

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "libsha.h"
 
@@ -15,6 +16,11 @@
 
 /* Compresses n consecutive 64-byte blocks (any alignment) into state. */
 typedef void (*libsha_transform_fn)(uint32_t state[8], const unsigned char *blocks, size_t n);
+/* Optional: pads the last `used` (< 64) message bytes held in pending, whose
+ * bit length is `bits`, compresses, and writes the digest. Where the generic
+ * padding in memory would make the transform wait on byte-wide stores. */
+typedef void (*libsha_finalize_fn)(uint32_t state[8], const unsigned char pending[64], size_t used,
+                                   uint64_t bits, unsigned char out[32]);
 /* Double SHA-256 of W consecutive 64-byte blobs into W 32-byte digests;
  * reads all of its input before writing any output, so out may equal in. */
 typedef void (*libsha_d64_fn)(unsigned char *out, const unsigned char *in);
@@ -25,6 +31,7 @@ struct libsha_impl {
     unsigned use;           /* LIBSHA_USE_* bits that must be allowed */
     unsigned cpu;           /* LIBSHA_CPU_* features it executes */
     libsha_transform_fn transform;
+    libsha_finalize_fn finalize; /* NULL: the generic padding in sha256_stream.c */
     libsha_d64_fn d64_1way; /* required */
     libsha_d64_fn d64_2way; /* optional wider kernels, NULL where absent */
     libsha_d64_fn d64_4way;
@@ -48,17 +55,42 @@ static const uint32_t LIBSHA_H0[8] = {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
 
+/* Big-endian loads and stores as one word-sized access each: byte-wise
+ * stores would defeat store-to-load forwarding when the next hash reads them. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <stdlib.h>
+#define LIBSHA_BSWAP32(x) _byteswap_ulong(x)
+#define LIBSHA_BSWAP64(x) _byteswap_uint64(x)
+#else
+#define LIBSHA_BSWAP32(x) __builtin_bswap32(x)
+#define LIBSHA_BSWAP64(x) __builtin_bswap64(x)
+#endif
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define LIBSHA_TO_BE32(x) (x)
+#define LIBSHA_TO_BE64(x) (x)
+#else /* little-endian: every platform libsha targets, MSVC's included */
+#define LIBSHA_TO_BE32(x) LIBSHA_BSWAP32(x)
+#define LIBSHA_TO_BE64(x) LIBSHA_BSWAP64(x)
+#endif
+
 static inline uint32_t libsha_load_be32(const unsigned char *p)
 {
-    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return LIBSHA_TO_BE32(x);
 }
 
 static inline void libsha_store_be32(unsigned char *p, uint32_t x)
 {
-    p[0] = (unsigned char)(x >> 24);
-    p[1] = (unsigned char)(x >> 16);
-    p[2] = (unsigned char)(x >> 8);
-    p[3] = (unsigned char)x;
+    x = LIBSHA_TO_BE32(x);
+    memcpy(p, &x, 4);
+}
+
+static inline void libsha_store_be64(unsigned char *p, uint64_t x)
+{
+    x = LIBSHA_TO_BE64(x);
+    memcpy(p, &x, 8);
 }
 
 /* implementations.c: every compiled-in implementation, best first. */
@@ -96,10 +128,14 @@ void libsha_sse41_d64_4way(unsigned char *out, const unsigned char *in);
 void libsha_avx2_d64_8way(unsigned char *out, const unsigned char *in);
 /* sha256_x86_shani.c */
 void libsha_x86_shani_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
+void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,
+                               unsigned char out[32]);
 void libsha_x86_shani_d64_1way(unsigned char *out, const unsigned char *in);
 void libsha_x86_shani_d64_2way(unsigned char *out, const unsigned char *in);
 /* sha256_x86_shani_avx.c: the same, clearing the upper YMM state first */
 void libsha_x86_shani_avx_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
+void libsha_x86_shani_avx_finalize(uint32_t state[8], const unsigned char pending[64], size_t used,
+                                   uint64_t bits, unsigned char out[32]);
 void libsha_x86_shani_avx_d64_1way(unsigned char *out, const unsigned char *in);
 void libsha_x86_shani_avx_d64_2way(unsigned char *out, const unsigned char *in);
 #endif

@@ -12,10 +12,19 @@ void libsha_sha256_init(libsha_sha256_ctx *ctx)
     if (ctx == NULL)
         return;
     memcpy(ctx->state, LIBSHA_H0, sizeof ctx->state);
-    ctx->length = 0;
-    memset(ctx->pending, 0, sizeof ctx->pending);
+    ctx->length = 0; /* pending needs no clearing: only bytes below length % 64 are read */
     ctx->marker = CTX_MARKER;
     ctx->reserved = 0;
+}
+
+/* Copies in 16-byte pieces: the next step reads this data back 16 bytes at a
+ * time, and loads that match earlier stores are forwarded without a stall. */
+static void copy_in(unsigned char *dst, const unsigned char *src, size_t n)
+{
+    for (; n >= 16; n -= 16, dst += 16, src += 16)
+        memcpy(dst, src, 16);
+    if (n > 0)
+        memcpy(dst, src, n);
 }
 
 int libsha_stream_update(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, const void *data,
@@ -37,7 +46,7 @@ int libsha_stream_update(const struct libsha_impl *impl, libsha_sha256_ctx *ctx,
     ctx->length += len;
     if (used > 0) {
         size_t take = 64 - used < len ? 64 - used : len;
-        memcpy(ctx->pending + used, p, take);
+        copy_in(ctx->pending + used, p, take);
         p += take;
         len -= take;
         if (used + take < 64)
@@ -51,13 +60,12 @@ int libsha_stream_update(const struct libsha_impl *impl, libsha_sha256_ctx *ctx,
         len -= blocks * 64;
     }
     if (len > 0)
-        memcpy(ctx->pending, p, len);
+        copy_in(ctx->pending, p, len);
     return LIBSHA_OK;
 }
 
 int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, unsigned char out[32])
 {
-    unsigned char digest[32];
     size_t used;
     uint64_t bits;
     int i;
@@ -69,6 +77,11 @@ int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, 
 
     used = (size_t)(ctx->length % 64);
     bits = ctx->length * 8;
+    if (impl->finalize != NULL) {
+        impl->finalize(ctx->state, ctx->pending, used, bits, out);
+        libsha_wipe(ctx, sizeof *ctx);
+        return LIBSHA_OK;
+    }
     ctx->pending[used++] = 0x80;
     if (used > 56) {
         memset(ctx->pending + used, 0, 64 - used);
@@ -76,14 +89,11 @@ int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, 
         used = 0;
     }
     memset(ctx->pending + used, 0, 56 - used);
-    for (i = 0; i < 8; ++i)
-        ctx->pending[56 + i] = (unsigned char)(bits >> (56 - 8 * i));
+    libsha_store_be64(ctx->pending + 56, bits);
     impl->transform(ctx->state, ctx->pending, 1);
 
     for (i = 0; i < 8; ++i)
-        libsha_store_be32(digest + 4 * i, ctx->state[i]);
-    memcpy(out, digest, sizeof digest);
-    libsha_wipe(digest, sizeof digest);
+        libsha_store_be32(out + 4 * i, ctx->state[i]);
     libsha_wipe(ctx, sizeof *ctx);
     return LIBSHA_OK;
 }
@@ -109,8 +119,17 @@ void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const un
 
 void libsha_wipe(void *p, size_t n)
 {
-    /* A call through a volatile pointer cannot be proven dead, so it stays. */
-    static void *(*const volatile wipe_memset)(void *, int, size_t) = memset;
-    if (p != NULL && n > 0)
+    if (p == NULL || n == 0)
+        return;
+#if defined(__GNUC__) || defined(__clang__)
+    memset(p, 0, n);
+    /* The compiler must assume the asm reads *p, so the stores are not dead. */
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+#else
+    {
+        /* A call through a volatile pointer cannot be proven dead, so it stays. */
+        static void *(*const volatile wipe_memset)(void *, int, size_t) = memset;
         wipe_memset(p, 0, n);
+    }
+#endif
 }

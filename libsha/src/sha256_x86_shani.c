@@ -9,6 +9,8 @@
  */
 #include <immintrin.h>
 
+#include <string.h>
+
 #include "padding_schedule.h"
 #include "sha256_impl.h"
 
@@ -111,6 +113,55 @@ void libsha_x86_shani_transform(uint32_t state[8], const unsigned char *blocks, 
     TO_ABCD_EFGH(s0, s1, abcd, efgh);
     _mm_storeu_si128((__m128i *)&state[0], abcd);
     _mm_storeu_si128((__m128i *)&state[4], efgh);
+}
+
+/* Keeps the bytes of v below `used` (v holds block bytes base..base+15), puts
+ * the 0x80 marker at `used`, zeroes the rest: the padding, without a store. */
+static inline __m128i pad16(__m128i v, int base, __m128i used)
+{
+    const __m128i index = _mm_add_epi8(_mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                       _mm_set1_epi8((char)base));
+    __m128i keep = _mm_cmpgt_epi8(used, index);
+    __m128i marker = _mm_and_si128(_mm_cmpeq_epi8(used, index), _mm_set1_epi8((char)0x80));
+    return _mm_or_si128(_mm_and_si128(v, keep), marker);
+}
+
+void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,
+                               unsigned char out[32])
+{
+    const __m128i mask = BSWAP32_MASK;
+    __m128i abcd, efgh, cdab, hgfe, s0, s1, save0, save1, m0, m1, m2, m3, u;
+
+    if (used >= 56) { /* the length needs a second block: the rare, generic way */
+        unsigned char last[128];
+        memcpy(last, pending, used);
+        last[used] = 0x80;
+        memset(last + used + 1, 0, 128 - 8 - used - 1);
+        libsha_store_be64(last + 120, bits);
+        libsha_x86_shani_transform(state, last, 2);
+        for (used = 0; used < 8; ++used)
+            libsha_store_be32(out + 4 * used, state[used]);
+        return;
+    }
+    u = _mm_set1_epi8((char)used);
+    m0 = _mm_shuffle_epi8(pad16(_mm_loadu_si128((const __m128i *)pending), 0, u), mask);
+    m1 = _mm_shuffle_epi8(pad16(_mm_loadu_si128((const __m128i *)pending + 1), 16, u), mask);
+    m2 = _mm_shuffle_epi8(pad16(_mm_loadu_si128((const __m128i *)pending + 2), 32, u), mask);
+    m3 = _mm_shuffle_epi8(pad16(_mm_loadu_si128((const __m128i *)pending + 3), 48, u), mask);
+    /* W14 and W15: the length in bits, high word first. */
+    m3 = _mm_blend_epi16(m3, _mm_set_epi32((int)(uint32_t)bits, (int)(uint32_t)(bits >> 32), 0, 0), 0xf0);
+
+    abcd = _mm_loadu_si128((const __m128i *)&state[0]);
+    efgh = _mm_loadu_si128((const __m128i *)&state[4]);
+    cdab = _mm_shuffle_epi32(abcd, 0xb1);
+    hgfe = _mm_shuffle_epi32(efgh, 0x1b);
+    s0 = _mm_alignr_epi8(cdab, hgfe, 8);
+    s1 = _mm_blend_epi16(hgfe, cdab, 0xf0);
+    save0 = s0, save1 = s1;
+    COMPRESS(s0, s1, m0, m1, m2, m3);
+    s0 = _mm_add_epi32(s0, save0);
+    s1 = _mm_add_epi32(s1, save1);
+    STORE_DIGEST(out, s0, s1, mask);
 }
 
 void libsha_x86_shani_d64_1way(unsigned char *out, const unsigned char *in)

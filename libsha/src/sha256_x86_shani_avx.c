@@ -15,6 +15,13 @@ void libsha_x86_shani_avx_transform(uint32_t state[8], const unsigned char *bloc
     libsha_x86_shani_transform(state, blocks, n);
 }
 
+void libsha_x86_shani_avx_finalize(uint32_t state[8], const unsigned char pending[64], size_t used,
+                                   uint64_t bits, unsigned char out[32])
+{
+    _mm256_zeroupper();
+    libsha_x86_shani_finalize(state, pending, used, bits, out);
+}
+
 void libsha_x86_shani_avx_d64_1way(unsigned char *out, const unsigned char *in)
 {
     _mm256_zeroupper();
