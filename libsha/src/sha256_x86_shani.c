@@ -17,7 +17,6 @@
 #define BSWAP32_MASK _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL)
 #define LOAD_W(p, i, mask) _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p) + (i)), mask)
 #define K4(g) _mm_loadu_si128((const __m128i *)&LIBSHA_K[4 * (g)])
-#define PAD4(g) _mm_loadu_si128((const __m128i *)&LIBSHA_PAD64_KW[4 * (g)])
 
 /* Four rounds with kw = K + W for rounds 4g..4g+3. */
 #define RNDS4(s0, s1, kw)                                                  \
@@ -54,14 +53,16 @@
     RNDS4(s0, s1, _mm_add_epi32(m3, K4(3)));            \
     ROUNDS_16_TO_63(s0, s1, m0, m1, m2, m3)
 
-/* The padding block after a 64-byte message: K + W is a constant table. */
-#define COMPRESS_PAD64(s0, s1)                                                              \
-    RNDS4(s0, s1, PAD4(0)); RNDS4(s0, s1, PAD4(1)); RNDS4(s0, s1, PAD4(2));                 \
-    RNDS4(s0, s1, PAD4(3)); RNDS4(s0, s1, PAD4(4)); RNDS4(s0, s1, PAD4(5));                 \
-    RNDS4(s0, s1, PAD4(6)); RNDS4(s0, s1, PAD4(7)); RNDS4(s0, s1, PAD4(8));                 \
-    RNDS4(s0, s1, PAD4(9)); RNDS4(s0, s1, PAD4(10)); RNDS4(s0, s1, PAD4(11));               \
-    RNDS4(s0, s1, PAD4(12)); RNDS4(s0, s1, PAD4(13)); RNDS4(s0, s1, PAD4(14));              \
-    RNDS4(s0, s1, PAD4(15))
+/* The padding block after a 64-byte message: K + W is a constant table, and
+ * each pair of rounds loads its own two words (no shuffle, nothing past the end). */
+#define PAD_RNDS4(s0, s1, g)                                                                              \
+    s1 = _mm_sha256rnds2_epu32(s1, s0, _mm_loadu_si128((const __m128i *)&LIBSHA_PAD64_KW[4 * (g)]));     \
+    s0 = _mm_sha256rnds2_epu32(s0, s1, _mm_loadl_epi64((const __m128i *)&LIBSHA_PAD64_KW[4 * (g) + 2]))
+#define COMPRESS_PAD64(s0, s1)                                                                 \
+    PAD_RNDS4(s0, s1, 0); PAD_RNDS4(s0, s1, 1); PAD_RNDS4(s0, s1, 2); PAD_RNDS4(s0, s1, 3);     \
+    PAD_RNDS4(s0, s1, 4); PAD_RNDS4(s0, s1, 5); PAD_RNDS4(s0, s1, 6); PAD_RNDS4(s0, s1, 7);     \
+    PAD_RNDS4(s0, s1, 8); PAD_RNDS4(s0, s1, 9); PAD_RNDS4(s0, s1, 10); PAD_RNDS4(s0, s1, 11);   \
+    PAD_RNDS4(s0, s1, 12); PAD_RNDS4(s0, s1, 13); PAD_RNDS4(s0, s1, 14); PAD_RNDS4(s0, s1, 15)
 
 /* H0 as ABEF and CDGH. */
 #define H0_ABEF _mm_set_epi32(0x6a09e667, (int)0xbb67ae85, 0x510e527f, (int)0x9b05688c)
@@ -201,7 +202,7 @@ void libsha_x86_shani_d64_1way(unsigned char *out, const unsigned char *in)
     GROUP_2WAY(10, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(11, m3, m0, m1, m2, n3, n0, n1, n2); \
     GROUP_2WAY(12, m0, m1, m2, m3, n0, n1, n2, n3); GROUP_2WAY(13, m1, m2, m3, m0, n1, n2, n3, n0); \
     GROUP_2WAY(14, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(15, m3, m0, m1, m2, n3, n0, n1, n2)
-#define PAD4_2WAY(g) RNDS4(s0, s1, PAD4(g)); RNDS4(t0, t1, PAD4(g))
+#define PAD4_2WAY(g) PAD_RNDS4(s0, s1, g); PAD_RNDS4(t0, t1, g)
 #define PAD64_2WAY()                                                                       \
     PAD4_2WAY(0); PAD4_2WAY(1); PAD4_2WAY(2); PAD4_2WAY(3); PAD4_2WAY(4); PAD4_2WAY(5);    \
     PAD4_2WAY(6); PAD4_2WAY(7); PAD4_2WAY(8); PAD4_2WAY(9); PAD4_2WAY(10); PAD4_2WAY(11);  \
