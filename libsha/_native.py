@@ -42,6 +42,7 @@ ERR_SELFTEST = -7
 
 BENCH_HASH = 0
 BENCH_D64 = 1
+BENCH_HASH_DIRTY_UPPER = 2
 
 
 class LibraryLoadError(OSError):

@@ -144,11 +144,15 @@ LIBSHA_API void libsha_sha256d64(unsigned char *out, const unsigned char *in, si
  * implementation only (the active one is left alone), either
  *   LIBSHA_BENCH_HASH: SHA-256 of buf[0..len), digest written over buf[0..32)
  *                      (len >= 32), or
- *   LIBSHA_BENCH_D64:  libsha_sha256d64 in place over len / 64 blobs.
+ *   LIBSHA_BENCH_D64:  libsha_sha256d64 in place over len / 64 blobs, or
+ *   LIBSHA_BENCH_HASH_DIRTY_UPPER: as LIBSHA_BENCH_HASH after a 256-bit
+ *                      register write each time (x86 with AVX, GCC/Clang
+ *                      builds; LIBSHA_ERR_NOT_RUNNABLE elsewhere).
  * Returns LIBSHA_OK or a LIBSHA_ERR_* code.
  */
 #define LIBSHA_BENCH_HASH 0
 #define LIBSHA_BENCH_D64 1
+#define LIBSHA_BENCH_HASH_DIRTY_UPPER 2
 LIBSHA_API int libsha_bench(const char *implementation, int op, unsigned char *buf, size_t len,
                             uint64_t iterations);
 

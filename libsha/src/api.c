@@ -17,13 +17,21 @@ size_t libsha_sha256_ctx_size(void)
     return sizeof(libsha_sha256_ctx);
 }
 
+void libsha_sha256_init(libsha_sha256_ctx *ctx)
+{
+    libsha_enter();
+    libsha_stream_init(ctx);
+}
+
 int libsha_sha256_update(libsha_sha256_ctx *ctx, const void *data, size_t len)
 {
+    libsha_enter();
     return libsha_stream_update(libsha_active(), ctx, data, len);
 }
 
 int libsha_sha256_final(libsha_sha256_ctx *ctx, unsigned char out[32])
 {
+    libsha_enter();
     return libsha_stream_final(libsha_active(), ctx, out);
 }
 
@@ -39,9 +47,10 @@ int libsha_sha256(const void *data, size_t len, unsigned char out[32])
     libsha_sha256_ctx ctx;
     int err;
 
+    libsha_enter();
     if (out == NULL || (data == NULL && len > 0))
         return LIBSHA_ERR_NULL;
-    libsha_sha256_init(&ctx);
+    libsha_stream_init(&ctx);
     err = libsha_stream_update(impl, &ctx, data, len);
     if (err == LIBSHA_OK)
         err = libsha_stream_final(impl, &ctx, out);
@@ -51,5 +60,6 @@ int libsha_sha256(const void *data, size_t len, unsigned char out[32])
 
 void libsha_sha256d64(unsigned char *out, const unsigned char *in, size_t blocks)
 {
+    libsha_enter();
     libsha_d64_run(libsha_active(), out, in, blocks);
 }

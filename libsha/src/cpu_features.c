@@ -11,17 +11,15 @@ unsigned libsha_cpu_detect(void)
 }
 #endif
 
-#define DETECTED (1u << 31) /* set once the value is known; no feature uses this bit */
-
-static libsha_atomic_uint cached;
+libsha_atomic_uint libsha_cpu_cache;
 
 unsigned libsha_cpu_features(void)
 {
-    unsigned value = libsha_atomic_load_uint(&cached);
-    if (!(value & DETECTED)) {
+    unsigned value = libsha_atomic_load_uint(&libsha_cpu_cache);
+    if (!(value & LIBSHA_CPU_DETECTED)) {
         /* Racing threads compute the same value; any of them may publish it. */
-        value = libsha_cpu_detect() | DETECTED;
-        libsha_atomic_store_uint(&cached, value);
+        value = libsha_cpu_detect() | LIBSHA_CPU_DETECTED;
+        libsha_atomic_store_uint(&libsha_cpu_cache, value);
     }
-    return value & ~DETECTED;
+    return value & ~LIBSHA_CPU_DETECTED;
 }

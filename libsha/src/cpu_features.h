@@ -4,6 +4,9 @@
 
 #include <stdint.h>
 
+#include "atomic.h"
+#include "libsha.h"
+
 /* The raw x86 readings the decision needs. */
 struct libsha_x86_cpuid {
     uint32_t max_leaf;  /* CPUID leaf 0, EAX: leaves above it alias the highest one */
@@ -17,5 +20,16 @@ unsigned libsha_x86_decide(const struct libsha_x86_cpuid *id);
 
 /* Reads this CPU (uncached; cpu_x86.c on x86, cpu_features.c elsewhere). */
 unsigned libsha_cpu_detect(void);
+
+/* LIBSHA_CPU_* | LIBSHA_CPU_DETECTED once detected, 0 before. */
+#define LIBSHA_CPU_DETECTED (1u << 31)
+extern libsha_atomic_uint libsha_cpu_cache;
+
+/* libsha_cpu_features() without a call on the hot path. */
+static inline unsigned libsha_cpu_features_cached(void)
+{
+    unsigned value = libsha_atomic_load_uint(&libsha_cpu_cache);
+    return (value & LIBSHA_CPU_DETECTED) ? value : libsha_cpu_features();
+}
 
 #endif

@@ -1,14 +1,10 @@
 /* The implementations compiled into this build, best first. The dispatcher
  * installs the first one the caller allows, the CPU runs and the self-test
- * passes. Rows sharing a name are variants of one implementation. */
+ * passes. */
 #include "sha256_impl.h"
 
 #if defined(LIBSHA_X86)
 /* SHA-NI replaces the SSE4 and AVX2 paths, as in Bitcoin Core. */
-static const struct libsha_impl x86_shani_avx = {
-    "x86_shani(1way,2way)", LIBSHA_USE_SSE4 | LIBSHA_USE_SHANI, LIBSHA_CPU_X86_SHA | LIBSHA_CPU_AVX,
-    libsha_x86_shani_avx_transform, libsha_x86_shani_avx_finalize, libsha_x86_shani_avx_d64_1way, libsha_x86_shani_avx_d64_2way, NULL, NULL,
-};
 static const struct libsha_impl x86_shani = {
     "x86_shani(1way,2way)", LIBSHA_USE_SSE4 | LIBSHA_USE_SHANI, LIBSHA_CPU_X86_SHA,
     libsha_x86_shani_transform, libsha_x86_shani_finalize, libsha_x86_shani_d64_1way, libsha_x86_shani_d64_2way, NULL, NULL,
@@ -29,7 +25,7 @@ static const struct libsha_impl standard = {
 
 const struct libsha_impl *const libsha_registry[] = {
 #if defined(LIBSHA_X86)
-    &x86_shani_avx, &x86_shani, &sse4_avx2, &sse4,
+    &x86_shani, &sse4_avx2, &sse4,
 #endif
     &standard,
 };

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu_features.h"
 #include "libsha.h"
 
 #if defined(_MSC_VER) && !defined(__clang__)
@@ -106,6 +107,7 @@ const struct libsha_impl *libsha_find(const char *name, int *err);
 int libsha_selftest(const struct libsha_impl *impl);
 
 /* sha256_stream.c: the hashing operations on an explicit implementation. */
+void libsha_stream_init(libsha_sha256_ctx *ctx);
 int libsha_stream_update(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, const void *data,
                          size_t len);
 int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, unsigned char out[32]);
@@ -132,12 +134,19 @@ void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64
                                unsigned char out[32]);
 void libsha_x86_shani_d64_1way(unsigned char *out, const unsigned char *in);
 void libsha_x86_shani_d64_2way(unsigned char *out, const unsigned char *in);
-/* sha256_x86_shani_avx.c: the same, clearing the upper YMM state first */
-void libsha_x86_shani_avx_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
-void libsha_x86_shani_avx_finalize(uint32_t state[8], const unsigned char pending[64], size_t used,
-                                   uint64_t bits, unsigned char out[32]);
-void libsha_x86_shani_avx_d64_1way(unsigned char *out, const unsigned char *in);
-void libsha_x86_shani_avx_d64_2way(unsigned char *out, const unsigned char *in);
+/* x86_avx.c */
+void libsha_x86_zeroupper(void);
 #endif
+
+/* First thing in every public hashing entry point: on CPUs with AVX, clear
+ * the upper YMM state the caller may have left dirty (never elsewhere:
+ * vzeroupper faults without AVX). */
+static inline void libsha_enter(void)
+{
+#if defined(LIBSHA_X86)
+    if (libsha_cpu_features_cached() & LIBSHA_CPU_AVX)
+        libsha_x86_zeroupper();
+#endif
+}
 
 #endif

@@ -7,7 +7,7 @@
 /* FIPS 180-4 limits a message to 2^64 - 1 bits. */
 #define MAX_MESSAGE_BYTES ((((uint64_t)1) << 61) - 1)
 
-void libsha_sha256_init(libsha_sha256_ctx *ctx)
+void libsha_stream_init(libsha_sha256_ctx *ctx)
 {
     if (ctx == NULL)
         return;
