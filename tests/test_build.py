@@ -48,3 +48,13 @@ def test_wheel_is_py3_none_platform_and_carries_the_library(tmp_path):
     assert "libsha/reference/sha256.py" in names and "shabench/cli.py" in names
     assert not [n for n in names if n.startswith("libsha/src/")]
     assert not [n for n in names if n.startswith(("reference/", "tests/"))]  # no generic top-level names
+
+
+@needs_source
+@pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("ctest") is None, reason="needs cmake and ctest")
+def test_c_tests_under_ctest(tmp_path):
+    build = tmp_path / "build"
+    run("cmake", "-S", ROOT, "-B", build, "-DLIBSHA_BUILD_TESTS=ON", "-DLIBSHA_WARNINGS_AS_ERRORS=ON")
+    run("cmake", "--build", build)
+    out = run("ctest", "--test-dir", build, "--output-on-failure")
+    assert "tests passed" in out

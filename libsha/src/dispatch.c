@@ -41,7 +41,7 @@ static unsigned env_mask(int *invalid)
     *invalid = 0;
     if (value == NULL || *value == '\0')
         return LIBSHA_USE_ALL;
-    while (*p != '\0') {
+    for (;;) { /* each word, empty ones included, must be known */
         size_t len = strcspn(p, ","), i;
         int known = 0;
         for (i = 0; i < sizeof env_words / sizeof env_words[0]; ++i) {
@@ -57,9 +57,9 @@ static unsigned env_mask(int *invalid)
                         (int)(len > 32 ? 32 : len), p, ENV_ERROR);
             return LIBSHA_USE_STANDARD;
         }
-        p += len;
-        if (*p == ',')
-            ++p;
+        if (p[len] == '\0')
+            break;
+        p += len + 1;
     }
     return mask;
 }

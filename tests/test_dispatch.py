@@ -1,0 +1,191 @@
+"""Choosing an implementation: masks, names, select/using, LIBSHA_IMPL, switching under load."""
+
+import ctypes
+import hashlib
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import libsha
+from libsha import _native
+
+SHANI = "x86_shani(1way,2way)"
+AVX2 = "sse4(1way),sse41(4way),avx2(8way)"
+SSE4 = "sse4(1way),sse41(4way)"
+RUNNABLE = {i.name for i in libsha.implementations() if i.runnable}
+FEATURES = set(libsha.cpu_features())
+
+
+def best_of(*candidates):
+    return next(name for name in candidates if name in RUNNABLE)
+
+
+@pytest.fixture(autouse=True)
+def restore_choice():
+    previous = libsha.implementation()
+    yield
+    libsha.select(previous)
+
+
+@pytest.mark.parametrize(
+    "use, candidates",
+    [
+        (libsha.USE_STANDARD, ["standard"]),
+        (libsha.USE_SSE4, [SSE4, "standard"]),
+        (libsha.USE_SSE4 | libsha.USE_AVX2, [AVX2, SSE4, "standard"]),
+        (libsha.USE_SSE4 | libsha.USE_SHANI, [SHANI, SSE4, "standard"]),
+        (libsha.USE_ALL, [SHANI, AVX2, SSE4, "standard"]),
+        # As in Bitcoin Core, AVX2 and SHA-NI build on SSE4: without it, neither.
+        (libsha.USE_AVX2, ["standard"]),
+        (libsha.USE_SHANI, ["standard"]),
+        (libsha.USE_AVX2 | libsha.USE_SHANI, ["standard"]),
+    ],
+)
+def test_mask_semantics_follow_bitcoin_core(use, candidates):
+    assert libsha.autodetect(use) == best_of(*candidates) == libsha.implementation()
+
+
+def test_names_are_bitcoin_cores():
+    names = [i.name for i in libsha.implementations()]
+    if "sse4.1" in FEATURES or os.uname().machine in ("x86_64", "AMD64", "i686"):
+        assert names == [SHANI, AVX2, SSE4, "standard"]
+
+
+def test_runnable_flags_match_cpu_features():
+    runnable = {i.name: i.runnable for i in libsha.implementations()}
+    if SHANI in runnable:
+        assert runnable[SHANI] == ("sha" in FEATURES)
+        assert runnable[AVX2] == ("avx2" in FEATURES)
+        assert runnable[SSE4] == ("sse4.1" in FEATURES)
+    assert runnable["standard"]
+
+
+def test_first_use_picks_the_best_runnable(tmp_path):
+    code = "import libsha; print(libsha.implementation())"
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                            env={k: v for k, v in os.environ.items() if k != "LIBSHA_IMPL"})
+    assert result.stdout.strip() == best_of(SHANI, AVX2, SSE4, "standard")
+
+
+@pytest.mark.parametrize("name", sorted(RUNNABLE))
+def test_select_and_using(name):
+    libsha.select(name)
+    assert libsha.implementation() == name
+    with libsha.using("standard"):
+        assert libsha.implementation() == "standard"
+    assert libsha.implementation() == name
+
+
+def test_using_restores_after_an_exception():
+    before = libsha.implementation()
+    with pytest.raises(KeyError):
+        with libsha.using("standard"):
+            raise KeyError("boom")
+    assert libsha.implementation() == before
+
+
+@pytest.mark.parametrize("bad", ["", "nope", "SSE4", "standard ", "x86_shani", "standard\0"])
+def test_select_unknown_names(bad):
+    before = libsha.implementation()
+    with pytest.raises(ValueError, match="unknown implementation|NUL"):
+        libsha.select(bad)
+    assert libsha.implementation() == before
+
+
+def test_select_rejects_non_strings():
+    with pytest.raises(TypeError):
+        libsha.select(b"standard")
+
+
+def test_select_c_return_codes():
+    lib = _native.lib()
+    assert lib.libsha_select(b"standard") == _native.OK
+    assert lib.libsha_select(b"no such thing") == _native.ERR_UNKNOWN_IMPL
+    assert lib.libsha_select(None) == _native.ERR_NULL
+
+
+def run_with_env(tmp_path, value, code="import libsha; print(libsha.implementation())"):
+    env = dict(os.environ, LIBSHA_IMPL=value)
+    return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize(
+    "value, candidates",
+    [
+        ("standard", ["standard"]),
+        ("sse4", [SSE4, "standard"]),
+        ("sse4,avx2", [AVX2, SSE4, "standard"]),
+        ("avx2", [AVX2, SSE4, "standard"]),
+        ("shani", [SHANI, SSE4, "standard"]),
+        ("standard,sse4,avx2,shani", [SHANI, AVX2, SSE4, "standard"]),
+    ],
+)
+def test_libsha_impl_restricts_the_automatic_choice(tmp_path, value, candidates):
+    result = run_with_env(tmp_path, value, "import libsha; print(libsha.implementation(), libsha.autodetect())")
+    assert result.returncode == 0, result.stderr
+    first, after_autodetect = result.stdout.split()[0], result.stdout.split()[-1]
+    assert first == best_of(*candidates) == after_autodetect
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("value", ["bogus", "sse4,,avx2", "sse4;avx2", "SSE4", " sse4", "sse4,"])
+def test_invalid_libsha_impl_is_reported(tmp_path, value):
+    result = run_with_env(tmp_path, value)
+    assert result.returncode != 0
+    assert "ConfigurationError" in result.stderr and "LIBSHA_IMPL" in result.stderr
+    assert "standard, sse4, avx2, shani" in result.stderr
+
+
+def test_invalid_libsha_impl_from_c_falls_back_to_standard_and_says_so(tmp_path):
+    # A C caller cannot get an exception: it gets 'standard', a line on stderr, and libsha_config_error().
+    code = (
+        "import ctypes, libsha._native as n; lib = n.load();"
+        "print(lib.libsha_implementation().decode()); print(lib.libsha_config_error() is not None)"
+    )
+    result = run_with_env(tmp_path, "bogus", code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["standard", "True"]
+    assert result.stderr.count("LIBSHA_IMPL='bogus'") == 1
+
+
+def test_switching_while_hashing_never_gives_a_wrong_digest():
+    messages = [os.urandom(n) for n in (0, 31, 64, 100, 1000, 5000)]
+    expected = [hashlib.sha256(m).digest() for m in messages]
+    blobs = os.urandom(64 * 37)
+    expected_d64 = b"".join(
+        hashlib.sha256(hashlib.sha256(blobs[i : i + 64]).digest()).digest() for i in range(0, len(blobs), 64)
+    )
+    names = sorted(RUNNABLE)
+    stop = threading.Event()
+    wrong, done = [], [0]
+
+    def hasher():
+        while not stop.is_set():
+            for m, e in zip(messages, expected):
+                h = libsha.new()
+                h.update(m[:7])
+                h.update(m[7:])
+                if libsha.sha256(m) != e or h.digest() != e:
+                    wrong.append(len(m))
+            if libsha.sha256d64(blobs) != expected_d64:
+                wrong.append("d64")
+            done[0] += 1
+
+    threads = [threading.Thread(target=hasher) for _ in range(3)]
+    for t in threads:
+        t.start()
+    lib = _native.lib()
+    switches = 0
+    for i in range(5000):
+        assert lib.libsha_select(names[i % len(names)].encode()) == 0
+        if i % 7 == 0:
+            lib.libsha_autodetect(libsha.USE_ALL)
+        switches += 1
+    stop.set()
+    for t in threads:
+        t.join()
+    assert wrong == []
+    assert switches == 5000 and done[0] > 0
