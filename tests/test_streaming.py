@@ -26,6 +26,19 @@ def test_every_length_0_to_300_every_split_shape(implementation):
             assert h.digest() == expected, (n, step)
 
 
+def test_every_split_point_of_every_length_0_to_300(implementation):
+    data = os.urandom(300)
+    failures = []
+    for n in range(301):
+        expected = hashlib.sha256(data[:n]).digest()
+        for k in range(n + 1):
+            h = libsha.new(data[:k])
+            h.update(data[k:n])
+            if h.digest() != expected:
+                failures.append((n, k))
+    assert failures == []
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     data=st.binary(min_size=0, max_size=300),
