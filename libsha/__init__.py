@@ -51,6 +51,7 @@ __all__ = [
     "LibraryLoadError",
     "NonContiguousError",
     "autodetect",
+    "build_type",
     "cpu_features",
     "implementation",
     "implementations",
@@ -162,3 +163,8 @@ def implementations():
 def library_version():
     """The native library's version string."""
     return _native.lib().libsha_version().decode()
+
+
+def build_type():
+    """The native library's build configuration, e.g. 'Release'."""
+    return _native.lib().libsha_build_type().decode()

@@ -14,6 +14,7 @@ ENV_LIBRARY = "LIBSHA_LIBRARY"
 # name: (restype, argtypes), as in libsha/include/libsha.h
 SIGNATURES = {
     "libsha_version": (c_char_p, []),
+    "libsha_build_type": (c_char_p, []),
     "libsha_autodetect": (c_char_p, [c_uint]),
     "libsha_implementation": (c_char_p, []),
     "libsha_implementation_at": (c_char_p, [c_size_t, POINTER(c_int)]),

@@ -1,4 +1,4 @@
-"""The shabench command line."""
+"""The shabench command line: `shabench [options]` benchmarks, `shabench verify` checks."""
 
 import argparse
 import re
@@ -6,20 +6,41 @@ import sys
 
 import libsha
 
-from .benchmarks import all_benchmarks
+from . import context as run_context
+from . import report
+from .benchmarks import default_benchmarks, runnable_implementations, sweep_benchmarks
 from .measure import measure
-from .report import render
+from .progress import Progress
+from .sizes import parse_sizes
+from .verify import verify
+
+FORMATS = ("table", "markdown", "json", "csv")
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="shabench",
+        description="Benchmark every SHA-256 implementation libsha can run here, beside hashlib "
+        "(nanobench-style rows, as bench_bitcoin prints them). `shabench verify` checks them instead.",
+    )
+    parser.add_argument("command", nargs="?", choices=["run", "verify"], default="run",
+                        help="run the benchmarks (default) or verify every implementation against the oracles")
+    parser.add_argument("--filter", metavar="REGEX", help="only rows whose name or title matches")
+    parser.add_argument("--list", action="store_true", help="list the rows and exit")
+    parser.add_argument("--impl", metavar="NAME", action="append",
+                        help="only this implementation (repeatable); see --list")
+    parser.add_argument("--min-time", metavar="MS", type=float, default=10.0, help="minimum time per epoch (10)")
+    parser.add_argument("--epochs", metavar="N", type=int, default=11, help="epochs per row (11, as nanobench)")
+    parser.add_argument("--format", choices=FORMATS, default="table", help="output format (table)")
+    parser.add_argument("--output", metavar="FILE", help="write the output to FILE instead of stdout")
+    parser.add_argument("--compare", metavar="BASE.json", help="a before/after table against a --format json result")
+    parser.add_argument("--sizes", metavar="LIST", help="sweep SHA256 over message sizes, e.g. 16,64,1K,64K,1M")
+    parser.add_argument("--plot", metavar="FILE.png", help="with --sizes: draw ns/byte against size (needs libsha[plot])")
+    return parser
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(
-        prog="shabench",
-        description="Benchmark every SHA-256 implementation libsha can run here, beside hashlib.",
-    )
-    parser.add_argument("--filter", metavar="REGEX", help="run only benchmarks whose name or row title matches")
-    parser.add_argument("--list", action="store_true", help="list the benchmark rows and exit")
-    parser.add_argument("--min-time", metavar="MS", type=float, default=10.0, help="minimum time per epoch (default 10)")
-    parser.add_argument("--epochs", metavar="N", type=int, default=11, help="epochs per row (default 11)")
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.min_time <= 0:
         parser.error("--min-time must be positive")
@@ -30,6 +51,24 @@ def parse_args(argv):
             args.filter = re.compile(args.filter)
         except re.error as exc:
             parser.error(f"--filter: {exc}")
+    if args.sizes is not None:
+        try:
+            args.sizes = parse_sizes(args.sizes)
+        except ValueError as exc:
+            parser.error(f"--sizes: {exc}")
+    if args.plot and not args.sizes:
+        parser.error("--plot draws a sweep: give --sizes too")
+    known = {i.name: i.runnable for i in libsha.implementations()}
+    for name in args.impl or []:
+        if name not in known:
+            parser.error(f"--impl {name!r}: not one of {', '.join(repr(k) for k in known)}")
+        if not known[name]:
+            parser.error(f"--impl {name!r}: this CPU cannot run it")
+    if args.compare:
+        try:
+            args.compare = report.load(args.compare)
+        except (OSError, ValueError) as exc:
+            parser.error(f"--compare: {exc}")
     return args
 
 
@@ -39,25 +78,87 @@ def select(benchmarks, pattern):
     return [b for b in benchmarks if pattern.search(b.name) or pattern.search(b.title)]
 
 
-def main(argv=None):
-    args = parse_args(sys.argv[1:] if argv is None else argv)
-    benchmarks = select(all_benchmarks(), args.filter)
+def options_record(args):
+    return {"filter": args.filter.pattern if args.filter else None, "impl": args.impl, "min_time_ms": args.min_time,
+            "epochs": args.epochs, "sizes": [s for _, s in args.sizes] if args.sizes else None}
+
+
+def emit(text, args):
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text if text.endswith("\n") else text + "\n")
+        print(f"shabench: wrote {args.output}", file=sys.stderr)
+    else:
+        print(text)
+
+
+def format_output(args, context, rows):
+    header = run_context.header_lines(context)
+    if args.format == "json":
+        return report.to_json(context, rows)
+    if args.format == "csv":
+        return report.to_csv(rows).rstrip("\n")
+    if args.format == "markdown":
+        return report.to_markdown(header, rows)
+    return "\n".join(header) + "\n\n" + report.render(rows)
+
+
+def run_benchmarks(args):
+    implementations = args.impl or runnable_implementations()
+    if args.sizes:
+        benchmarks = sweep_benchmarks(args.sizes, implementations)
+    else:
+        benchmarks = default_benchmarks(implementations)
+    benchmarks = select(benchmarks, args.filter)
     if args.list:
         for b in benchmarks:
             print(b.title)
         return 0
     if not benchmarks:
-        print("shabench: no benchmark matches the filter (see --list)", file=sys.stderr)
+        print("shabench: no benchmark matches (see --list)", file=sys.stderr)
         return 2
 
-    print(f"Using the '{libsha.implementation()}' SHA256 implementation")
-    print()
-    done = []
+    context = run_context.collect(options_record(args))
+    for note in run_context.warnings(context):
+        print(note, file=sys.stderr)
+    rows, progress, interrupted = [], Progress(len(benchmarks)), False
     try:
-        for b in benchmarks:
-            done.append((b.title, measure(b.make_run(), b.unit_bytes, args.epochs, args.min_time * 1e6)))
+        for i, b in enumerate(benchmarks):
+            progress.update(i, b.title)
+            rows.append((b, measure(b.make_run(), b.unit_bytes, args.epochs, args.min_time * 1e6)))
     except KeyboardInterrupt:
-        print(render(done) if done else "(interrupted before the first row)")
+        interrupted = True
+    finally:
+        progress.close()
+    if not rows:
+        print("shabench: interrupted before the first row", file=sys.stderr)
         return 130
-    print(render(done))
+    emit(format_output(args, context, rows), args)
+    if args.compare:
+        text, _ = report.compare(args.compare, rows)
+        print("\n" + text)
+    if args.plot:
+        from .plot import plot_sweep
+
+        plot_sweep(rows, args.plot, context)
+        print(f"shabench: wrote {args.plot}", file=sys.stderr)
+    if interrupted:
+        print(f"shabench: interrupted after {len(rows)} of {len(benchmarks)} rows", file=sys.stderr)
+        return 130
     return 0
+
+
+def run_verify(args):
+    implementations = args.impl or runnable_implementations()
+    print(f"Verifying {len(implementations)} implementation(s) against NIST CAVP, hashlib and libsha.reference")
+    text, passed = verify(implementations)
+    print(text)
+    print("all OK" if passed else "FAILED: do not trust the implementations marked FAIL on this machine")
+    return 0 if passed else 1
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command == "verify":
+        return run_verify(args)
+    return run_benchmarks(args)

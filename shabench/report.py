@@ -1,10 +1,17 @@
-"""nanobench's table: ns/byte | byte/s | err% | total | benchmark."""
+"""Output formats: nanobench's table (plain or as Markdown with a header), CSV, JSON; and --compare."""
+
+import csv
+import io
+import json
 
 from tabulate import tabulate
 
+SCHEMA = "shabench/1"
 UNSTABLE = 0.05  # nanobench marks rows whose err% reaches 5 %
 HEADERS = ["ns/byte", "byte/s", "err%", "total", "benchmark"]
 ALIGN = ("right", "right", "right", "right", "left")
+UNSTABLE_HINT = (":wavy_dash: unstable (err% >= 5%): the machine was busy or the epochs too short;"
+                 " try a larger --min-time or more --epochs")
 
 
 def format_row(title, median_ns, err, total_s):
@@ -15,12 +22,79 @@ def format_row(title, median_ns, err, total_s):
 
 
 def render(rows):
-    """rows: (title, Measurement) pairs. Returns the Markdown table and any hints."""
-    body = [format_row(title, m.median, m.err, m.total_s) for title, m in rows]
+    """rows: (Benchmark, Measurement) pairs. The Markdown pipe table, and its hint if any row is unstable."""
+    body = [format_row(b.title, m.median, m.err, m.total_s) for b, m in rows]
     text = tabulate(body, headers=HEADERS, tablefmt="pipe", colalign=ALIGN, disable_numparse=True)
     if any(m.err >= UNSTABLE for _, m in rows):
-        text += (
-            "\n\n:wavy_dash: unstable (err% >= 5%): the machine was busy or the epochs too short;"
-            " try a larger --min-time"
-        )
+        text += "\n\n" + UNSTABLE_HINT
     return text
+
+
+def to_records(rows):
+    return [
+        {
+            "name": b.name,
+            "implementation": b.runner,
+            "title": b.title,
+            "unit": "byte",
+            "bytes_per_iteration": b.unit_bytes,
+            "iterations_per_epoch": m.iterations,
+            "epochs": len(m.per_unit_ns),
+            "median_ns_per_byte": m.median,
+            "err_percent": m.err * 100,
+            "total_s": m.total_s,
+            "epoch_ns_per_byte": m.per_unit_ns,
+        }
+        for b, m in rows
+    ]
+
+
+def to_json(context, rows):
+    return json.dumps({"schema": SCHEMA, "context": context, "benchmarks": to_records(rows)}, indent=2)
+
+
+def to_csv(rows):
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["name", "implementation", "ns_per_byte", "bytes_per_s", "err_percent", "total_s", "epochs"])
+    for r in to_records(rows):
+        writer.writerow([r["name"], r["implementation"], f"{r['median_ns_per_byte']:.6g}",
+                         f"{1e9 / r['median_ns_per_byte']:.6g}", f"{r['err_percent']:.3g}", f"{r['total_s']:.4g}",
+                         r["epochs"]])
+    return out.getvalue()
+
+
+def to_markdown(header, rows):
+    lines = ["## shabench", ""] + [f"- {line}" for line in header] + ["", render(rows)]
+    return "\n".join(lines)
+
+
+def load(path):
+    """A JSON result written by --format json, checked against the schema."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        raise ValueError(f"{path} is not a shabench JSON result (schema {SCHEMA!r})")
+    for record in data.get("benchmarks", []):
+        if not {"title", "median_ns_per_byte"} <= set(record):
+            raise ValueError(f"{path}: a benchmark record lacks 'title' or 'median_ns_per_byte'")
+    return data
+
+
+def compare(base, rows):
+    """Before/after table of the rows both runs have: ratio = now / base (below 1: faster now)."""
+    before = {r["title"]: r["median_ns_per_byte"] for r in base["benchmarks"]}
+    body, ratios = [], []
+    for b, m in rows:
+        if b.title in before:
+            ratio = m.median / before[b.title]
+            ratios.append(ratio)
+            body.append([f"{before[b.title]:,.3f}", f"{m.median:,.3f}", f"{ratio:.3f}", f"`{b.title}`"])
+    text = tabulate(body, headers=["base ns/byte", "ns/byte", "ratio", "benchmark"], tablefmt="pipe",
+                    colalign=("right", "right", "right", "left"), disable_numparse=True)
+    only_now = len(rows) - len(body)
+    only_base = len(before) - len(body)
+    text += f"\n\n{len(body)} rows compared (ratio = now / base, below 1 is faster now)"
+    if only_now or only_base:
+        text += f"; {only_now} only in this run, {only_base} only in the base"
+    return text, ratios

@@ -46,6 +46,7 @@ def test_wheel_is_py3_none_platform_and_carries_the_library(tmp_path):
     assert "libsha/libsha.so" in names
     assert "libsha/include/libsha.h" in names
     assert "libsha/reference/sha256.py" in names and "shabench/cli.py" in names
+    assert "libsha/reference/vectors/SHA256ShortMsg.rsp" in names
     assert not [n for n in names if n.startswith("libsha/src/")]
     assert not [n for n in names if n.startswith(("reference/", "tests/"))]  # no generic top-level names
 

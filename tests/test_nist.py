@@ -6,7 +6,7 @@ import pytest
 
 import libsha
 from libsha import reference
-from nist_vectors import messages, monte, monte_checkpoints
+from libsha.reference.nist import messages, monte, monte_checkpoints
 
 SHORT = messages("SHA256ShortMsg.rsp")
 LONG = messages("SHA256LongMsg.rsp")

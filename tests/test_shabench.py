@@ -1,5 +1,8 @@
-"""shabench: its statistics, its table format, its options."""
+"""shabench: statistics, formats, options, compare, sweep, verify. No timing assertions."""
 
+import csv
+import io
+import json
 import re
 import subprocess
 import sys
@@ -7,9 +10,25 @@ import sys
 import pytest
 
 import libsha
-from shabench import cli
+from shabench import cli, report
+from shabench.benchmarks import Benchmark, default_benchmarks, runnable_implementations
 from shabench.measure import Measurement, median_absolute_percent_error
-from shabench.report import format_row, render
+from shabench.sizes import parse_sizes
+
+RUNNABLE = runnable_implementations()
+FAST = ["--min-time", "0.5", "--epochs", "3"]
+
+
+def fake_rows():
+    m1 = Measurement(per_unit_ns=[2.0, 2.0, 2.02], iterations=5, total_s=0.5)
+    m2 = Measurement(per_unit_ns=[10.0, 13.0, 9.0], iterations=7, total_s=0.25)
+    b1 = Benchmark("SHA256_32b", "standard", 32, None)
+    b2 = Benchmark("SHA1", "hashlib.sha1 (OpenSSL 3, Python loop)", 1_000_000, None, peer=True)
+    return [(b1, m1), (b2, m2)]
+
+
+def run_cli(argv, tmp_path):
+    return subprocess.run([sys.executable, "-m", "shabench", *argv], capture_output=True, text=True, cwd=tmp_path)
 
 
 def test_err_is_nanobench_mdape():
@@ -19,60 +38,233 @@ def test_err_is_nanobench_mdape():
 
 
 def test_row_numbers_are_formatted_like_nanobench():
-    row = format_row("SHA256 using the 'standard' SHA256 implementation", 4.0512, 0.0123, 0.126)
+    row = report.format_row("SHA256 using the 'standard' SHA256 implementation", 4.0512, 0.0123, 0.126)
     assert row == ["4.05", f"{1e9 / 4.0512:,.2f}", "1.2%", "0.13", "`SHA256 using the 'standard' SHA256 implementation`"]
     assert re.fullmatch(r"\d{3},\d{3},\d{3}\.\d\d", row[1])
-    assert format_row("x", 1.0, 0.07, 1.0)[2] == "7.0% :wavy_dash:"
+    assert report.format_row("x", 1.0, 0.07, 1.0)[2] == "7.0% :wavy_dash:"
 
 
-def test_table_columns():
-    m = Measurement(per_unit_ns=[2.0, 2.0, 2.02], iterations=5, total_s=0.5)
-    lines = render([("SHA256_32b using the 'standard' SHA256 implementation", m)]).splitlines()
+def test_table_columns_and_titles():
+    lines = report.render(fake_rows()).splitlines()
     assert [c.strip() for c in lines[0].strip("|").split("|")] == ["ns/byte", "byte/s", "err%", "total", "benchmark"]
     assert re.fullmatch(r"\|-+:\|-+:\|-+:\|-+:\|:-+\|", lines[1])
     assert "`SHA256_32b using the 'standard' SHA256 implementation`" in lines[2]
+    assert "`SHA1 using hashlib.sha1 (OpenSSL 3, Python loop)`" in lines[3]
+    assert lines[-1] == report.UNSTABLE_HINT  # the second row's err% is 10 %
 
 
-def test_list_names_every_runnable_implementation(capsys):
-    assert cli.main(["--list"]) == 0
-    out = capsys.readouterr().out.splitlines()
-    for impl in libsha.implementations():
-        if impl.runnable:
-            for name in ("SHA256", "SHA256_32b", "SHA256D64_1024"):
-                assert f"{name} using the '{impl.name}' SHA256 implementation" in out
-    assert any(line.startswith("SHA256 using hashlib.sha256") for line in out)
+def test_json_round_trip_and_schema(tmp_path):
+    context = {"cpu": "x", "features": [], "options": {}}
+    path = tmp_path / "r.json"
+    path.write_text(report.to_json(context, fake_rows()))
+    data = report.load(path)
+    assert data["schema"] == "shabench/1" and data["context"] == context
+    first = data["benchmarks"][0]
+    assert first == {
+        "name": "SHA256_32b", "implementation": "standard",
+        "title": "SHA256_32b using the 'standard' SHA256 implementation", "unit": "byte",
+        "bytes_per_iteration": 32, "iterations_per_epoch": 5, "epochs": 3,
+        "median_ns_per_byte": 2.0, "err_percent": 0.0, "total_s": 0.5, "epoch_ns_per_byte": [2.0, 2.0, 2.02],
+    }
 
 
-def test_filter(capsys):
+@pytest.mark.parametrize("content", ['{"schema": "other"}', "[]", '{"schema": "shabench/1", "benchmarks": [{}]}', "not json"])
+def test_load_rejects_foreign_files(tmp_path, content):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(ValueError):
+        report.load(path)
+
+
+def test_compare_arithmetic():
+    rows = fake_rows()
+    base = {"benchmarks": [{"title": rows[0][0].title, "median_ns_per_byte": 4.0},
+                           {"title": "gone", "median_ns_per_byte": 1.0}]}
+    text, ratios = report.compare(base, rows)
+    assert ratios == [pytest.approx(0.5)]
+    assert "|          4.000 |     2.000 |   0.500 |" in text
+    assert "1 rows compared" in text and "1 only in this run, 1 only in the base" in text
+
+
+def test_csv():
+    rows = list(csv.DictReader(io.StringIO(report.to_csv(fake_rows()))))
+    assert rows[0]["name"] == "SHA256_32b" and float(rows[0]["ns_per_byte"]) == 2.0
+    assert float(rows[1]["bytes_per_s"]) == pytest.approx(1e8)
+
+
+def test_markdown_has_the_header():
+    text = report.to_markdown(["CPU: x", "Using the 'standard' SHA256 implementation"], fake_rows())
+    assert text.startswith("## shabench\n\n- CPU: x\n- Using the 'standard'")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("16,32,1K", [("16b", 16), ("32b", 32), ("1K", 1000)]), ("1Ki, 64Ki,1M", [("1Ki", 1024), ("64Ki", 65536), ("1M", 1_000_000)]),
+     ("1Mi", [("1Mi", 1 << 20)]), ("7", [("7b", 7)])],
+)
+def test_sizes(text, expected):
+    assert parse_sizes(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "0", "16,", "abc", "1G", "-5", "2Gi", "16,16", "1.5K"])
+def test_bad_sizes(text):
+    with pytest.raises(ValueError):
+        parse_sizes(text)
+
+
+def test_default_rows_cover_every_implementation_and_peer():
+    titles = [b.title for b in default_benchmarks(RUNNABLE)]
+    for impl in RUNNABLE:
+        for name in ("SHA256", "SHA256_32b", "SHA256_64b", "SHA256D64_1024"):
+            assert f"{name} using the '{impl}' SHA256 implementation" in titles
+    dirty = [t for t in titles if t.startswith("SHA256_32b_dirty_upper")]
+    if "x86_shani(1way,2way)" in RUNNABLE and "avx" in libsha.cpu_features():
+        assert dirty == ["SHA256_32b_dirty_upper using the 'x86_shani(1way,2way)' SHA256 implementation"]
+    for peer in ("SHA256 using hashlib.sha256", "SHA1 using hashlib.sha1", "SHA512 using hashlib.sha512",
+                 "SHA3_256_1M using hashlib.sha3_256", "BLAKE2b using hashlib.blake2b"):
+        assert any(t.startswith(peer) and t.endswith("Python loop)") for t in titles), peer
+
+
+def test_list_filter_and_impl(capsys):
     assert cli.main(["--list", "--filter", "^SHA256_32b$"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out and all(line.startswith("SHA256_32b using") for line in out)
-    assert cli.main(["--list", "--filter", "nothing-matches-this"]) == 0
-    assert capsys.readouterr().out == ""
+    assert cli.main(["--list", "--impl", "standard"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    native = [line for line in out if "SHA256 implementation" in line]
+    assert native and all("'standard'" in line for line in native)
+    assert cli.main(["--list", "--sizes", "16,1K", "--impl", "standard", "--filter", "standard"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "SHA256_16b using the 'standard' SHA256 implementation", "SHA256_1K using the 'standard' SHA256 implementation"]
 
 
-def test_bad_options_are_reported(capsys):
-    for argv in (["--filter", "("], ["--min-time", "0"], ["--epochs", "0"]):
-        with pytest.raises(SystemExit) as exit_info:
-            cli.main(argv)
-        assert exit_info.value.code == 2
-    assert "--filter" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    "argv, message",
+    [(["--filter", "("], "--filter"), (["--min-time", "0"], "--min-time"), (["--epochs", "0"], "--epochs"),
+     (["--impl", "nope"], "--impl"), (["--sizes", "abc"], "--sizes"), (["--plot", "x.png"], "--sizes"),
+     (["--format", "xml"], "--format"), (["--compare", "/nonexistent.json"], "--compare"), (["bogus"], "invalid choice")],
+)
+def test_bad_options_are_argparse_errors(capsys, argv, message):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
 
 
-def test_a_short_run_prints_the_table(tmp_path):
-    result = subprocess.run(
-        [sys.executable, "-m", "shabench", "--filter", "SHA256D64_1024 using the 'standard'", "--min-time", "1", "--epochs", "3"],
-        capture_output=True, text=True, cwd=tmp_path,
-    )
+def test_no_match_is_an_error():
+    assert cli.main(["--filter", "nothing-matches-this"]) == 2
+
+
+def test_a_short_run_prints_header_and_table(tmp_path):
+    result = run_cli(["--filter", "SHA256D64_1024 using the 'standard'", *FAST], tmp_path)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert re.fullmatch(r"Using the '.+' SHA256 implementation", lines[0])
+    assert lines[0].startswith("CPU: ") and "features:" in lines[0]
+    assert re.match(r"libsha \d+\.\d+\.\d+ \(Release build\)", lines[1])
+    assert re.fullmatch(r"Using the '.+' SHA256 implementation", lines[2])
     (row,) = [line for line in lines if "SHA256D64_1024" in line]
     ns, rate, err, total, title = [c.strip() for c in row.strip("|").split("|")]
     assert float(ns) > 0 and float(rate.replace(",", "")) == pytest.approx(1e9 / float(ns), rel=0.01)
     assert re.fullmatch(r"\d+\.\d%( :wavy_dash:)?", err)
     assert title == "`SHA256D64_1024 using the 'standard' SHA256 implementation`"
+    assert result.stderr == ""  # no progress when stderr is not a terminal
 
 
-def test_no_match_is_an_error(capsys):
-    assert cli.main(["--filter", "nothing-matches-this"]) == 2
+def test_json_then_compare_against_itself(tmp_path):
+    out = tmp_path / "base.json"
+    result = run_cli(["--filter", "SHA256_64b using the 'standard'", *FAST, "--format", "json", "--output", str(out)], tmp_path)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(out.read_text())
+    assert data["context"]["options"]["epochs"] == 3 and len(data["benchmarks"]) == 1
+    assert len(data["benchmarks"][0]["epoch_ns_per_byte"]) == 3
+    # The file compared against itself: every ratio exactly 1.
+    rows = [(Benchmark(r["name"], r["implementation"], r["bytes_per_iteration"], None),
+             Measurement(per_unit_ns=r["epoch_ns_per_byte"])) for r in data["benchmarks"]]
+    _, ratios = report.compare(data, rows)
+    assert ratios == [pytest.approx(1.0)]
+    result = run_cli(["--filter", "SHA256_64b using the 'standard'", *FAST, "--compare", str(out)], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "1 rows compared" in result.stdout
+
+
+def test_sweep_with_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "sweep.png"
+    result = run_cli(["--sizes", "16,64,1K", "--impl", "standard", *FAST, "--plot", str(png), "--filter", "standard|hashlib"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "SHA256_16b using the 'standard'" in result.stdout and "SHA256_1K using hashlib.sha256" in result.stdout
+
+
+def test_verify_passes(capsys):
+    assert cli.main(["verify"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("all OK") and "FAIL" not in out
+    for impl in RUNNABLE:
+        assert f"`{impl}`" in out
+
+
+def test_verify_fails_when_an_implementation_is_wrong(capsys, monkeypatch):
+    # A test hook: make 'standard' give a wrong digest for one NIST message length.
+    real = libsha.sha256
+
+    def broken(data=b""):
+        digest = real(data)
+        if libsha.implementation() == "standard" and len(data) == 3:
+            return bytes(32)
+        return digest
+
+    monkeypatch.setattr(libsha, "sha256", broken)
+    assert cli.main(["verify"]) == 1
+    out = capsys.readouterr().out
+    (standard_row,) = [line for line in out.splitlines() if line.startswith("| `standard`")]
+    assert "FAIL" in standard_row
+    assert "FAILED" in out
+
+
+def test_benchmarks_leave_the_active_implementation_alone(tmp_path):
+    code = (
+        "import libsha, shabench.cli as c; libsha.select('standard');"
+        "c.main(['--filter', 'SHA256_32b', '--min-time', '0.5', '--epochs', '2']); print(libsha.implementation())"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "standard"
+
+
+def test_progress_only_on_a_terminal():
+    from shabench.progress import Progress
+
+    class Stream(io.StringIO):
+        def __init__(self, tty):
+            super().__init__()
+            self.tty = tty
+
+        def isatty(self):
+            return self.tty
+
+    quiet, loud = Stream(False), Stream(True)
+    for stream in (quiet, loud):
+        p = Progress(3, stream=stream, delay_s=0)
+        p.update(0, "SHA256 using x")
+        p.close()
+    assert quiet.getvalue() == ""
+    assert "[1/3, 2 left] SHA256 using x" in loud.getvalue()
+
+
+def test_ctrl_c_prints_the_rows_done(capsys, monkeypatch):
+    import shabench.cli as shabench_cli
+
+    real, calls = shabench_cli.measure, []
+
+    def interrupt_second(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(shabench_cli, "measure", interrupt_second)
+    assert cli.main(["--impl", "standard", "--filter", "standard", "--min-time", "0.5", "--epochs", "2"]) == 130
+    captured = capsys.readouterr()
+    assert "SHA256 using the 'standard'" in captured.out and "SHA256_32b" not in captured.out
+    assert "interrupted after 1 of 4 rows" in captured.err

@@ -9,13 +9,9 @@ implementation (runnable ones hash correctly, the rest are refused).
 
 import hashlib
 import json
-import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import libsha  # noqa: E402
-from nist_vectors import messages  # noqa: E402
+import libsha
+from libsha.reference.nist import messages
 
 
 def d64_expected(data):

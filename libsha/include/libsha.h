@@ -60,6 +60,9 @@ extern "C" {
 /* Library version, "MAJOR.MINOR.PATCH". */
 LIBSHA_API const char *libsha_version(void);
 
+/* The build configuration, e.g. "Release" or "Debug" (benchmarks warn on the latter). */
+LIBSHA_API const char *libsha_build_type(void);
+
 /*
  * Installs the fastest implementation that `use` allows, that this CPU runs
  * and that passes its known-answer self-test; returns its printable name
@@ -142,8 +145,8 @@ LIBSHA_API void libsha_sha256d64(unsigned char *out, const unsigned char *in, si
 /*
  * Benchmark kernel for shabench: runs `iterations` times, on the named
  * implementation only (the active one is left alone), either
- *   LIBSHA_BENCH_HASH: SHA-256 of buf[0..len), digest written over buf[0..32)
- *                      (len >= 32), or
+ *   LIBSHA_BENCH_HASH: SHA-256 of buf[0..len), its first min(len, 32) bytes
+ *                      written back over buf (each hash depends on the last), or
  *   LIBSHA_BENCH_D64:  libsha_sha256d64 in place over len / 64 blobs, or
  *   LIBSHA_BENCH_HASH_DIRTY_UPPER: as LIBSHA_BENCH_HASH after a 256-bit
  *                      register write each time (x86 with AVX, GCC/Clang

@@ -6,10 +6,18 @@
 #ifndef LIBSHA_VERSION_STRING
 #error "the build defines LIBSHA_VERSION_STRING (CMakeLists.txt)"
 #endif
+#ifndef LIBSHA_BUILD_TYPE
+#define LIBSHA_BUILD_TYPE "unknown"
+#endif
 
 const char *libsha_version(void)
 {
     return LIBSHA_VERSION_STRING;
+}
+
+const char *libsha_build_type(void)
+{
+    return LIBSHA_BUILD_TYPE;
 }
 
 size_t libsha_sha256_ctx_size(void)

@@ -1,13 +1,17 @@
-"""Parses the NIST CAVP .rsp files in tests/vectors."""
+"""The NIST CAVP SHA-256 vectors shipped beside this module, parsed.
 
-from pathlib import Path
+    from libsha.reference import nist
+    for message, digest in nist.messages("SHA256ShortMsg.rsp"): ...
+"""
 
-VECTORS = Path(__file__).parent / "vectors"
+from importlib import resources
+
+VECTORS = resources.files(__package__) / "vectors"
 
 
 def _records(name):
     record = {}
-    for line in (VECTORS / name).read_text().splitlines():
+    for line in (VECTORS / name).read_text(encoding="ascii").splitlines():
         line = line.strip()
         if not line or line.startswith(("#", "[")):
             continue
@@ -30,7 +34,7 @@ def messages(name):
 
 def monte():
     """(seed, [checkpoint digests]) of SHA256Monte.rsp."""
-    text = (VECTORS / "SHA256Monte.rsp").read_text()
+    text = (VECTORS / "SHA256Monte.rsp").read_text(encoding="ascii")
     seed = next(line.split("=")[1].strip() for line in text.splitlines() if line.startswith("Seed"))
     return bytes.fromhex(seed), [bytes.fromhex(r["MD"]) for r in _records("SHA256Monte.rsp")]
 

@@ -1,0 +1,67 @@
+"""What a run was measured on: the header of every table and the JSON `context`."""
+
+import datetime
+import os
+import platform
+import ssl
+import subprocess
+import sys
+
+import libsha
+
+OPTIMISED_BUILDS = ("Release", "RelWithDebInfo", "MinSizeRel")
+
+
+def cpu_model():
+    """The CPU's marketing name, as the OS reports it."""
+    if sys.platform.startswith("linux"):
+        try:
+            with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    key, _, value = line.partition(":")
+                    if key.strip() in ("model name", "Hardware", "Model"):
+                        return value.strip()
+        except OSError:
+            pass
+    if sys.platform == "darwin":
+        try:
+            return subprocess.run(["sysctl", "-n", "machdep.cpu.brand_string"], capture_output=True,
+                                  text=True, timeout=5).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def collect(options):
+    return {
+        "cpu": cpu_model(),
+        "machine": platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "features": libsha.cpu_features(),
+        "libsha_version": libsha.library_version(),
+        "build_type": libsha.build_type(),
+        "implementation": libsha.implementation(),
+        "python": platform.python_version(),
+        "openssl": ssl.OPENSSL_VERSION,
+        "platform": platform.platform(),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "options": options,
+    }
+
+
+def warnings(context):
+    notes = []
+    if context["build_type"] not in OPTIMISED_BUILDS:
+        notes.append(f"Warning: libsha is a '{context['build_type']}' build: timings are not representative.")
+    return notes
+
+
+def header_lines(context):
+    features = ", ".join(context["features"]) or "none that libsha uses"
+    return [
+        f"CPU: {context['cpu']} ({context['machine']}, {context['cpu_count']} logical); features: {features}",
+        f"libsha {context['libsha_version']} ({context['build_type']} build), Python {context['python']},"
+        f" {context['openssl']}",
+        *warnings(context),
+        f"Using the '{context['implementation']}' SHA256 implementation",
+    ]

@@ -1,0 +1,85 @@
+"""shabench verify: the oracle checks on every implementation this machine runs."""
+
+import hashlib
+import os
+import random
+
+from tabulate import tabulate
+
+import libsha
+from libsha import reference
+from libsha.reference import nist
+
+
+def _nist(name):
+    def check():
+        return all(libsha.sha256(m) == d for m, d in nist.messages(name))
+
+    return check
+
+
+def _monte():
+    seed, expected = nist.monte()
+    return nist.monte_checkpoints(libsha.sha256, seed, len(expected)) == expected
+
+
+def _random_messages():
+    rng = random.Random(2026)
+    for n in list(range(0, 300)) + [rng.randrange(300, 70000) for _ in range(20)]:
+        m = rng.randbytes(n)
+        if libsha.sha256(m) != hashlib.sha256(m).digest():
+            return False
+    # The reference is slow: a few lengths around block borders.
+    return all(libsha.sha256(m) == reference.sha256(m) for m in (os.urandom(n) for n in (0, 55, 56, 64, 119, 200)))
+
+
+def _streaming():
+    data = os.urandom(300)
+    for n in range(0, 301, 7):
+        for k in range(0, n + 1, 5):
+            h = libsha.new(data[:k])
+            h.update(data[k:n])
+            if h.digest() != hashlib.sha256(data[:n]).digest():
+                return False
+    return True
+
+
+def _d64_tails():
+    data = os.urandom(64 * 1024)
+    for blobs in list(range(41)) + [1024]:
+        chunk = data[: 64 * blobs]
+        expected = b"".join(hashlib.sha256(hashlib.sha256(chunk[i:i + 64]).digest()).digest()
+                            for i in range(0, len(chunk), 64))
+        if libsha.sha256d64(chunk) != expected:
+            return False
+    return True
+
+
+CHECKS = [
+    ("NIST short", _nist("SHA256ShortMsg.rsp")),
+    ("NIST long", _nist("SHA256LongMsg.rsp")),
+    ("NIST Monte", _monte),
+    ("random vs hashlib+reference", _random_messages),
+    ("streaming splits", _streaming),
+    ("SHA256D64 0..40, 1024", _d64_tails),
+]
+
+
+def verify(implementations):
+    """Returns (table text, all passed)."""
+    body, passed = [], True
+    for name in implementations:
+        with libsha.using(name):
+            results = []
+            for _, check in CHECKS:
+                try:
+                    ok = bool(check())
+                except Exception as exc:  # a crash in a check is a failure to report, not to hide
+                    ok = False
+                    results.append(f"FAIL ({type(exc).__name__})")
+                    continue
+                results.append("OK" if ok else "FAIL")
+        passed &= all(r == "OK" for r in results)
+        body.append([f"`{name}`"] + results)
+    text = tabulate(body, headers=["implementation"] + [c for c, _ in CHECKS], tablefmt="pipe", disable_numparse=True)
+    return text, passed
