@@ -268,3 +268,14 @@ def test_ctrl_c_prints_the_rows_done(capsys, monkeypatch):
     captured = capsys.readouterr()
     assert "SHA256 using the 'standard'" in captured.out and "SHA256_32b" not in captured.out
     assert "interrupted after 1 of 4 rows" in captured.err
+
+
+def test_debug_builds_are_flagged():
+    from shabench import context
+
+    assert context.warnings({"build_type": "Release"}) == []
+    (note,) = context.warnings({"build_type": "Debug"})
+    assert "Debug" in note and "not representative" in note
+    lines = context.header_lines({"cpu": "c", "machine": "m", "cpu_count": 2, "features": [], "libsha_version": "1",
+                                  "build_type": "Debug", "python": "3", "openssl": "o", "implementation": "standard"})
+    assert any(line.startswith("Warning:") for line in lines)

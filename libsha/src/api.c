@@ -45,7 +45,7 @@ int libsha_sha256_final(libsha_sha256_ctx *ctx, unsigned char out[32])
 
 void libsha_sha256_wipe(libsha_sha256_ctx *ctx)
 {
-    libsha_wipe(ctx, ctx == NULL ? 0 : sizeof *ctx);
+    libsha_wipe_ctx(ctx);
 }
 
 int libsha_sha256(const void *data, size_t len, unsigned char out[32])
@@ -60,10 +60,11 @@ int libsha_sha256(const void *data, size_t len, unsigned char out[32])
         return LIBSHA_ERR_NULL;
     libsha_stream_init(&ctx);
     err = libsha_stream_update(impl, &ctx, data, len);
-    if (err == LIBSHA_OK)
-        err = libsha_stream_final(impl, &ctx, out);
-    libsha_wipe(&ctx, sizeof ctx);
-    return err;
+    if (err != LIBSHA_OK) {
+        libsha_wipe_ctx(&ctx);
+        return err;
+    }
+    return libsha_stream_final(impl, &ctx, out); /* which wipes ctx */
 }
 
 void libsha_sha256d64(unsigned char *out, const unsigned char *in, size_t blocks)

@@ -113,8 +113,8 @@ int libsha_stream_update(const struct libsha_impl *impl, libsha_sha256_ctx *ctx,
 int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, unsigned char out[32]);
 void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in,
                     size_t blocks);
-/* Zeroes memory in a way the optimiser cannot drop as a dead store. */
-void libsha_wipe(void *p, size_t n);
+/* Zeroes a context in a way the optimiser cannot drop as a dead store. */
+void libsha_wipe_ctx(libsha_sha256_ctx *ctx);
 
 /* sha256_standard.c: portable C. */
 void libsha_standard_transform(uint32_t state[8], const unsigned char *blocks, size_t n);

@@ -79,7 +79,7 @@ int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, 
     bits = ctx->length * 8;
     if (impl->finalize != NULL) {
         impl->finalize(ctx->state, ctx->pending, used, bits, out);
-        libsha_wipe(ctx, sizeof *ctx);
+        libsha_wipe_ctx(ctx);
         return LIBSHA_OK;
     }
     ctx->pending[used++] = 0x80;
@@ -94,7 +94,7 @@ int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, 
 
     for (i = 0; i < 8; ++i)
         libsha_store_be32(out + 4 * i, ctx->state[i]);
-    libsha_wipe(ctx, sizeof *ctx);
+    libsha_wipe_ctx(ctx);
     return LIBSHA_OK;
 }
 
@@ -117,19 +117,24 @@ void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const un
         impl->d64_1way(out, in);
 }
 
-void libsha_wipe(void *p, size_t n)
+void libsha_wipe_ctx(libsha_sha256_ctx *ctx)
 {
-    if (p == NULL || n == 0)
+    if (ctx == NULL)
         return;
 #if defined(__GNUC__) || defined(__clang__)
-    memset(p, 0, n);
-    /* The compiler must assume the asm reads *p, so the stores are not dead. */
-    __asm__ __volatile__("" : : "r"(p) : "memory");
+    {
+        /* Plain 16-byte stores: memset(ctx, 0, 112) became `rep stos` here, whose
+         * slow start sat right before the next hash reused the memory. */
+        static const libsha_sha256_ctx zero;
+        *ctx = zero;
+        /* The compiler must assume the asm reads *ctx, so the stores are not dead. */
+        __asm__ __volatile__("" : : "r"(ctx) : "memory");
+    }
 #else
     {
         /* A call through a volatile pointer cannot be proven dead, so it stays. */
         static void *(*const volatile wipe_memset)(void *, int, size_t) = memset;
-        wipe_memset(p, 0, n);
+        wipe_memset(ctx, 0, sizeof *ctx);
     }
 #endif
 }

@@ -15,7 +15,8 @@
 #include "sha256_impl.h"
 
 #define BSWAP32_MASK _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL)
-#define LOAD_W(p, i, mask) _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p) + (i)), mask)
+#define LOAD16(p, i) _mm_loadu_si128((const __m128i *)(p) + (i))
+#define LOAD_W(p, i, mask) _mm_shuffle_epi8(LOAD16(p, i), mask)
 #define K4(g) _mm_loadu_si128((const __m128i *)&LIBSHA_K[4 * (g)])
 
 /* Four rounds with kw = K + W for rounds 4g..4g+3. */
@@ -144,11 +145,13 @@ void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64
             libsha_store_be32(out + 4 * used, state[used]);
         return;
     }
+    /* Vectors past the message are pure padding: build them instead of loading
+     * bytes last written by something else (a wipe, say), which would stall. */
     u = _mm_set1_epi8((char)used);
-    m0 = _mm_shuffle_epi8(pad16(_mm_loadu_si128((const __m128i *)pending), 0, u), mask);
-    m1 = _mm_shuffle_epi8(pad16(_mm_loadu_si128((const __m128i *)pending + 1), 16, u), mask);
-    m2 = _mm_shuffle_epi8(pad16(_mm_loadu_si128((const __m128i *)pending + 2), 32, u), mask);
-    m3 = _mm_shuffle_epi8(pad16(_mm_loadu_si128((const __m128i *)pending + 3), 48, u), mask);
+    m0 = _mm_shuffle_epi8(pad16(used > 0 ? LOAD16(pending, 0) : _mm_setzero_si128(), 0, u), mask);
+    m1 = _mm_shuffle_epi8(pad16(used > 16 ? LOAD16(pending, 1) : _mm_setzero_si128(), 16, u), mask);
+    m2 = _mm_shuffle_epi8(pad16(used > 32 ? LOAD16(pending, 2) : _mm_setzero_si128(), 32, u), mask);
+    m3 = _mm_shuffle_epi8(pad16(used > 48 ? LOAD16(pending, 3) : _mm_setzero_si128(), 48, u), mask);
     /* W14 and W15: the length in bits, high word first. */
     m3 = _mm_blend_epi16(m3, _mm_set_epi32((int)(uint32_t)bits, (int)(uint32_t)(bits >> 32), 0, 0), 0xf0);
 
