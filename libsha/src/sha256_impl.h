@@ -94,6 +94,14 @@ static inline void libsha_store_be64(unsigned char *p, uint64_t x)
     memcpy(p, &x, 8);
 }
 
+/* The eight state words as the 32-byte big-endian digest. */
+static inline void libsha_store_digest(unsigned char out[32], const uint32_t state[8])
+{
+    int i;
+    for (i = 0; i < 8; ++i)
+        libsha_store_be32(out + 4 * i, state[i]);
+}
+
 /* implementations.c: every compiled-in implementation, best first. */
 extern const struct libsha_impl *const libsha_registry[];
 extern const size_t libsha_registry_count;

@@ -8,13 +8,7 @@
 #include "padding_schedule.h"
 #include "sha256_impl.h"
 
-#define OP_ADD(a, b) ((a) + (b))
-#define OP_XOR(a, b) ((a) ^ (b))
-#define OP_AND(a, b) ((a) & (b))
-#define OP_OR(a, b) ((a) | (b))
-#define OP_SHR(x, n) ((x) >> (n))
-#define OP_SHL(x, n) ((x) << (n))
-#include "sha256_rounds.h"
+#include "sha256_rounds_scalar.h"
 
 #define KW_TABLE(i, unused) kw[i]
 
@@ -46,15 +40,14 @@ static LIBSHA_ALWAYS_INLINE __m128i schedule4(__m128i x0, __m128i x1, __m128i x2
 
 #define STORE_KW(i, x) _mm_storeu_si128((__m128i *)&kw[i], _mm_add_epi32(x, _mm_loadu_si128((const __m128i *)&LIBSHA_K[i])))
 
-/* Four rounds, then the schedule four groups ahead (A/B: which name rotation). */
-#define STEP_A(g, xa, xb, xc, xd)                          \
-    SHA256_ROUNDS4_A(KW_TABLE, 4 * (g), _, _, _, _);       \
+/* Four rounds (ROUNDS4: SHA256_ROUNDS4_A or _B, by name rotation), then the
+ * schedule four groups ahead. */
+#define STEP(ROUNDS4, g, xa, xb, xc, xd)                   \
+    ROUNDS4(KW_TABLE, 4 * (g), _, _, _, _);                \
     xa = schedule4(xa, xb, xc, xd);                        \
     STORE_KW(16 + 4 * (g), xa)
-#define STEP_B(g, xa, xb, xc, xd)                          \
-    SHA256_ROUNDS4_B(KW_TABLE, 4 * (g), _, _, _, _);       \
-    xa = schedule4(xa, xb, xc, xd);                        \
-    STORE_KW(16 + 4 * (g), xa)
+#define STEP_A(g, xa, xb, xc, xd) STEP(SHA256_ROUNDS4_A, g, xa, xb, xc, xd)
+#define STEP_B(g, xa, xb, xc, xd) STEP(SHA256_ROUNDS4_B, g, xa, xb, xc, xd)
 
 /* One block whose W0..15 are x0..x3. */
 static LIBSHA_ALWAYS_INLINE void compress(uint32_t s[8], __m128i x0, __m128i x1, __m128i x2, __m128i x3)
@@ -114,17 +107,13 @@ void libsha_sse4_transform(uint32_t state[8], const unsigned char *blocks, size_
 void libsha_sse4_d64(unsigned char *out, const unsigned char *in)
 {
     uint32_t inner[8], outer[8];
-    int i;
 
-    for (i = 0; i < 8; ++i) {
-        inner[i] = LIBSHA_H0[i];
-        outer[i] = LIBSHA_H0[i];
-    }
+    memcpy(inner, LIBSHA_H0, sizeof inner);
+    memcpy(outer, LIBSHA_H0, sizeof outer);
     compress(inner, LOAD_W(in, 0), LOAD_W(in, 1), LOAD_W(in, 2), LOAD_W(in, 3));
     compress_pad64(inner);
     /* The inner digest, padded to a block: length 256 bits. */
     compress(outer, _mm_loadu_si128((const __m128i *)&inner[0]), _mm_loadu_si128((const __m128i *)&inner[4]),
              _mm_set_epi32(0, 0, 0, (int)0x80000000), _mm_set_epi32(256, 0, 0, 0));
-    for (i = 0; i < 8; ++i)
-        libsha_store_be32(out + 4 * i, outer[i]);
+    libsha_store_digest(out, outer);
 }

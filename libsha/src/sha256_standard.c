@@ -1,13 +1,7 @@
 /* The portable implementation: fully unrolled scalar C, no CPU requirement. */
 #include "sha256_impl.h"
 
-#define OP_ADD(a, b) ((a) + (b))
-#define OP_XOR(a, b) ((a) ^ (b))
-#define OP_AND(a, b) ((a) & (b))
-#define OP_OR(a, b) ((a) | (b))
-#define OP_SHR(x, n) ((x) >> (n))
-#define OP_SHL(x, n) ((x) << (n))
-#include "sha256_rounds.h"
+#include "sha256_rounds_scalar.h"
 
 #define KW_ADD(i, w) (LIBSHA_K[i] + (w))
 
@@ -49,18 +43,14 @@ void libsha_standard_transform(uint32_t state[8], const unsigned char *blocks, s
 void libsha_standard_d64(unsigned char *out, const unsigned char *in)
 {
     uint32_t inner[8], outer[8];
-    int i;
 
-    for (i = 0; i < 8; ++i) {
-        inner[i] = LIBSHA_H0[i];
-        outer[i] = LIBSHA_H0[i];
-    }
+    memcpy(inner, LIBSHA_H0, sizeof inner);
+    memcpy(outer, LIBSHA_H0, sizeof outer);
     compress(inner, BLOCK_WORDS(in));
     /* The padding block of a 64-byte message: 0x80, zeros, length 512 bits. */
     compress(inner, 0x80000000u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 512);
     /* The 32-byte inner digest, padded into one block: length 256 bits. */
     compress(outer, inner[0], inner[1], inner[2], inner[3], inner[4], inner[5], inner[6], inner[7],
              0x80000000u, 0, 0, 0, 0, 0, 0, 256);
-    for (i = 0; i < 8; ++i)
-        libsha_store_be32(out + 4 * i, outer[i]);
+    libsha_store_digest(out, outer);
 }

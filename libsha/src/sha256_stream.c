@@ -68,7 +68,6 @@ int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, 
 {
     size_t used;
     uint64_t bits;
-    int i;
 
     if (ctx == NULL || out == NULL)
         return LIBSHA_ERR_NULL;
@@ -92,8 +91,7 @@ int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, 
     libsha_store_be64(ctx->pending + 56, bits);
     impl->transform(ctx->state, ctx->pending, 1);
 
-    for (i = 0; i < 8; ++i)
-        libsha_store_be32(out + 4 * i, ctx->state[i]);
+    libsha_store_digest(out, ctx->state);
     libsha_wipe_ctx(ctx);
     return LIBSHA_OK;
 }

@@ -141,8 +141,7 @@ void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64
         memset(last + used + 1, 0, 128 - 8 - used - 1);
         libsha_store_be64(last + 120, bits);
         libsha_x86_shani_transform(state, last, 2);
-        for (used = 0; used < 8; ++used)
-            libsha_store_be32(out + 4 * used, state[used]);
+        libsha_store_digest(out, state);
         return;
     }
     /* Vectors past the message are pure padding: build them instead of loading
