@@ -4,7 +4,7 @@
 #include "cpu_features.h"
 #include "libsha.h"
 
-#if !defined(LIBSHA_X86)
+#if !defined(LIBSHA_X86) && !defined(LIBSHA_ARM)
 unsigned libsha_cpu_detect(void)
 {
     return 0; /* no accelerated implementation is built for this architecture yet */

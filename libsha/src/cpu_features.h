@@ -18,7 +18,10 @@ struct libsha_x86_cpuid {
 /* Pure: readings in, LIBSHA_CPU_* bits out. Unit-tested with synthetic values. */
 unsigned libsha_x86_decide(const struct libsha_x86_cpuid *id);
 
-/* Reads this CPU (uncached; cpu_x86.c on x86, cpu_features.c elsewhere). */
+/* macOS's answer, through sysctlbyname (cpu_arm.c; unit-tested with a stub). */
+unsigned libsha_arm_detect_sysctl(void);
+
+/* Reads this CPU (uncached; cpu_x86.c on x86, cpu_arm.c on ARM, cpu_features.c elsewhere). */
 unsigned libsha_cpu_detect(void);
 
 /* LIBSHA_CPU_* | LIBSHA_CPU_DETECTED once detected, 0 before. */

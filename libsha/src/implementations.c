@@ -19,6 +19,13 @@ static const struct libsha_impl sse4 = {
 };
 #endif
 
+#if defined(LIBSHA_ARM)
+static const struct libsha_impl arm_shani = {
+    "arm_shani(1way,2way)", LIBSHA_USE_SHANI, LIBSHA_CPU_ARM_SHA2,
+    libsha_arm_shani_transform, NULL, libsha_arm_shani_d64_1way, libsha_arm_shani_d64_2way, NULL, NULL,
+};
+#endif
+
 static const struct libsha_impl standard = {
     "standard", LIBSHA_USE_STANDARD, 0, libsha_standard_transform, NULL, libsha_standard_d64, NULL, NULL, NULL,
 };
@@ -26,6 +33,9 @@ static const struct libsha_impl standard = {
 const struct libsha_impl *const libsha_registry[] = {
 #if defined(LIBSHA_X86)
     &x86_shani, &sse4_avx2, &sse4,
+#endif
+#if defined(LIBSHA_ARM)
+    &arm_shani,
 #endif
     &standard,
 };

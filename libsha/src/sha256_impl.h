@@ -146,6 +146,13 @@ void libsha_x86_shani_d64_2way(unsigned char *out, const unsigned char *in);
 void libsha_x86_zeroupper(void);
 #endif
 
+#if defined(LIBSHA_ARM)
+/* sha256_arm_shani.c */
+void libsha_arm_shani_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
+void libsha_arm_shani_d64_1way(unsigned char *out, const unsigned char *in);
+void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in);
+#endif
+
 /* First thing in every public hashing entry point: on CPUs with AVX, clear
  * the upper YMM state the caller may have left dirty (never elsewhere:
  * vzeroupper faults without AVX). */

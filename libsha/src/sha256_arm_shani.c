@@ -1,0 +1,122 @@
+/*
+ * arm_shani(1way,2way): the ARMv8 SHA-256 instructions, built with
+ * -march=armv8-a+crypto on this file only. The state stays in natural order
+ * (ABCD, EFGH); each instruction pair does four rounds.
+ */
+#include <arm_neon.h>
+
+#include "padding_schedule.h"
+#include "sha256_impl.h"
+
+#define K4(g) vld1q_u32(&LIBSHA_K[4 * (g)])
+#define LOAD_W(p, i) vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8((const uint8_t *)(p) + 16 * (i))))
+
+/* Four rounds with kw = K + W. sha256h2 needs ABCD from before sha256h. */
+#define RNDS4(abcd, efgh, kw)                              \
+    do {                                                   \
+        uint32x4_t kw_ = (kw), abcd_ = (abcd);             \
+        abcd = vsha256hq_u32(abcd, efgh, kw_);             \
+        efgh = vsha256h2q_u32(efgh, abcd_, kw_);           \
+    } while (0)
+
+/* W for the next four rounds from the last sixteen (held in a, b, c, d). */
+#define SCHED4(a, b, c, d) a = vsha256su1q_u32(vsha256su0q_u32(a, b), c, d)
+#define GROUP(g, abcd, efgh, a, b, c, d) SCHED4(a, b, c, d); RNDS4(abcd, efgh, vaddq_u32(a, K4(g)))
+
+#define COMPRESS(abcd, efgh, m0, m1, m2, m3)                                             \
+    RNDS4(abcd, efgh, vaddq_u32(m0, K4(0))); RNDS4(abcd, efgh, vaddq_u32(m1, K4(1)));    \
+    RNDS4(abcd, efgh, vaddq_u32(m2, K4(2))); RNDS4(abcd, efgh, vaddq_u32(m3, K4(3)));    \
+    GROUP(4, abcd, efgh, m0, m1, m2, m3); GROUP(5, abcd, efgh, m1, m2, m3, m0);          \
+    GROUP(6, abcd, efgh, m2, m3, m0, m1); GROUP(7, abcd, efgh, m3, m0, m1, m2);          \
+    GROUP(8, abcd, efgh, m0, m1, m2, m3); GROUP(9, abcd, efgh, m1, m2, m3, m0);          \
+    GROUP(10, abcd, efgh, m2, m3, m0, m1); GROUP(11, abcd, efgh, m3, m0, m1, m2);        \
+    GROUP(12, abcd, efgh, m0, m1, m2, m3); GROUP(13, abcd, efgh, m1, m2, m3, m0);        \
+    GROUP(14, abcd, efgh, m2, m3, m0, m1); GROUP(15, abcd, efgh, m3, m0, m1, m2)
+
+/* The padding block after a 64-byte message: K + W is a constant table. */
+#define PAD4(abcd, efgh, g) RNDS4(abcd, efgh, vld1q_u32(&LIBSHA_PAD64_KW[4 * (g)]))
+#define COMPRESS_PAD64(abcd, efgh)                                                         \
+    PAD4(abcd, efgh, 0); PAD4(abcd, efgh, 1); PAD4(abcd, efgh, 2); PAD4(abcd, efgh, 3);    \
+    PAD4(abcd, efgh, 4); PAD4(abcd, efgh, 5); PAD4(abcd, efgh, 6); PAD4(abcd, efgh, 7);    \
+    PAD4(abcd, efgh, 8); PAD4(abcd, efgh, 9); PAD4(abcd, efgh, 10); PAD4(abcd, efgh, 11);  \
+    PAD4(abcd, efgh, 12); PAD4(abcd, efgh, 13); PAD4(abcd, efgh, 14); PAD4(abcd, efgh, 15)
+
+/* The outer block: the inner digest's words, then 0x80, zeros, length 256 bits. */
+static const uint32_t OUTER_PAD[8] = {0x80000000u, 0, 0, 0, 0, 0, 0, 256};
+
+#define STORE_DIGEST(out, abcd, efgh)                                                  \
+    vst1q_u8((uint8_t *)(out), vrev32q_u8(vreinterpretq_u8_u32(abcd)));                \
+    vst1q_u8((uint8_t *)(out) + 16, vrev32q_u8(vreinterpretq_u8_u32(efgh)))
+
+void libsha_arm_shani_transform(uint32_t state[8], const unsigned char *blocks, size_t n)
+{
+    uint32x4_t abcd = vld1q_u32(&state[0]), efgh = vld1q_u32(&state[4]);
+
+    for (; n > 0; --n, blocks += 64) {
+        uint32x4_t save0 = abcd, save1 = efgh;
+        uint32x4_t m0 = LOAD_W(blocks, 0), m1 = LOAD_W(blocks, 1), m2 = LOAD_W(blocks, 2), m3 = LOAD_W(blocks, 3);
+        COMPRESS(abcd, efgh, m0, m1, m2, m3);
+        abcd = vaddq_u32(abcd, save0);
+        efgh = vaddq_u32(efgh, save1);
+    }
+    vst1q_u32(&state[0], abcd);
+    vst1q_u32(&state[4], efgh);
+}
+
+void libsha_arm_shani_d64_1way(unsigned char *out, const unsigned char *in)
+{
+    const uint32x4_t h0 = vld1q_u32(&LIBSHA_H0[0]), h1 = vld1q_u32(&LIBSHA_H0[4]);
+    uint32x4_t abcd = h0, efgh = h1, save0, save1;
+    uint32x4_t m0 = LOAD_W(in, 0), m1 = LOAD_W(in, 1), m2 = LOAD_W(in, 2), m3 = LOAD_W(in, 3);
+
+    COMPRESS(abcd, efgh, m0, m1, m2, m3);
+    abcd = vaddq_u32(abcd, h0), efgh = vaddq_u32(efgh, h1);
+    save0 = abcd, save1 = efgh;
+    COMPRESS_PAD64(abcd, efgh);
+    m0 = vaddq_u32(abcd, save0), m1 = vaddq_u32(efgh, save1);
+
+    m2 = vld1q_u32(&OUTER_PAD[0]), m3 = vld1q_u32(&OUTER_PAD[4]);
+    abcd = h0, efgh = h1;
+    COMPRESS(abcd, efgh, m0, m1, m2, m3);
+    abcd = vaddq_u32(abcd, h0), efgh = vaddq_u32(efgh, h1);
+    STORE_DIGEST(out, abcd, efgh);
+}
+
+/* Two blobs, their round chains interleaved group by group: s* is the first, t* the second. */
+#define RNDS4_2WAY(g, ma, na) \
+    RNDS4(s0, s1, vaddq_u32(ma, K4(g))); RNDS4(t0, t1, vaddq_u32(na, K4(g)))
+#define GROUP_2WAY(g, ma, mb, mc, md, na, nb, nc, nd) \
+    GROUP(g, s0, s1, ma, mb, mc, md); GROUP(g, t0, t1, na, nb, nc, nd)
+#define COMPRESS_2WAY()                                                                             \
+    RNDS4_2WAY(0, m0, n0); RNDS4_2WAY(1, m1, n1); RNDS4_2WAY(2, m2, n2); RNDS4_2WAY(3, m3, n3);    \
+    GROUP_2WAY(4, m0, m1, m2, m3, n0, n1, n2, n3); GROUP_2WAY(5, m1, m2, m3, m0, n1, n2, n3, n0);  \
+    GROUP_2WAY(6, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(7, m3, m0, m1, m2, n3, n0, n1, n2);  \
+    GROUP_2WAY(8, m0, m1, m2, m3, n0, n1, n2, n3); GROUP_2WAY(9, m1, m2, m3, m0, n1, n2, n3, n0);  \
+    GROUP_2WAY(10, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(11, m3, m0, m1, m2, n3, n0, n1, n2); \
+    GROUP_2WAY(12, m0, m1, m2, m3, n0, n1, n2, n3); GROUP_2WAY(13, m1, m2, m3, m0, n1, n2, n3, n0); \
+    GROUP_2WAY(14, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(15, m3, m0, m1, m2, n3, n0, n1, n2)
+#define PAD4_2WAY(g) PAD4(s0, s1, g); PAD4(t0, t1, g)
+
+void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in)
+{
+    const uint32x4_t h0 = vld1q_u32(&LIBSHA_H0[0]), h1 = vld1q_u32(&LIBSHA_H0[4]);
+    uint32x4_t s0 = h0, s1 = h1, t0 = h0, t1 = h1, save0, save1, save2, save3;
+    uint32x4_t m0 = LOAD_W(in, 0), m1 = LOAD_W(in, 1), m2 = LOAD_W(in, 2), m3 = LOAD_W(in, 3);
+    uint32x4_t n0 = LOAD_W(in, 4), n1 = LOAD_W(in, 5), n2 = LOAD_W(in, 6), n3 = LOAD_W(in, 7);
+
+    COMPRESS_2WAY();
+    s0 = vaddq_u32(s0, h0), s1 = vaddq_u32(s1, h1), t0 = vaddq_u32(t0, h0), t1 = vaddq_u32(t1, h1);
+    save0 = s0, save1 = s1, save2 = t0, save3 = t1;
+    PAD4_2WAY(0); PAD4_2WAY(1); PAD4_2WAY(2); PAD4_2WAY(3); PAD4_2WAY(4); PAD4_2WAY(5);
+    PAD4_2WAY(6); PAD4_2WAY(7); PAD4_2WAY(8); PAD4_2WAY(9); PAD4_2WAY(10); PAD4_2WAY(11);
+    PAD4_2WAY(12); PAD4_2WAY(13); PAD4_2WAY(14); PAD4_2WAY(15);
+    m0 = vaddq_u32(s0, save0), m1 = vaddq_u32(s1, save1), n0 = vaddq_u32(t0, save2), n1 = vaddq_u32(t1, save3);
+
+    m2 = n2 = vld1q_u32(&OUTER_PAD[0]);
+    m3 = n3 = vld1q_u32(&OUTER_PAD[4]);
+    s0 = t0 = h0, s1 = t1 = h1;
+    COMPRESS_2WAY();
+    s0 = vaddq_u32(s0, h0), s1 = vaddq_u32(s1, h1), t0 = vaddq_u32(t0, h0), t1 = vaddq_u32(t1, h1);
+    STORE_DIGEST(out, s0, s1);
+    STORE_DIGEST(out + 32, t0, t1);
+}
