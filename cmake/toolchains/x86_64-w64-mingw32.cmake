@@ -12,4 +12,8 @@ set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 # Static libgcc: the DLL and tests then need nothing from the toolchain at run time.
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static-libgcc")
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-static-libgcc")
-set(CMAKE_CROSSCOMPILING_EMULATOR wine)
+# Debian's wine64 package keeps its binary off PATH, in /usr/lib/wine.
+find_program(LIBSHA_WINE NAMES wine wine64 PATHS /usr/lib/wine /usr/lib64/wine)
+if(LIBSHA_WINE)
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${LIBSHA_WINE})
+endif()

@@ -14,7 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(LIBSHA_STATIC) /* compiled into the program itself, no DLL */
+#  define LIBSHA_API
+#elif defined(_WIN32) || defined(__CYGWIN__)
 #  if defined(LIBSHA_BUILD)
 #    define LIBSHA_API __declspec(dllexport)
 #  else

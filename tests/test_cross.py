@@ -1,0 +1,76 @@
+"""The C tests cross-built for aarch64 Linux (run under qemu) and 64-bit Windows (run under wine)."""
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOLCHAINS = ROOT / "cmake" / "toolchains"
+
+pytestmark = pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout")
+
+
+def wine():
+    return shutil.which("wine") or shutil.which("wine64") or next(
+        (p for p in ("/usr/lib/wine/wine64", "/usr/lib/wine/wine") if os.access(p, os.X_OK)), None)
+
+
+def build_and_ctest(tmp_path, toolchain, env=None):
+    build = tmp_path / "build"
+    for cmd in (
+        ["cmake", "-S", ROOT, "-B", build, f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAINS / toolchain}",
+         "-DLIBSHA_BUILD_TESTS=ON", "-DLIBSHA_WARNINGS_AS_ERRORS=ON"],
+        ["cmake", "--build", build],
+    ):
+        result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
+        assert result.returncode == 0, f"{cmd}\n{result.stdout}\n{result.stderr}"
+    result = subprocess.run(["ctest", "--test-dir", str(build), "-V", "--timeout", "300"], capture_output=True,
+                            text=True, env=dict(os.environ, **(env or {})))
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def by_test(output):
+    """ctest -V output: each test's own lines, by test name."""
+    names = dict(re.findall(r"Test\s+#(\d+): (\S+)", output))
+    lines = {}
+    for number, text in re.findall(r"^(\d+): (.*)$", output, re.M):
+        lines.setdefault(names.get(number, number), []).append(text)
+    return {name: "\n".join(text) for name, text in lines.items()}
+
+
+def per_implementation(output):
+    return dict(re.findall(r"^(\S+): (\d+) passed, 0 failed$", output, re.M))
+
+
+@pytest.mark.skipif(shutil.which("aarch64-linux-gnu-gcc") is None, reason="needs gcc-aarch64-linux-gnu (.ci/run installs it)")
+@pytest.mark.skipif(shutil.which("qemu-aarch64") is None, reason="needs qemu-user (.ci/run installs it)")
+def test_aarch64_under_qemu_with_and_without_sha2(tmp_path):
+    out = build_and_ctest(tmp_path, "aarch64-linux-gnu.cmake")
+    tests = by_test(out)
+    with_sha2, without_sha2 = tests["libsha"], tests["libsha_without_sha2"]
+    assert "detected: arm_shani(1way,2way)" in with_sha2
+    assert per_implementation(with_sha2).keys() == {"arm_shani(1way,2way)", "standard"}
+    assert "detected: standard" in without_sha2
+    assert "arm_shani(1way,2way): not runnable on this CPU (select refused it)" in without_sha2
+    assert per_implementation(without_sha2).keys() == {"standard"}
+    assert "100% tests passed" in out
+
+
+@pytest.mark.skipif(shutil.which("x86_64-w64-mingw32-gcc") is None, reason="needs gcc-mingw-w64-x86-64 (.ci/run installs it)")
+@pytest.mark.skipif(wine() is None, reason="needs wine64 (.ci/run installs it)")
+def test_windows_under_wine_every_x86_implementation(tmp_path):
+    out = build_and_ctest(tmp_path, "x86_64-w64-mingw32.cmake",
+                          env={"WINEPREFIX": str(tmp_path / "wine"), "WINEDEBUG": "-all"})
+    runnable = per_implementation(by_test(out)["libsha"])
+    assert "standard" in runnable
+    # Under wine the host CPU runs the code: every x86 implementation it supports is tested.
+    import libsha
+
+    native = {i.name for i in libsha.implementations() if i.runnable}
+    assert set(runnable) == native
+    assert "100% tests passed" in out
