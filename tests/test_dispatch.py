@@ -3,6 +3,7 @@
 import ctypes
 import hashlib
 import os
+import platform
 import subprocess
 import sys
 import threading
@@ -15,6 +16,7 @@ from libsha import _native
 SHANI = "x86_shani(1way,2way)"
 AVX2 = "sse4(1way),sse41(4way),avx2(8way)"
 SSE4 = "sse4(1way),sse41(4way)"
+ARM = "arm_shani(1way,2way)"
 RUNNABLE = {i.name for i in libsha.implementations() if i.runnable}
 FEATURES = set(libsha.cpu_features())
 
@@ -36,12 +38,13 @@ def restore_choice():
         (libsha.USE_STANDARD, ["standard"]),
         (libsha.USE_SSE4, [SSE4, "standard"]),
         (libsha.USE_SSE4 | libsha.USE_AVX2, [AVX2, SSE4, "standard"]),
-        (libsha.USE_SSE4 | libsha.USE_SHANI, [SHANI, SSE4, "standard"]),
-        (libsha.USE_ALL, [SHANI, AVX2, SSE4, "standard"]),
-        # As in Bitcoin Core, AVX2 and SHA-NI build on SSE4: without it, neither.
+        (libsha.USE_SSE4 | libsha.USE_SHANI, [SHANI, ARM, SSE4, "standard"]),
+        (libsha.USE_ALL, [SHANI, AVX2, SSE4, ARM, "standard"]),
+        # As in Bitcoin Core, x86's AVX2 and SHA-NI build on SSE4: without it, neither;
+        # ARM's SHA-2 needs USE_SHANI alone.
         (libsha.USE_AVX2, ["standard"]),
-        (libsha.USE_SHANI, ["standard"]),
-        (libsha.USE_AVX2 | libsha.USE_SHANI, ["standard"]),
+        (libsha.USE_SHANI, [ARM, "standard"]),
+        (libsha.USE_AVX2 | libsha.USE_SHANI, [ARM, "standard"]),
     ],
 )
 def test_mask_semantics_follow_bitcoin_core(use, candidates):
@@ -50,8 +53,13 @@ def test_mask_semantics_follow_bitcoin_core(use, candidates):
 
 def test_names_are_bitcoin_cores():
     names = [i.name for i in libsha.implementations()]
-    if "sse4.1" in FEATURES or os.uname().machine in ("x86_64", "AMD64", "i686"):
+    machine = platform.machine().lower()
+    if machine in ("x86_64", "amd64", "i686"):
         assert names == [SHANI, AVX2, SSE4, "standard"]
+    elif machine in ("aarch64", "arm64"):
+        assert names == [ARM, "standard"]
+    else:
+        assert names[-1] == "standard"
 
 
 def test_runnable_flags_match_cpu_features():
@@ -60,6 +68,8 @@ def test_runnable_flags_match_cpu_features():
         assert runnable[SHANI] == ("sha" in FEATURES)
         assert runnable[AVX2] == ("avx2" in FEATURES)
         assert runnable[SSE4] == ("sse4.1" in FEATURES)
+    if ARM in runnable:
+        assert runnable[ARM] == ("arm-sha2" in FEATURES)
     assert runnable["standard"]
 
 
@@ -67,7 +77,7 @@ def test_first_use_picks_the_best_runnable(tmp_path):
     code = "import libsha; print(libsha.implementation())"
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                             env={k: v for k, v in os.environ.items() if k != "LIBSHA_IMPL"})
-    assert result.stdout.strip() == best_of(SHANI, AVX2, SSE4, "standard")
+    assert result.stdout.strip() == best_of(SHANI, AVX2, SSE4, ARM, "standard")
 
 
 @pytest.mark.parametrize("name", sorted(RUNNABLE))
@@ -119,8 +129,8 @@ def run_with_env(tmp_path, value, code="import libsha; print(libsha.implementati
         ("sse4", [SSE4, "standard"]),
         ("sse4,avx2", [AVX2, SSE4, "standard"]),
         ("avx2", [AVX2, SSE4, "standard"]),
-        ("shani", [SHANI, SSE4, "standard"]),
-        ("standard,sse4,avx2,shani", [SHANI, AVX2, SSE4, "standard"]),
+        ("shani", [SHANI, ARM, SSE4, "standard"]),
+        ("standard,sse4,avx2,shani", [SHANI, AVX2, SSE4, ARM, "standard"]),
     ],
 )
 def test_libsha_impl_restricts_the_automatic_choice(tmp_path, value, candidates):
