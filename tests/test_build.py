@@ -22,21 +22,6 @@ def run(*cmd, **kw):
 
 
 @needs_source
-@pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("cc") is None, reason="needs cmake and cc")
-def test_c_program_against_the_standalone_install(tmp_path):
-    build, prefix = tmp_path / "build", tmp_path / "prefix"
-    run("cmake", "-S", ROOT, "-B", build, "-DLIBSHA_WARNINGS_AS_ERRORS=ON")
-    run("cmake", "--build", build)
-    run("cmake", "--install", build, "--prefix", prefix)
-    assert (prefix / "include" / "libsha.h").is_file()
-    libdir = next(p.parent for p in prefix.rglob("libsha.so"))
-    exe = tmp_path / "abc"
-    run("cc", "-std=c11", "-Wall", "-Werror", ROOT / "examples" / "abc.c", f"-I{prefix / 'include'}",
-        f"-L{libdir}", "-lsha", f"-Wl,-rpath,{libdir}", "-o", exe)
-    assert run(exe).split()[0] == ABC
-
-
-@needs_source
 def test_wheel_is_py3_none_platform_and_carries_the_library(tmp_path):
     run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", tmp_path, ROOT)
     (wheel,) = tmp_path.glob("libsha-*.whl")
