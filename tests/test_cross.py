@@ -4,7 +4,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -76,39 +75,3 @@ def test_windows_under_wine_every_x86_implementation(tmp_path):
     assert set(runnable) == native
     assert "100% tests passed" in out
 
-
-ARM64_PYTHON = Path(os.environ.get("LIBSHA_ARM64_PYTHON", ROOT / "build" / "arm64-python" / "python3"))
-# Under emulation the whole suite takes over 15 minutes; this subset takes about 2: every test file
-# that exercises the library itself, without the pure-Python reference's slow checks, the every-split
-# sweep (test_libsha, run under qemu above, covers it natively), the timing runs of shabench, and the
-# build and x86 tests, which do not apply to an aarch64 Python.
-ARM64_SUBSET = ["tests/test_nist.py", "tests/test_sha256d64.py", "tests/test_buffers.py", "tests/test_native_api.py",
-                "tests/test_dispatch.py", "tests/test_memory_safety.py", "tests/test_loader.py", "tests/test_streaming.py"]
-ARM64_DESELECT = "not reference and not every_split_point"
-
-
-@pytest.mark.skipif(shutil.which("aarch64-linux-gnu-gcc") is None, reason="needs gcc-aarch64-linux-gnu (.ci/run installs it)")
-@pytest.mark.skipif(not os.access(ARM64_PYTHON, os.X_OK),
-                    reason=f"no arm64 Python at {ARM64_PYTHON}: run tools/arm64_python.sh (.ci/run does)")
-def test_aarch64_wheel_under_an_arm64_python(tmp_path):
-    env = dict(os.environ, _PYTHON_HOST_PLATFORM="linux-aarch64")
-    toolchain = TOOLCHAINS / "aarch64-linux-gnu.cmake"
-    result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path / "dist"), str(ROOT),
-                             "-C", f"cmake.define.CMAKE_TOOLCHAIN_FILE={toolchain}"], capture_output=True, text=True, env=env)
-    assert result.returncode == 0, result.stdout + result.stderr
-    (wheel,) = (tmp_path / "dist").glob("*.whl")
-    assert wheel.name == "libsha-0.1.0-py3-none-linux_aarch64.whl"
-    site = tmp_path / "site"
-    result = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--target", str(site),
-                             "--platform", "manylinux2014_aarch64", "--platform", "linux_aarch64", "--python-version", "3.11",
-                             "--implementation", "cp", "--abi", "cp311", "--only-binary=:all:",
-                             str(wheel), "pytest", "hypothesis", "numpy"], capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
-    # -P: the checkout's libsha/ must not shadow the installed wheel.
-    result = subprocess.run([str(ARM64_PYTHON), "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider", *ARM64_SUBSET,
-                             "-k", ARM64_DESELECT], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(site)),
-                            capture_output=True, text=True, timeout=900)
-    assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
-    passed = int(re.search(r"(\d+) passed", result.stdout).group(1))
-    assert passed > 250
-    print(f"aarch64 pytest subset: {result.stdout.strip().splitlines()[-1]}")

