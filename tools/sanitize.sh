@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# libsha under the sanitizers (run by CI after the test suite):
+#   1. ASan + UBSan (-fno-sanitize-recover): the C tests, then the pytest suite against that
+#      library (LIBSHA_LIBRARY, with the sanitizer runtimes preloaded into Python);
+#   2. TSan: the C thread-stress test (hashing while others switch implementations);
+#   3. valgrind memcheck: the C tests, for the implementations valgrind can execute.
+#   PYTHON=<python with the test extras> tools/sanitize.sh [WORKDIR]
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(realpath -m "${1:-$(mktemp -d)}")
+python=${PYTHON:-python3}
+mkdir -p "$work"
+
+build() {  # build DIR FLAGS
+  cmake -S "$repo" -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBSHA_BUILD_TESTS=ON -DLIBSHA_WARNINGS_AS_ERRORS=ON \
+    -DCMAKE_C_FLAGS="$2" >/dev/null
+  cmake --build "$1" >/dev/null
+}
+
+echo "== ASan + UBSan"
+build "$work/asan" "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir "$work/asan" --output-on-failure | tail -3
+# Python itself is not instrumented: preload the runtimes; CPython's allocations are not leaks to report.
+# From $work: in the checkout, its libsha/ would shadow the installed package.
+cd "$work"
+LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)" \
+LIBSHA_LIBRARY="$(realpath "$work/asan/libsha.so")" \
+  "$python" -m pytest "$repo/tests" -q -p no:cacheprovider \
+  --ignore="$repo/tests/test_build.py" --ignore="$repo/tests/test_examples.py" --ignore="$repo/tests/test_cross.py" \
+  --ignore="$repo/tests/test_cpu_tiers.py" --ignore="$repo/tests/test_wheels_config.py" | tail -2
+unset ASAN_OPTIONS UBSAN_OPTIONS
+
+echo "== TSan"
+build "$work/tsan" "-fsanitize=thread"
+TSAN_OPTIONS=halt_on_error=1 "$work/tsan/test_threads" 1000
+
+echo "== valgrind memcheck"
+if command -v valgrind >/dev/null 2>&1; then
+  build "$work/plain" ""
+  valgrind --error-exitcode=1 --quiet "$work/plain/test_libsha" "$repo/reference/vectors" | tail -6
+else
+  echo "valgrind is not installed: skipped"
+fi
