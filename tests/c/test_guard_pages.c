@@ -1,0 +1,93 @@
+/*
+ * No read or write outside the caller's buffers, on every implementation:
+ * for lengths 0..1024 and offsets 0..63, the input starts `offset` bytes after
+ * an unreadable page and, separately, ends `offset` bytes before one (offset 0:
+ * right against it); digests are written so they end right before an
+ * unwritable page. One-shot, streaming (in two updates) and SHA256D64.
+ * A stray access is a crash here; every digest is also checked.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "libsha.h"
+
+#define MAX_LEN 1024
+#define OFFSETS 64
+
+static long passed, failed;
+
+/* [unreadable page][`pages` readable pages][unreadable page]: returns the first readable byte. */
+static unsigned char *guarded(size_t pages, size_t page)
+{
+    unsigned char *p = mmap(NULL, (pages + 2) * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED || mprotect(p, page, PROT_NONE) != 0 || mprotect(p + (pages + 1) * page, page, PROT_NONE) != 0)
+        return NULL;
+    return p + page;
+}
+
+static void check(int ok, const char *impl, const char *what, size_t len, size_t offset)
+{
+    if (ok) {
+        ++passed;
+    } else if (++failed <= 20) {
+        printf("FAIL %s: %s, length %zu, offset %zu\n", impl, what, len, offset);
+    }
+}
+
+static unsigned char pattern[MAX_LEN], expected[MAX_LEN + 1][32], expected_d64[MAX_LEN / 64][32];
+
+static void one_placement(const char *impl, const unsigned char *in, size_t len, size_t offset, unsigned char *out_end)
+{
+    libsha_sha256_ctx ctx;
+    unsigned char *out = out_end - 32;
+    check(libsha_sha256(in, len, out) == LIBSHA_OK && memcmp(out, expected[len], 32) == 0, impl, "one-shot", len, offset);
+    libsha_sha256_init(&ctx);
+    libsha_sha256_update(&ctx, in, len / 2);
+    libsha_sha256_update(&ctx, in + len / 2, len - len / 2);
+    check(libsha_sha256_final(&ctx, out) == LIBSHA_OK && memcmp(out, expected[len], 32) == 0, impl, "streaming", len, offset);
+    if (len % 64 == 0) {
+        size_t blobs = len / 64;
+        libsha_sha256d64(out_end - 32 * blobs, in, blobs);
+        check(blobs == 0 || memcmp(out_end - 32 * blobs, expected_d64, 32 * blobs) == 0, impl, "sha256d64", len, offset);
+    }
+}
+
+int main(void)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (MAX_LEN + OFFSETS + page - 1) / page;
+    unsigned char *in = guarded(pages, page), *out = guarded(pages, page);
+    unsigned char *in_end = in + pages * page, *out_end = out + pages * page;
+    size_t i, len, offset;
+    const char *name;
+    int runnable;
+
+    if (in == NULL || out == NULL) {
+        printf("cannot map guard pages\n");
+        return 1;
+    }
+    for (i = 0; i < MAX_LEN; ++i)
+        pattern[i] = (unsigned char)(i * 89 + 5);
+    libsha_select("standard");
+    for (len = 0; len <= MAX_LEN; ++len)
+        libsha_sha256(pattern, len, expected[len]);
+    libsha_sha256d64(expected_d64[0], pattern, MAX_LEN / 64);
+
+    for (i = 0; (name = libsha_implementation_at(i, &runnable)) != NULL; ++i) {
+        long before = passed;
+        if (!runnable || libsha_select(name) != LIBSHA_OK)
+            continue;
+        for (len = 0; len <= MAX_LEN; ++len) {
+            for (offset = 0; offset < OFFSETS; ++offset) {
+                memcpy(in + offset, pattern, len); /* starts `offset` after the lower guard */
+                one_placement(name, in + offset, len, offset, out_end);
+                memcpy(in_end - offset - len, pattern, len); /* ends `offset` before the upper guard */
+                one_placement(name, in_end - offset - len, len, offset, out_end);
+            }
+        }
+        printf("%s: %ld cases passed\n", name, passed - before);
+    }
+    printf("%ld passed, %ld failed\n", passed, failed);
+    return failed != 0;
+}
