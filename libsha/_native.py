@@ -9,6 +9,8 @@ import sys
 from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint, c_uint64, c_void_p
 from importlib import resources
 
+from . import _elf
+
 ENV_LIBRARY = "LIBSHA_LIBRARY"
 
 # name: (restype, argtypes), as in libsha/include/libsha.h
@@ -68,6 +70,9 @@ def _declare(cdll):
 
 
 def _open(path):
+    reason = _elf.problem(path)
+    if reason is not None:
+        raise OSError(reason)
     if sys.platform == "win32" and hasattr(os, "add_dll_directory"):
         os.add_dll_directory(os.path.dirname(os.path.abspath(path)))
     cdll = ctypes.CDLL(path)  # CDLL (not PyDLL): calls release the GIL

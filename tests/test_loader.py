@@ -1,12 +1,16 @@
 """Finding the native library, and the error when it cannot be found."""
 
 import os
+import platform
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from libsha import _native
+import libsha
+from libsha import _elf, _native
 
 SNIPPET = "import libsha; print(libsha.sha256(b'abc').hex())"
 
@@ -72,3 +76,60 @@ def test_reference_imports_without_the_native_library(tmp_path):
     result = run_python(code, env, tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("ba7816bf")
+
+
+def test_truncated_library(tmp_path):
+    real = Path(_native.lib()._name).read_bytes()
+    cut = tmp_path / "lib" / "libsha.so"
+    cut.parent.mkdir()
+    cut.write_bytes(real[: len(real) // 2])
+    result = run_with_library(str(cut), tmp_path)
+    assert result.returncode == 1  # an exception, not a crash (dlopen would die of SIGBUS)
+    assert "LibraryLoadError" in result.stderr and str(cut) in result.stderr
+    assert "truncated ELF file" in result.stderr
+
+
+OTHER_ARCH_CC = {"x86_64": "aarch64-linux-gnu-gcc", "aarch64": "x86_64-linux-gnu-gcc"}.get(platform.machine())
+
+
+@pytest.mark.parametrize("keep", [16, 60, 64, 1000, 4096, 12000])
+def test_every_truncation_point_is_refused_before_dlopen(tmp_path, keep):
+    real = Path(_native.lib()._name).read_bytes()
+    cut = tmp_path / "libsha.so"
+    cut.write_bytes(real[:keep])
+    assert _elf.problem(str(cut)) is not None
+
+
+def test_the_real_library_passes_the_elf_check():
+    assert _elf.problem(_native.lib()._name) is None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or OTHER_ARCH_CC is None or shutil.which(OTHER_ARCH_CC) is None,
+                    reason="needs a cross compiler for another CPU (gcc-aarch64-linux-gnu; .ci/run installs it)")
+def test_library_for_another_architecture(tmp_path):
+    src = Path(__file__).resolve().parent.parent / "libsha"
+    if not (src / "src").is_dir():
+        pytest.skip("needs the source checkout")
+    foreign = tmp_path / "lib" / "libsha.so"
+    foreign.parent.mkdir()
+    sources = [src / "src" / f for f in ("api.c", "bench.c", "cpu_features.c", "dispatch.c", "implementations.c",
+                                         "selftest.c", "sha256_stream.c", "sha256_standard.c")]
+    subprocess.run([OTHER_ARCH_CC, "-shared", "-fPIC", "-std=c11", "-O1", f"-I{src / 'include'}", "-DLIBSHA_BUILD",
+                    '-DLIBSHA_VERSION_STRING="0.1.0"', *map(str, sources), "-o", str(foreign)], check=True)
+    result = run_with_library(str(foreign), tmp_path)
+    assert result.returncode != 0
+    assert "LibraryLoadError" in result.stderr and str(foreign) in result.stderr
+    assert f"built for aarch64; this process runs on {platform.machine()}" in result.stderr or "built for x86_64" in result.stderr
+
+
+def test_missing_bundled_library(tmp_path):
+    package = Path(libsha.__file__).parent
+    copy = tmp_path / "site" / "libsha"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("*.so", "*.dylib", "*.dll", "__pycache__"))
+    env = {k: v for k, v in os.environ.items() if k != "LIBSHA_LIBRARY"}
+    env["PYTHONPATH"] = str(tmp_path / "site")
+    result = run_python(SNIPPET, env, tmp_path)
+    assert result.returncode != 0
+    for name in ("libsha.so", "libsha.dylib", "libsha.dll"):
+        assert str(copy / name) in result.stderr
+    assert "pip install --force-reinstall libsha" in result.stderr

@@ -1,0 +1,95 @@
+"""The bad inputs of docs/bad-input.md not covered elsewhere: each gets a clear exception or a
+correct digest, never a crash or a read outside the buffer."""
+
+import ctypes
+import hashlib
+import threading
+
+import pytest
+
+import libsha
+
+
+class LyingBytearray(bytearray):
+    def __len__(self):
+        return 10**9  # the buffer says 3 bytes; libsha must believe the buffer
+
+
+class LyingBytes(bytes):
+    def __len__(self):
+        return 0
+
+
+@pytest.mark.parametrize("obj", [LyingBytearray(b"abc"), LyingBytes(b"abc")], ids=["bytearray", "bytes"])
+def test_objects_that_lie_about_their_length(obj):
+    assert libsha.sha256(obj) == hashlib.sha256(b"abc").digest()
+    assert libsha.new(obj).digest() == hashlib.sha256(b"abc").digest()
+
+
+def test_lying_length_cannot_make_sha256d64_read_more():
+    obj = LyingBytearray(bytes(64))
+    assert libsha.sha256d64(obj) == libsha.sha256d64(bytes(64))
+
+
+@pytest.mark.parametrize("fmt", ["d", "q", "f", "h", "c"])
+def test_memoryviews_of_other_formats_hash_their_bytes(fmt):
+    raw = bytes(range(64))
+    view = memoryview(bytearray(raw)).cast(fmt)
+    assert libsha.sha256(view) == hashlib.sha256(view).digest() == hashlib.sha256(raw).digest()
+    assert libsha.sha256d64(view) == libsha.sha256d64(raw)
+
+
+def test_zero_dimensional_buffers():
+    value = ctypes.c_uint32(0x01020304)
+    assert libsha.sha256(value) == hashlib.sha256(value).digest()
+    assert libsha.sha256(memoryview(bytes(8)).cast("q", shape=[])) == hashlib.sha256(bytes(8)).digest()
+
+
+@pytest.mark.parametrize("bad", [2**64, 2**1000, -(2**63), -1])
+def test_huge_and_negative_masks(bad):
+    with pytest.raises(ValueError, match="USE_"):
+        libsha.autodetect(bad)
+
+
+@pytest.mark.parametrize("bad", [1.0, None, "7", b"7"])
+def test_non_integer_masks(bad):
+    with pytest.raises(TypeError):
+        libsha.autodetect(bad)
+
+
+def test_unexpected_keywords():
+    with pytest.raises(TypeError):
+        libsha.sha256(b"x", extra=1)
+    with pytest.raises(TypeError):
+        libsha.new(b"x", 1)  # usedforsecurity is keyword-only, as in hashlib
+
+
+def test_bytearray_mutated_from_another_thread_during_hashing():
+    data = bytearray(8 << 20)
+    stop = threading.Event()
+    resizes_refused, writes = [0], [0]
+
+    def mutate():
+        while not stop.is_set():
+            data[writes[0] % len(data)] ^= 0xFF  # contents may change under the hash: allowed
+            writes[0] += 1
+            try:
+                data.extend(b"x")  # moving the memory is not: refused while libsha holds it
+                del data[-1]
+            except BufferError:
+                resizes_refused[0] += 1
+
+    thread = threading.Thread(target=mutate)
+    thread.start()
+    try:
+        for _ in range(20):
+            digest = libsha.sha256(data)  # the GIL is released inside: the mutator runs meanwhile
+            assert len(digest) == 32
+            h = libsha.new()
+            h.update(data)
+            assert len(h.digest()) == 32
+    finally:
+        stop.set()
+        thread.join()
+    assert writes[0] > 0
+    assert libsha.sha256(data) == hashlib.sha256(data).digest()  # quiet again: exact
