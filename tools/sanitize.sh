@@ -3,7 +3,8 @@
 #   1. ASan + UBSan (-fno-sanitize-recover): the C tests, then the pytest suite against that
 #      library (LIBSHA_LIBRARY, with the sanitizer runtimes preloaded into Python);
 #   2. TSan: the C thread-stress test (hashing while others switch implementations);
-#   3. valgrind memcheck: the C tests, for the implementations valgrind can execute.
+#   3. valgrind memcheck: the C tests, for the implementations valgrind can execute;
+#   4. libFuzzer: libsha against OpenSSL for FUZZ_SECONDS (60), from tests/fuzz/corpus.
 #   PYTHON=<python with the test extras> tools/sanitize.sh [WORKDIR]
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,4 +42,18 @@ if command -v valgrind >/dev/null 2>&1; then
   valgrind --error-exitcode=1 --quiet "$work/plain/test_libsha" "$repo/reference/vectors" | tail -6
 else
   echo "valgrind is not installed: skipped"
+fi
+
+echo "== libFuzzer against OpenSSL (${FUZZ_SECONDS:-60} s)"
+clang=$(command -v clang-14 || command -v clang || true)
+if [ -n "$clang" ] && [ -f /usr/include/openssl/evp.h ]; then
+  CC="$clang" cmake -S "$repo" -B "$work/fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBSHA_BUILD_FUZZERS=ON \
+    -DCMAKE_C_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" >/dev/null
+  cmake --build "$work/fuzz" >/dev/null
+  rm -rf "$work/corpus" && cp -r "$repo/tests/fuzz/corpus" "$work/corpus"
+  "$work/fuzz/fuzz_sha256" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -print_final_stats=1 "$work/corpus" 2>&1 \
+    | grep -E "DONE|stat::number_of_executed_units|stat::average_exec_per_sec|ERROR|SUMMARY"
+  test "${PIPESTATUS[0]}" -eq 0
+else
+  echo "clang or OpenSSL headers are missing (clang-14 libclang-rt-14-dev libssl-dev): skipped"
 fi

@@ -1,0 +1,67 @@
+/*
+ * libFuzzer harness: libsha against OpenSSL's libcrypto on the same bytes.
+ * Input: [implementation selector][chunking seed][message...]. The message is
+ * hashed one-shot and streamed in chunks the seed chooses, on the selected
+ * implementation; whole 64-byte blobs also go through SHA256D64, in place and
+ * not. Any difference aborts (a finding).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "libsha.h"
+
+static void openssl_sha256(const uint8_t *data, size_t len, unsigned char out[32])
+{
+    unsigned int n = 32;
+    if (!EVP_Digest(data, len, out, &n, EVP_sha256(), NULL))
+        abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
+{
+    static unsigned char blobs_out[32 * 64], in_place[64 * 64];
+    unsigned char expected[32], got[32], inner[32];
+    const uint8_t *msg;
+    size_t len, count = 0, i, pos, chunk;
+    const char *name;
+    libsha_sha256_ctx ctx;
+    int runnable;
+
+    if (size < 2)
+        return 0;
+    while (libsha_implementation_at(count, NULL) != NULL)
+        ++count;
+    name = libsha_implementation_at(input[0] % count, &runnable);
+    if (!runnable || libsha_select(name) != LIBSHA_OK)
+        return 0;
+    msg = input + 2, len = size - 2;
+
+    openssl_sha256(msg, len, expected);
+    if (libsha_sha256(msg, len, got) != LIBSHA_OK || memcmp(got, expected, 32) != 0)
+        abort();
+    libsha_sha256_init(&ctx);
+    for (pos = 0, i = 0; pos < len; pos += chunk, ++i) {
+        chunk = 1 + (size_t)((input[1] * (i + 1) * 31u) % 129u); /* 1..129: crosses block borders */
+        if (chunk > len - pos)
+            chunk = len - pos;
+        if (libsha_sha256_update(&ctx, msg + pos, chunk) != LIBSHA_OK)
+            abort();
+    }
+    if (libsha_sha256_final(&ctx, got) != LIBSHA_OK || memcmp(got, expected, 32) != 0)
+        abort();
+
+    count = len / 64 > 64 ? 64 : len / 64;
+    libsha_sha256d64(blobs_out, msg, count);
+    memcpy(in_place, msg, 64 * count);
+    libsha_sha256d64(in_place, in_place, count);
+    for (i = 0; i < count; ++i) {
+        openssl_sha256(msg + 64 * i, 64, inner);
+        openssl_sha256(inner, 32, expected);
+        if (memcmp(blobs_out + 32 * i, expected, 32) != 0 || memcmp(in_place + 32 * i, expected, 32) != 0)
+            abort();
+    }
+    return 0;
+}
