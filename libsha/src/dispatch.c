@@ -114,33 +114,18 @@ const char *libsha_implementation(void)
     return libsha_active()->name;
 }
 
-/* The first row of each name, and whether any row of that name runs here. */
 const char *libsha_implementation_at(size_t index, int *is_runnable)
 {
-    size_t i, j, seen = 0;
-    for (i = 0; i < libsha_registry_count; ++i) {
-        const char *name = libsha_registry[i]->name;
-        int first = 1, any_runnable = 0;
-        for (j = 0; j < i; ++j)
-            first &= strcmp(libsha_registry[j]->name, name) != 0;
-        if (!first)
-            continue;
-        if (seen++ != index)
-            continue;
-        for (j = i; j < libsha_registry_count; ++j)
-            if (strcmp(libsha_registry[j]->name, name) == 0)
-                any_runnable |= runnable(libsha_registry[j]);
-        if (is_runnable != NULL)
-            *is_runnable = any_runnable;
-        return name;
-    }
-    return NULL;
+    if (index >= libsha_registry_count)
+        return NULL;
+    if (is_runnable != NULL)
+        *is_runnable = runnable(libsha_registry[index]);
+    return libsha_registry[index]->name;
 }
 
 const struct libsha_impl *libsha_find(const char *name, int *err)
 {
     size_t i;
-    *err = LIBSHA_ERR_UNKNOWN_IMPL;
     if (name == NULL) {
         *err = LIBSHA_ERR_NULL;
         return NULL;
@@ -149,9 +134,11 @@ const struct libsha_impl *libsha_find(const char *name, int *err)
         if (strcmp(libsha_registry[i]->name, name) == 0) {
             if (runnable(libsha_registry[i]))
                 return libsha_registry[i];
-            *err = LIBSHA_ERR_NOT_RUNNABLE; /* a later variant may still run */
+            *err = LIBSHA_ERR_NOT_RUNNABLE;
+            return NULL;
         }
     }
+    *err = LIBSHA_ERR_UNKNOWN_IMPL;
     return NULL;
 }
 

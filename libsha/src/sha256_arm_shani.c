@@ -6,6 +6,7 @@
 #include <arm_neon.h>
 
 #include "padding_schedule.h"
+#include "sha256_2way.h"
 #include "sha256_impl.h"
 
 #define K4(g) vld1q_u32(&LIBSHA_K[4 * (g)])
@@ -87,14 +88,6 @@ void libsha_arm_shani_d64_1way(unsigned char *out, const unsigned char *in)
     RNDS4(s0, s1, vaddq_u32(ma, K4(g))); RNDS4(t0, t1, vaddq_u32(na, K4(g)))
 #define GROUP_2WAY(g, ma, mb, mc, md, na, nb, nc, nd) \
     GROUP(g, s0, s1, ma, mb, mc, md); GROUP(g, t0, t1, na, nb, nc, nd)
-#define COMPRESS_2WAY()                                                                             \
-    RNDS4_2WAY(0, m0, n0); RNDS4_2WAY(1, m1, n1); RNDS4_2WAY(2, m2, n2); RNDS4_2WAY(3, m3, n3);    \
-    GROUP_2WAY(4, m0, m1, m2, m3, n0, n1, n2, n3); GROUP_2WAY(5, m1, m2, m3, m0, n1, n2, n3, n0);  \
-    GROUP_2WAY(6, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(7, m3, m0, m1, m2, n3, n0, n1, n2);  \
-    GROUP_2WAY(8, m0, m1, m2, m3, n0, n1, n2, n3); GROUP_2WAY(9, m1, m2, m3, m0, n1, n2, n3, n0);  \
-    GROUP_2WAY(10, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(11, m3, m0, m1, m2, n3, n0, n1, n2); \
-    GROUP_2WAY(12, m0, m1, m2, m3, n0, n1, n2, n3); GROUP_2WAY(13, m1, m2, m3, m0, n1, n2, n3, n0); \
-    GROUP_2WAY(14, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(15, m3, m0, m1, m2, n3, n0, n1, n2)
 #define PAD4_2WAY(g) PAD4(s0, s1, g); PAD4(t0, t1, g)
 
 void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in)
@@ -104,18 +97,16 @@ void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in)
     uint32x4_t m0 = LOAD_W(in, 0), m1 = LOAD_W(in, 1), m2 = LOAD_W(in, 2), m3 = LOAD_W(in, 3);
     uint32x4_t n0 = LOAD_W(in, 4), n1 = LOAD_W(in, 5), n2 = LOAD_W(in, 6), n3 = LOAD_W(in, 7);
 
-    COMPRESS_2WAY();
+    SHA256_COMPRESS_2WAY();
     s0 = vaddq_u32(s0, h0), s1 = vaddq_u32(s1, h1), t0 = vaddq_u32(t0, h0), t1 = vaddq_u32(t1, h1);
     save0 = s0, save1 = s1, save2 = t0, save3 = t1;
-    PAD4_2WAY(0); PAD4_2WAY(1); PAD4_2WAY(2); PAD4_2WAY(3); PAD4_2WAY(4); PAD4_2WAY(5);
-    PAD4_2WAY(6); PAD4_2WAY(7); PAD4_2WAY(8); PAD4_2WAY(9); PAD4_2WAY(10); PAD4_2WAY(11);
-    PAD4_2WAY(12); PAD4_2WAY(13); PAD4_2WAY(14); PAD4_2WAY(15);
+    SHA256_PAD64_2WAY();
     m0 = vaddq_u32(s0, save0), m1 = vaddq_u32(s1, save1), n0 = vaddq_u32(t0, save2), n1 = vaddq_u32(t1, save3);
 
     m2 = n2 = vld1q_u32(&OUTER_PAD[0]);
     m3 = n3 = vld1q_u32(&OUTER_PAD[4]);
     s0 = t0 = h0, s1 = t1 = h1;
-    COMPRESS_2WAY();
+    SHA256_COMPRESS_2WAY();
     s0 = vaddq_u32(s0, h0), s1 = vaddq_u32(s1, h1), t0 = vaddq_u32(t0, h0), t1 = vaddq_u32(t1, h1);
     STORE_DIGEST(out, s0, s1);
     STORE_DIGEST(out + 32, t0, t1);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "padding_schedule.h"
+#include "sha256_2way.h"
 #include "sha256_impl.h"
 
 #define BSWAP32_MASK _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL)
@@ -195,20 +196,7 @@ void libsha_x86_shani_d64_1way(unsigned char *out, const unsigned char *in)
     RNDS4(s0, s1, _mm_add_epi32(ma, K4(g))); RNDS4(t0, t1, _mm_add_epi32(na, K4(g)))
 #define GROUP_2WAY(g, ma, mb, mc, md, na, nb, nc, nd) \
     SCHED4(ma, mb, mc, md); SCHED4(na, nb, nc, nd); RNDS4_2WAY(g, ma, na)
-#define ROUNDS_0_TO_15_2WAY()                                                              \
-    RNDS4_2WAY(0, m0, n0); RNDS4_2WAY(1, m1, n1); RNDS4_2WAY(2, m2, n2); RNDS4_2WAY(3, m3, n3)
-#define ROUNDS_16_TO_63_2WAY()                                                             \
-    GROUP_2WAY(4, m0, m1, m2, m3, n0, n1, n2, n3); GROUP_2WAY(5, m1, m2, m3, m0, n1, n2, n3, n0); \
-    GROUP_2WAY(6, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(7, m3, m0, m1, m2, n3, n0, n1, n2); \
-    GROUP_2WAY(8, m0, m1, m2, m3, n0, n1, n2, n3); GROUP_2WAY(9, m1, m2, m3, m0, n1, n2, n3, n0); \
-    GROUP_2WAY(10, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(11, m3, m0, m1, m2, n3, n0, n1, n2); \
-    GROUP_2WAY(12, m0, m1, m2, m3, n0, n1, n2, n3); GROUP_2WAY(13, m1, m2, m3, m0, n1, n2, n3, n0); \
-    GROUP_2WAY(14, m2, m3, m0, m1, n2, n3, n0, n1); GROUP_2WAY(15, m3, m0, m1, m2, n3, n0, n1, n2)
 #define PAD4_2WAY(g) PAD_RNDS4(s0, s1, g); PAD_RNDS4(t0, t1, g)
-#define PAD64_2WAY()                                                                       \
-    PAD4_2WAY(0); PAD4_2WAY(1); PAD4_2WAY(2); PAD4_2WAY(3); PAD4_2WAY(4); PAD4_2WAY(5);    \
-    PAD4_2WAY(6); PAD4_2WAY(7); PAD4_2WAY(8); PAD4_2WAY(9); PAD4_2WAY(10); PAD4_2WAY(11);  \
-    PAD4_2WAY(12); PAD4_2WAY(13); PAD4_2WAY(14); PAD4_2WAY(15)
 
 /* Two blobs with their round chains interleaved: each sha256rnds2 waits on
  * the one before it, so a second independent chain fills the gaps. */
@@ -223,14 +211,13 @@ void libsha_x86_shani_d64_2way(unsigned char *out, const unsigned char *in)
     __m128i n2 = LOAD_W(in, 6, mask), n3 = LOAD_W(in, 7, mask);
 
     /* Inner hash, first block. */
-    ROUNDS_0_TO_15_2WAY();
-    ROUNDS_16_TO_63_2WAY();
+    SHA256_COMPRESS_2WAY();
     s0 = _mm_add_epi32(s0, H0_ABEF), s1 = _mm_add_epi32(s1, H0_CDGH);
     t0 = _mm_add_epi32(t0, H0_ABEF), t1 = _mm_add_epi32(t1, H0_CDGH);
 
     /* Inner hash, padding block. */
     save0 = s0, save1 = s1, save2 = t0, save3 = t1;
-    PAD64_2WAY();
+    SHA256_PAD64_2WAY();
     s0 = _mm_add_epi32(s0, save0), s1 = _mm_add_epi32(s1, save1);
     t0 = _mm_add_epi32(t0, save2), t1 = _mm_add_epi32(t1, save3);
 
@@ -238,8 +225,7 @@ void libsha_x86_shani_d64_2way(unsigned char *out, const unsigned char *in)
     OUTER_BLOCK(s0, s1, m0, m1, m2, m3);
     OUTER_BLOCK(t0, t1, n0, n1, n2, n3);
     s0 = H0_ABEF, s1 = H0_CDGH, t0 = H0_ABEF, t1 = H0_CDGH;
-    ROUNDS_0_TO_15_2WAY();
-    ROUNDS_16_TO_63_2WAY();
+    SHA256_COMPRESS_2WAY();
     s0 = _mm_add_epi32(s0, H0_ABEF), s1 = _mm_add_epi32(s1, H0_CDGH);
     t0 = _mm_add_epi32(t0, H0_ABEF), t1 = _mm_add_epi32(t1, H0_CDGH);
     STORE_DIGEST(out, s0, s1, mask);
