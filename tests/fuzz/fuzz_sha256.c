@@ -3,7 +3,8 @@
  * Input: [implementation selector][chunking seed][message...]. The message is
  * hashed one-shot and streamed in chunks the seed chooses, on the selected
  * implementation; whole 64-byte blobs also go through SHA256D64, in place and
- * not. Any difference aborts (a finding).
+ * not; a copy of the context is finished mid-stream, and the finished context
+ * must be refused. Any difference aborts (a finding).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -49,8 +50,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
             chunk = len - pos;
         if (libsha_sha256_update(&ctx, msg + pos, chunk) != LIBSHA_OK)
             abort();
+        if (i == input[1] % 8u) { /* fork a copy mid-stream, as the header allows */
+            libsha_sha256_ctx fork = ctx;
+            openssl_sha256(msg, pos + chunk, inner);
+            if (libsha_sha256_final(&fork, got) != LIBSHA_OK || memcmp(got, inner, 32) != 0)
+                abort();
+        }
     }
     if (libsha_sha256_final(&ctx, got) != LIBSHA_OK || memcmp(got, expected, 32) != 0)
+        abort();
+    /* A finished context is refused (its marker is gone), and so is data NULL with len > 0. */
+    if (libsha_sha256_update(&ctx, msg, len) != LIBSHA_ERR_STATE || libsha_sha256_final(&ctx, got) != LIBSHA_ERR_STATE)
+        abort();
+    if (len > 0 && libsha_sha256(NULL, len, got) != LIBSHA_ERR_NULL)
         abort();
 
     count = len / 64 > 64 ? 64 : len / 64;

@@ -1,0 +1,154 @@
+"""Atheris harness: libsha's Python API against hashlib on the same bytes.
+
+The fuzz input picks an implementation, a message, how it is cut into update()
+calls, which buffer type carries each piece (bytes, bytearray, memoryview at an
+offset, read-only memoryview, array, ctypes array) and where digest()/copy()
+happen mid-stream; whole 64-byte blobs also go through sha256d64. Bad input is
+fuzzed too: every call either returns the right digest or raises the documented
+exception (TypeError/ValueError), never anything else. A difference raises
+AssertionError, which atheris reports as a finding with the input that caused it.
+
+    python tests/fuzz/fuzz_python.py [libFuzzer flags] [corpus dir]
+
+With LIBSHA_LIBRARY naming a libsha built with -fsanitize=address,fuzzer-no-link
+and the sanitizer + libFuzzer runtime preloaded (tools/sanitize.sh does this),
+the C library's edges count as coverage too and ASan checks every access.
+"""
+
+import array
+import ctypes
+import hashlib
+import sys
+
+import atheris
+
+with atheris.instrument_imports(include=["libsha"]):
+    import libsha
+
+IMPLEMENTATIONS = [i.name for i in libsha.implementations() if i.runnable]
+BOUNDARIES = [0, 1, 31, 32, 55, 56, 63, 64, 65, 119, 120, 127, 128, 129, 191, 192, 255, 256]
+
+
+def carried(fdp, piece):
+    """The same bytes in a buffer type the input chooses."""
+    kind = fdp.ConsumeIntInRange(0, 6)
+    if kind == 0:
+        return piece
+    if kind == 1:
+        return bytearray(piece)
+    if kind == 2:  # a view that does not start at its object's first byte
+        offset = fdp.ConsumeIntInRange(1, 63)
+        return memoryview(bytearray(offset) + piece)[offset:]
+    if kind == 3:
+        return memoryview(piece).toreadonly()
+    if kind == 4:
+        return array.array("B", piece)
+    if kind == 5:
+        return (ctypes.c_char * len(piece)).from_buffer_copy(piece)
+    return memoryview(bytearray(piece))
+
+
+def check_streaming(fdp, message):
+    expected = hashlib.sha256(message).digest()
+    assert libsha.sha256(carried(fdp, message)) == expected, "one-shot"
+    h, pos, seen = libsha.new(), 0, []
+    while pos < len(message):
+        # Empty updates are allowed while input lasts; then the rest goes in at once.
+        step = fdp.ConsumeIntInRange(0, 200) if fdp.remaining_bytes() else len(message) - pos
+        piece = message[pos:pos + step]
+        h.update(carried(fdp, piece))
+        pos += len(piece)
+        if fdp.ConsumeBool():  # digest mid-stream must not disturb the stream
+            seen.append((pos, h.digest()))
+        if fdp.ConsumeBool():  # nor must a copy, which goes on by itself
+            h = h.copy()
+    assert h.digest() == expected and h.hexdigest() == expected.hex(), "streamed"
+    for at, digest in seen:
+        assert digest == hashlib.sha256(message[:at]).digest(), f"digest after {at} bytes"
+
+
+def check_d64(fdp, message):
+    whole = message[:len(message) - len(message) % 64]
+    got = libsha.sha256d64(carried(fdp, whole))
+    expected = b"".join(hashlib.sha256(hashlib.sha256(whole[i:i + 64]).digest()).digest()
+                        for i in range(0, len(whole), 64))
+    assert got == expected, "sha256d64"
+    if len(message) % 64:
+        try:
+            libsha.sha256d64(message)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(f"sha256d64 took {len(message)} bytes")
+
+
+def check_bad_input(fdp):
+    """Wrong types and values: the documented exception, nothing else."""
+    choice = fdp.ConsumeIntInRange(0, 4)
+    if choice == 0:
+        value = fdp.PickValueInList([fdp.ConsumeUnicode(8), fdp.ConsumeInt(9), fdp.ConsumeFloat(), None,
+                                     [1, 2], {"a": 1}, object()])
+        for call in (libsha.sha256, libsha.new, libsha.sha256d64, libsha.new().update):
+            try:
+                call(value)
+            except TypeError:
+                continue
+            raise AssertionError(f"{call} accepted {type(value).__name__}")
+    elif choice == 1:
+        mask = fdp.ConsumeInt(fdp.ConsumeIntInRange(1, 80))
+        try:
+            name = libsha.autodetect(mask)
+        except ValueError:
+            assert mask < 0 or mask & ~libsha.USE_ALL, f"mask {mask} refused"
+        else:
+            assert 0 <= mask <= libsha.USE_ALL and name == libsha.implementation()
+    elif choice == 2:
+        name = fdp.ConsumeUnicode(fdp.ConsumeIntInRange(0, 40))
+        try:
+            libsha.select(name)
+        except ValueError:
+            assert name not in IMPLEMENTATIONS, f"{name!r} refused"
+        else:
+            assert name in IMPLEMENTATIONS and libsha.implementation() == name
+    elif choice == 3:
+        view = memoryview(bytearray(fdp.ConsumeBytes(100)))
+        step = fdp.ConsumeIntInRange(2, 5)
+        try:
+            libsha.sha256(view[::step])
+        except ValueError:  # NonContiguousError is a ValueError
+            pass
+        else:
+            assert len(view[::step]) <= 1, "a strided view was hashed"
+    else:
+        view = memoryview(fdp.ConsumeBytes(64))
+        view.release()
+        try:
+            libsha.sha256(view)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError("a released memoryview was hashed")
+
+
+def test_one_input(data):
+    fdp = atheris.FuzzedDataProvider(data)
+    libsha.select(IMPLEMENTATIONS[fdp.ConsumeIntInRange(0, len(IMPLEMENTATIONS) - 1)])
+    if fdp.ConsumeIntInRange(0, 7) == 0:
+        check_bad_input(fdp)
+        return
+    # Lengths near block borders are where padding bugs live: steer some there.
+    length = fdp.PickValueInList(BOUNDARIES) + fdp.ConsumeIntInRange(0, 2) if fdp.ConsumeBool() \
+        else fdp.ConsumeIntInRange(0, 4096)
+    message = fdp.ConsumeBytes(length)
+    message += bytes(length - len(message))  # input ran out: pad with zeros, keep the length
+    check_streaming(fdp, message)
+    check_d64(fdp, message)
+
+
+def main():
+    atheris.Setup(sys.argv, test_one_input)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Bounded differential fuzzing (run by CI after tools/sanitize.sh), then the coverage it reached:
+#   1. libFuzzer, tests/fuzz/fuzz_sha256.c: the C API against OpenSSL's libcrypto, FUZZ_SECONDS (60);
+#   2. atheris, tests/fuzz/fuzz_python.py: the Python API against hashlib, ATHERIS_SECONDS (45),
+#      on a libsha built with ASan+UBSan+fuzzer-no-link, so C edges guide it and ASan checks it;
+#   3. source coverage (llvm-cov) of libsha's C files when each harness replays its grown corpus.
+# Each harness starts from a copy of its committed seed corpus (tests/fuzz/corpus*).
+#   PYTHON=<python with libsha and atheris, e.g. the test venv> tools/fuzz.sh [WORKDIR]
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(realpath -m "${1:-$(mktemp -d)}")
+python=${PYTHON:-python3}
+mkdir -p "$work"
+
+clang=$(command -v clang-14 || command -v clang || true)
+if [ -z "$clang" ] || [ ! -f /usr/include/openssl/evp.h ]; then
+  echo "clang or OpenSSL headers are missing (clang-14 libclang-rt-14-dev libssl-dev): fuzzing skipped"
+  exit 0
+fi
+version=$("$clang" -dumpversion | cut -d. -f1)
+llvm_tool() { command -v "$1-$version" || command -v "$1"; }
+
+build() {  # build DIR CFLAGS [LDFLAGS]
+  CC="$clang" cmake -S "$repo" -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBSHA_BUILD_FUZZERS=ON \
+    -DCMAKE_C_FLAGS="$2" -DCMAKE_SHARED_LINKER_FLAGS="${3:-}" -DCMAKE_EXE_LINKER_FLAGS="${3:-}" >/dev/null
+  cmake --build "$1" >/dev/null
+}
+
+fresh_corpus() {  # fresh_corpus SEEDS DIR: fuzzing adds files, never to the checkout
+  rm -rf "$2" && cp -r "$1" "$2"
+}
+
+# libFuzzer's last status line ("#N DONE cov: E ft: F ...") and its stats, nothing else.
+summary() { grep -E "DONE|stat::number_of_executed_units|stat::average_exec_per_sec|ERROR|SUMMARY|Traceback|Error"; }
+
+echo "== libFuzzer: C API against OpenSSL (${FUZZ_SECONDS:-60} s, ASan+UBSan)"
+build "$work/fuzz" "-fsanitize=address,undefined -fno-sanitize-recover=all"
+fresh_corpus "$repo/tests/fuzz/corpus" "$work/corpus-c"
+"$work/fuzz/fuzz_sha256" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -print_final_stats=1 \
+  "$work/corpus-c" 2>&1 | summary
+test "${PIPESTATUS[0]}" -eq 0
+
+echo "== atheris: Python API against hashlib (${ATHERIS_SECONDS:-45} s, ASan+UBSan library)"
+if ! "$python" -c "import atheris, libsha" 2>/dev/null; then
+  echo "atheris is not installed for $python (the test extra brings it on x86-64 Linux, CPython 3.11-3.13): skipped"
+else
+  # libsha's sancov hooks must reach atheris's libFuzzer, and ASan must be loaded first:
+  # one preloaded object carrying both (clang's ASan+UBSan runtime, minus its
+  # executable-only preinit part, and libFuzzer without its main()).
+  runtime=$("$clang" -print-runtime-dir)
+  rm -rf "$work/asan-objects" && mkdir "$work/asan-objects"
+  cp "$runtime/libclang_rt.asan-x86_64.a" "$work/asan-objects/asan.a"
+  ar d "$work/asan-objects/asan.a" asan_preinit.cpp.o
+  "$clang" -shared -o "$work/asan_with_fuzzer.so" -Wl,--whole-archive "$work/asan-objects/asan.a" \
+    "$runtime/libclang_rt.fuzzer_no_main-x86_64.a" -Wl,--no-whole-archive -lpthread -ldl -lm -lrt -lstdc++
+  fresh_corpus "$repo/tests/fuzz/corpus_python" "$work/corpus-python"
+  # From $work: in the checkout, its libsha/ would shadow the installed package.
+  (cd "$work" && LD_PRELOAD="$work/asan_with_fuzzer.so" LIBSHA_LIBRARY="$work/fuzz/libsha.so" \
+    ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=16:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1 \
+    "$python" "$repo/tests/fuzz/fuzz_python.py" -max_total_time="${ATHERIS_SECONDS:-45}" -timeout=10 \
+    -print_final_stats=1 "$work/corpus-python" 2>&1 | summary; exit "${PIPESTATUS[0]}")
+fi
+
+echo "== Coverage of libsha's C sources when each harness replays its corpus"
+build "$work/coverage" "-fprofile-instr-generate -fcoverage-mapping" "-fprofile-instr-generate"
+profdata=$(llvm_tool llvm-profdata) cov=$(llvm_tool llvm-cov)
+report() {  # report NAME: per-file region and line coverage from $work/NAME-*.profraw
+  "$profdata" merge -o "$work/$1.profdata" "$work/$1"-*.profraw
+  "$cov" report "$work/coverage/libsha.so" -instr-profile="$work/$1.profdata" \
+    | awk -v repo="$repo/" 'BEGIN { printf "  %-28s %8s %8s\n", "file (with code)", "regions", "lines" }
+        /^(TOTAL|[^ ]*\.[ch] )/ && $2 != "0" { sub(repo, ""); printf "  %-28s %8s %8s\n", $1, $4, $10 }'
+}
+rm -f "$work"/c-*.profraw "$work"/python-*.profraw
+LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_sha256" -runs=0 "$work/corpus-c" >/dev/null 2>&1
+echo "libFuzzer corpus ($(ls "$work/corpus-c" | wc -l) inputs):"
+report c
+if [ -d "$work/corpus-python" ]; then
+  # The preload again: this libsha has sancov hooks too (LIBSHA_BUILD_FUZZERS), for atheris's libFuzzer.
+  (cd "$work" && LLVM_PROFILE_FILE="$work/python-%p.profraw" LIBSHA_LIBRARY="$work/coverage/libsha.so" \
+    LD_PRELOAD="$work/asan_with_fuzzer.so" ASAN_OPTIONS=detect_leaks=0 \
+    "$python" "$repo/tests/fuzz/fuzz_python.py" -runs=0 "$work/corpus-python" >/dev/null 2>&1)
+  echo "atheris corpus ($(ls "$work/corpus-python" | wc -l) inputs):"
+  report python
+fi
