@@ -51,9 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
         if (libsha_sha256_update(&ctx, msg + pos, chunk) != LIBSHA_OK)
             abort();
         if (i == input[1] % 8u) { /* fork a copy mid-stream, as the header allows */
-            libsha_sha256_ctx fork = ctx;
+            libsha_sha256_ctx copy = ctx;
             openssl_sha256(msg, pos + chunk, inner);
-            if (libsha_sha256_final(&fork, got) != LIBSHA_OK || memcmp(got, inner, 32) != 0)
+            if (libsha_sha256_final(&copy, got) != LIBSHA_OK || memcmp(got, inner, 32) != 0)
                 abort();
         }
     }
