@@ -3,9 +3,10 @@
 Installed as ``libsha.reference``; it never loads the native library, so it
 can check any SHA-256 implementation, ours included::
 
-    from libsha.reference import sha256, sha256d64, Sha256
+    from libsha.reference import sha256, sha256d64, Sha256, hmac_sha256
 """
 
+from .hmac import hmac_sha256
 from .sha256 import (
     BLOCK_SIZE,
     DIGEST_SIZE,
@@ -26,6 +27,7 @@ __all__ = [
     "K",
     "Sha256",
     "compress",
+    "hmac_sha256",
     "padding",
     "sha256",
     "sha256d",

@@ -2,6 +2,7 @@
 
     from libsha.reference import nist
     for message, digest in nist.messages("SHA256ShortMsg.rsp"): ...
+    for key, message, mac in nist.hmac_cases(): ...   # RFC 4231, beside them
 """
 
 from importlib import resources
@@ -9,7 +10,7 @@ from importlib import resources
 VECTORS = resources.files(__package__) / "vectors"
 
 
-def _records(name):
+def _records(name, last="MD"):
     record = {}
     for line in (VECTORS / name).read_text(encoding="ascii").splitlines():
         line = line.strip()
@@ -17,7 +18,7 @@ def _records(name):
             continue
         key, _, value = line.partition("=")
         record[key.strip()] = value.strip()
-        if key.strip() == "MD":
+        if key.strip() == last:
             yield record
             record = {}
 
@@ -49,3 +50,9 @@ def monte_checkpoints(hash_function, seed, count):
         seed = md[2]
         checkpoints.append(seed)
     return checkpoints
+
+
+def hmac_cases():
+    """(key, message, mac) of RFC 4231's HMAC-SHA-256 cases 1-7; compare len(mac) bytes (case 5 is truncated)."""
+    return [(bytes.fromhex(r["Key"]), bytes.fromhex(r["Data"]), bytes.fromhex(r["Mac"]))
+            for r in _records("HMAC_SHA256_RFC4231.txt", last="Mac")]

@@ -144,6 +144,47 @@ LIBSHA_API void libsha_sha256_wipe(libsha_sha256_ctx *ctx);
 LIBSHA_API int libsha_sha256(const void *data, size_t len, unsigned char out[32]);
 
 /*
+ * HMAC-SHA256 (RFC 2104, FIPS 198-1). Keys of any length; a key longer than
+ * 64 bytes is hashed first. The key's padded blocks, their hashes and every
+ * intermediate value are wiped before a function returns; the context holds
+ * only the two chaining states the key determines (wipe them with final or
+ * libsha_hmac_sha256_wipe). NULL with length 0 is valid for key and message.
+ */
+/* One-shot HMAC of msg[0..msglen) under key[0..keylen) into out[0..32); out may
+ * overlap key or msg. Returns LIBSHA_OK or LIBSHA_ERR_NULL (out NULL, or key or
+ * msg NULL with a length above 0: nothing written). */
+LIBSHA_API int libsha_hmac_sha256(const void *key, size_t keylen, const void *msg, size_t msglen,
+                                  unsigned char out[32]);
+
+/* Streaming HMAC. The struct is public so callers can keep it on the stack;
+ * its fields are private. It may be copied with memcpy to fork a computation. */
+typedef struct libsha_hmac_sha256_ctx {
+    libsha_sha256_ctx inner; /* H((K ^ ipad) || message so far) */
+    libsha_sha256_ctx outer; /* H(K ^ opad), waiting for the inner digest */
+} libsha_hmac_sha256_ctx;
+
+/* sizeof(libsha_hmac_sha256_ctx), for bindings that allocate it opaquely. */
+LIBSHA_API size_t libsha_hmac_sha256_ctx_size(void);
+
+/* Starts an HMAC under key[0..keylen) (any previous content is overwritten).
+ * Returns LIBSHA_OK or LIBSHA_ERR_NULL (ctx NULL, or key NULL with keylen > 0:
+ * ctx is not written). */
+LIBSHA_API int libsha_hmac_sha256_init(libsha_hmac_sha256_ctx *ctx, const void *key, size_t keylen);
+
+/* Authenticates len more bytes of data. Returns as libsha_sha256_update does
+ * (LIBSHA_ERR_STATE for a context not initialised or already finalised; the
+ * message limit is 2^61 - 65 bytes, the inner hash's less its key block). */
+LIBSHA_API int libsha_hmac_sha256_update(libsha_hmac_sha256_ctx *ctx, const void *data, size_t len);
+
+/* Writes the 32-byte MAC to out (which must not overlap ctx) and wipes ctx.
+ * Returns LIBSHA_OK, LIBSHA_ERR_NULL (ctx or out NULL) or LIBSHA_ERR_STATE;
+ * nothing is written to out on error. */
+LIBSHA_API int libsha_hmac_sha256_final(libsha_hmac_sha256_ctx *ctx, unsigned char out[32]);
+
+/* Wipes ctx without producing a MAC (for abandoned computations). NULL: no-op. */
+LIBSHA_API void libsha_hmac_sha256_wipe(libsha_hmac_sha256_ctx *ctx);
+
+/*
  * Double SHA-256 of `blocks` 64-byte blobs: out[32*i..] = SHA256(SHA256(in[64*i..])).
  * Reads exactly in[0..64*blocks) and writes exactly out[0..32*blocks).
  * out may equal in (the Merkle-tree case); other overlaps are not allowed.
@@ -159,12 +200,20 @@ LIBSHA_API void libsha_sha256d64(unsigned char *out, const unsigned char *in, si
  *   LIBSHA_BENCH_D64:  libsha_sha256d64 in place over len / 64 blobs, or
  *   LIBSHA_BENCH_HASH_DIRTY_UPPER: as LIBSHA_BENCH_HASH after a 256-bit
  *                      register write each time (x86 with AVX, GCC/Clang
- *                      builds; LIBSHA_ERR_NOT_RUNNABLE elsewhere).
+ *                      builds; LIBSHA_ERR_NOT_RUNNABLE elsewhere), or
+ *   LIBSHA_BENCH_STREAM: as LIBSHA_BENCH_HASH through the public
+ *                      libsha_sha256_init/update/final, as a C caller makes
+ *                      them; they run on the active implementation, so it
+ *                      must be the named one (LIBSHA_ERR_ARGUMENT otherwise), or
+ *   LIBSHA_BENCH_HMAC: HMAC-SHA256 of buf[0..len) under a fixed 32-byte key,
+ *                      fed back as LIBSHA_BENCH_HASH does.
  * Returns LIBSHA_OK or a LIBSHA_ERR_* code.
  */
 #define LIBSHA_BENCH_HASH 0
 #define LIBSHA_BENCH_D64 1
 #define LIBSHA_BENCH_HASH_DIRTY_UPPER 2
+#define LIBSHA_BENCH_STREAM 3
+#define LIBSHA_BENCH_HMAC 4
 LIBSHA_API int libsha_bench(const char *implementation, int op, unsigned char *buf, size_t len,
                             uint64_t iterations);
 

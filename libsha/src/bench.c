@@ -32,6 +32,35 @@ static void hash_feedback(const struct libsha_impl *impl, unsigned char *buf, si
     }
 }
 
+/* The digest of buf[0..len) in `digest`, its first min(len, 32) bytes back into buf. */
+static void feed_back(unsigned char *buf, size_t len, const unsigned char digest[32])
+{
+    memcpy(buf, digest, len < 32 ? len : 32);
+}
+
+static void stream_feedback(unsigned char *buf, size_t len)
+{
+    libsha_sha256_ctx ctx;
+    unsigned char digest[32];
+    libsha_sha256_init(&ctx);
+    libsha_sha256_update(&ctx, buf, len);
+    if (len >= 32) {
+        libsha_sha256_final(&ctx, buf); /* as hash_feedback */
+        return;
+    }
+    libsha_sha256_final(&ctx, digest);
+    feed_back(buf, len, digest);
+}
+
+static void hmac_feedback(const struct libsha_impl *impl, unsigned char *buf, size_t len)
+{
+    static const unsigned char key[32] = "libsha benchmark key, 32 bytes.";
+    unsigned char mac[32];
+    libsha_enter(); /* as the public entry point does */
+    libsha_hmac_run(impl, key, sizeof key, buf, len, mac);
+    feed_back(buf, len, mac);
+}
+
 int libsha_bench(const char *implementation, int op, unsigned char *buf, size_t len,
                  uint64_t iterations)
 {
@@ -60,6 +89,16 @@ int libsha_bench(const char *implementation, int op, unsigned char *buf, size_t 
 #else
         return LIBSHA_ERR_NOT_RUNNABLE;
 #endif
+    case LIBSHA_BENCH_STREAM:
+        if (libsha_active() != impl)
+            return LIBSHA_ERR_ARGUMENT;
+        for (i = 0; i < iterations; ++i)
+            stream_feedback(buf, len);
+        return LIBSHA_OK;
+    case LIBSHA_BENCH_HMAC:
+        for (i = 0; i < iterations; ++i)
+            hmac_feedback(impl, buf, len);
+        return LIBSHA_OK;
     case LIBSHA_BENCH_D64:
         if (len == 0 || len % 64 != 0)
             return LIBSHA_ERR_ARGUMENT;

@@ -121,8 +121,15 @@ int libsha_stream_update(const struct libsha_impl *impl, libsha_sha256_ctx *ctx,
 int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, unsigned char out[32]);
 void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in,
                     size_t blocks);
-/* Zeroes a context in a way the optimiser cannot drop as a dead store. */
+/* Whether ctx was initialised and not yet finalised. */
+int libsha_stream_live(const libsha_sha256_ctx *ctx);
+/* Zero a context, or any bytes, in a way the optimiser cannot drop as dead stores. */
 void libsha_wipe_ctx(libsha_sha256_ctx *ctx);
+void libsha_wipe_bytes(void *p, size_t n);
+
+/* hmac.c: the one-shot HMAC on an explicit implementation. */
+int libsha_hmac_run(const struct libsha_impl *impl, const void *key, size_t keylen, const void *msg,
+                    size_t msglen, unsigned char out[32]);
 
 /* sha256_standard.c: portable C. */
 void libsha_standard_transform(uint32_t state[8], const unsigned char *blocks, size_t n);

@@ -115,6 +115,24 @@ void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const un
         impl->d64_1way(out, in);
 }
 
+int libsha_stream_live(const libsha_sha256_ctx *ctx)
+{
+    return ctx->marker == CTX_MARKER;
+}
+
+void libsha_wipe_bytes(void *p, size_t n)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    memset(p, 0, n);
+    /* The compiler must assume the asm reads *p, so the stores are not dead. */
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+#else
+    /* A call through a volatile pointer cannot be proven dead, so it stays. */
+    static void *(*const volatile wipe_memset)(void *, int, size_t) = memset;
+    wipe_memset(p, 0, n);
+#endif
+}
+
 void libsha_wipe_ctx(libsha_sha256_ctx *ctx)
 {
     if (ctx == NULL)
@@ -129,10 +147,6 @@ void libsha_wipe_ctx(libsha_sha256_ctx *ctx)
         __asm__ __volatile__("" : : "r"(ctx) : "memory");
     }
 #else
-    {
-        /* A call through a volatile pointer cannot be proven dead, so it stays. */
-        static void *(*const volatile wipe_memset)(void *, int, size_t) = memset;
-        wipe_memset(ctx, 0, sizeof *ctx);
-    }
+    libsha_wipe_bytes(ctx, sizeof *ctx);
 #endif
 }

@@ -3,7 +3,8 @@
  * for lengths 0..1024 and offsets 0..63, the input starts `offset` bytes after
  * an unreadable page and, separately, ends `offset` bytes before one (offset 0:
  * right against it); digests are written so they end right before an
- * unwritable page. One-shot, streaming (in two updates) and SHA256D64.
+ * unwritable page. One-shot, streaming (in two updates), SHA256D64, and
+ * HMAC-SHA256 with the same bytes as key and message (one-shot and streamed).
  * A stray access is a crash here; every digest is also checked.
  */
 #include <stdio.h>
@@ -37,6 +38,7 @@ static void check(int ok, const char *impl, const char *what, size_t len, size_t
 }
 
 static unsigned char pattern[MAX_LEN], expected[MAX_LEN + 1][32], expected_d64[MAX_LEN / 64][32];
+static unsigned char expected_hmac[MAX_LEN + 1][32];
 
 static void one_placement(const char *impl, const unsigned char *in, size_t len, size_t offset, unsigned char *out_end)
 {
@@ -47,6 +49,16 @@ static void one_placement(const char *impl, const unsigned char *in, size_t len,
     libsha_sha256_update(&ctx, in, len / 2);
     libsha_sha256_update(&ctx, in + len / 2, len - len / 2);
     check(libsha_sha256_final(&ctx, out) == LIBSHA_OK && memcmp(out, expected[len], 32) == 0, impl, "streaming", len, offset);
+    check(libsha_hmac_sha256(in, len, in, len, out) == LIBSHA_OK && memcmp(out, expected_hmac[len], 32) == 0, impl,
+          "HMAC one-shot", len, offset);
+    {
+        libsha_hmac_sha256_ctx hctx;
+        libsha_hmac_sha256_init(&hctx, in, len);
+        libsha_hmac_sha256_update(&hctx, in, len / 3);
+        libsha_hmac_sha256_update(&hctx, in + len / 3, len - len / 3);
+        check(libsha_hmac_sha256_final(&hctx, out) == LIBSHA_OK && memcmp(out, expected_hmac[len], 32) == 0, impl,
+              "HMAC streaming", len, offset);
+    }
     if (len % 64 == 0) {
         size_t blobs = len / 64;
         libsha_sha256d64(out_end - 32 * blobs, in, blobs);
@@ -70,8 +82,10 @@ int main(void)
     for (i = 0; i < MAX_LEN; ++i)
         pattern[i] = (unsigned char)(i * 89 + 5);
     libsha_select("standard");
-    for (len = 0; len <= MAX_LEN; ++len)
+    for (len = 0; len <= MAX_LEN; ++len) {
         libsha_sha256(pattern, len, expected[len]);
+        libsha_hmac_sha256(pattern, len, pattern, len, expected_hmac[len]);
+    }
     libsha_sha256d64(expected_d64[0], pattern, MAX_LEN / 64);
 
     for (i = 0; (name = libsha_implementation_at(i, &runnable)) != NULL; ++i) {

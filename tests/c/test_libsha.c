@@ -1,7 +1,8 @@
 /*
  * libsha's C tests, against every implementation this CPU runs: the NIST CAVP
  * short and long messages (one-shot and streamed), streaming at every split
- * point of lengths 0..300, and SHA256D64 of 0..40 blobs, in place and not.
+ * point of lengths 0..300, SHA256D64 of 0..40 blobs, in place and not, and
+ * HMAC-SHA256 (RFC 4231, every split point, the API's contracts).
  * Also a model of the C API in use. Runs where Python cannot (qemu, wine).
  *
  *   test_libsha VECTOR_DIR [--expect IMPLEMENTATION]
@@ -79,6 +80,96 @@ static int nist_file(const char *dir, const char *name, const char *impl)
     }
     fclose(f);
     return records;
+}
+
+/* RFC 4231's HMAC-SHA-256 cases (Key, Data, Mac lines); each through the
+ * one-shot call, and streamed split at every point of the message, with a
+ * copy of the context finished mid-stream. Returns how many cases. */
+static int hmac_file(const char *dir, const char *impl)
+{
+    char path[1024], line[1024];
+    unsigned char key[256], msg[256], mac[32], out[32];
+    size_t keylen = 0, msglen = 0, maclen, k;
+    int cases = 0;
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/HMAC_SHA256_RFC4231.txt", dir);
+    if ((f = fopen(path, "r")) == NULL) {
+        printf("FAIL cannot open %s\n", path);
+        ++failed;
+        return 0;
+    }
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "Key = ", 6) == 0) {
+            keylen = unhex(line + 6, key, sizeof key);
+        } else if (strncmp(line, "Data = ", 7) == 0) {
+            msglen = unhex(line + 7, msg, sizeof msg);
+        } else if (strncmp(line, "Mac = ", 6) == 0) {
+            int all_ok = 1;
+            maclen = unhex(line + 6, mac, sizeof mac); /* case 5: 16 bytes */
+            memset(out, 0, sizeof out);
+            check(libsha_hmac_sha256(key, keylen, msg, msglen, out) == LIBSHA_OK && memcmp(out, mac, maclen) == 0,
+                  impl, "HMAC RFC 4231 one-shot, key length", keylen);
+            for (k = 0; k <= msglen; ++k) {
+                libsha_hmac_sha256_ctx ctx, copy;
+                all_ok &= libsha_hmac_sha256_init(&ctx, key, keylen) == LIBSHA_OK;
+                all_ok &= libsha_hmac_sha256_update(&ctx, msg, k) == LIBSHA_OK;
+                copy = ctx; /* a fork, finished first: the original goes on unharmed */
+                all_ok &= libsha_hmac_sha256_update(&copy, msg + k, msglen - k) == LIBSHA_OK;
+                all_ok &= libsha_hmac_sha256_final(&copy, out) == LIBSHA_OK && memcmp(out, mac, maclen) == 0;
+                all_ok &= libsha_hmac_sha256_update(&ctx, msg + k, msglen - k) == LIBSHA_OK;
+                all_ok &= libsha_hmac_sha256_final(&ctx, out) == LIBSHA_OK && memcmp(out, mac, maclen) == 0;
+                /* final wiped it: refused from now on, and out is left alone */
+                memset(out, 0x5a, sizeof out);
+                all_ok &= libsha_hmac_sha256_update(&ctx, msg, 1) == LIBSHA_ERR_STATE;
+                all_ok &= libsha_hmac_sha256_final(&ctx, out) == LIBSHA_ERR_STATE && out[0] == 0x5a && out[31] == 0x5a;
+            }
+            check(all_ok, impl, "HMAC RFC 4231 streamed at every split, key length", keylen);
+            ++cases;
+        }
+    }
+    fclose(f);
+    return cases;
+}
+
+/* The HMAC API's contracts: NULL with length 0 is the empty key or message;
+ * NULL with a length, or a NULL context or output, is refused and writes nothing. */
+static void hmac_contracts(const char *impl)
+{
+    unsigned char out[32], expected[32], fill[32];
+    libsha_hmac_sha256_ctx ctx, untouched;
+    const unsigned char empty[1] = {0};
+
+    memset(fill, 0x5a, sizeof fill);
+    check(libsha_hmac_sha256(empty, 0, empty, 0, expected) == LIBSHA_OK, impl, "HMAC empty key and message", 0);
+    check(libsha_hmac_sha256(NULL, 0, NULL, 0, out) == LIBSHA_OK && memcmp(out, expected, 32) == 0, impl,
+          "HMAC NULL key and message of length 0", 0);
+    check(libsha_hmac_sha256_init(&ctx, NULL, 0) == LIBSHA_OK && libsha_hmac_sha256_update(&ctx, NULL, 0) == LIBSHA_OK
+              && libsha_hmac_sha256_final(&ctx, out) == LIBSHA_OK && memcmp(out, expected, 32) == 0,
+          impl, "HMAC streaming, NULL of length 0", 0);
+    memcpy(out, fill, 32);
+    check(libsha_hmac_sha256(NULL, 1, empty, 0, out) == LIBSHA_ERR_NULL && memcmp(out, fill, 32) == 0, impl,
+          "HMAC NULL key with a length", 1);
+    check(libsha_hmac_sha256(empty, 0, NULL, 1, out) == LIBSHA_ERR_NULL && memcmp(out, fill, 32) == 0, impl,
+          "HMAC NULL message with a length", 1);
+    check(libsha_hmac_sha256(empty, 0, empty, 0, NULL) == LIBSHA_ERR_NULL, impl, "HMAC NULL output", 0);
+    memset(&ctx, 0x77, sizeof ctx);
+    untouched = ctx;
+    check(libsha_hmac_sha256_init(&ctx, NULL, 5) == LIBSHA_ERR_NULL && memcmp(&ctx, &untouched, sizeof ctx) == 0,
+          impl, "HMAC init with a NULL key of length 5 leaves ctx alone", 5);
+    check(libsha_hmac_sha256_init(NULL, empty, 0) == LIBSHA_ERR_NULL, impl, "HMAC init NULL ctx", 0);
+    check(libsha_hmac_sha256_update(&ctx, empty, 1) == LIBSHA_ERR_STATE, impl, "HMAC update before init", 0);
+    check(libsha_hmac_sha256_update(NULL, empty, 1) == LIBSHA_ERR_NULL, impl, "HMAC update NULL ctx", 0);
+    libsha_hmac_sha256_init(&ctx, empty, 0);
+    check(libsha_hmac_sha256_update(&ctx, NULL, 3) == LIBSHA_ERR_NULL, impl, "HMAC update NULL data with a length", 3);
+    check(libsha_hmac_sha256_final(&ctx, NULL) == LIBSHA_ERR_NULL, impl, "HMAC final NULL output", 0);
+    check(libsha_hmac_sha256_final(NULL, out) == LIBSHA_ERR_NULL, impl, "HMAC final NULL ctx", 0);
+    libsha_hmac_sha256_wipe(&ctx);
+    memset(&untouched, 0, sizeof untouched);
+    check(memcmp(&ctx, &untouched, sizeof ctx) == 0, impl, "HMAC wipe zeroes the context", 0);
+    check(libsha_hmac_sha256_final(&ctx, out) == LIBSHA_ERR_STATE, impl, "HMAC final after wipe", 0);
+    libsha_hmac_sha256_wipe(NULL);
+    check(libsha_hmac_sha256_ctx_size() == sizeof(libsha_hmac_sha256_ctx), impl, "HMAC ctx size", 0);
 }
 
 /* Expected values, computed once with 'standard' after it passed the NIST vectors. */
@@ -159,6 +250,8 @@ int main(int argc, char **argv)
         nist_file(dir, "SHA256ShortMsg.rsp", name);
         nist_file(dir, "SHA256LongMsg.rsp", name);
         streaming_and_d64(name);
+        check(hmac_file(dir, name) == 7, name, "HMAC RFC 4231 cases", 0);
+        hmac_contracts(name);
         ++tested;
         printf("%s: %d passed, %d failed\n", name, passed - before_passed, failed - before_failed);
     }

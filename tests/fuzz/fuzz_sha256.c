@@ -4,13 +4,17 @@
  * hashed one-shot and streamed in chunks the seed chooses, on the selected
  * implementation; whole 64-byte blobs also go through SHA256D64, in place and
  * not; a copy of the context is finished mid-stream, and the finished context
- * must be refused. Any difference aborts (a finding).
+ * must be refused. HMAC-SHA256 is checked against OpenSSL's HMAC() the same
+ * way, under a key cut from the front of the message (the seed picks its
+ * length, 0..160, so short, block-sized and hashed keys all occur).
+ * Any difference aborts (a finding).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include "libsha.h"
 
@@ -18,6 +22,34 @@ static void openssl_sha256(const uint8_t *data, size_t len, unsigned char out[32
 {
     unsigned int n = 32;
     if (!EVP_Digest(data, len, out, &n, EVP_sha256(), NULL))
+        abort();
+}
+
+static void check_hmac(const uint8_t *msg, size_t len, unsigned seed)
+{
+    size_t keylen = (seed * 37u) % 161u, pos, chunk, i;
+    unsigned char expected[32], got[32];
+    unsigned int n = 32;
+    libsha_hmac_sha256_ctx ctx;
+
+    if (keylen > len)
+        keylen = len;
+    if (HMAC(EVP_sha256(), msg, (int)keylen, msg + keylen, len - keylen, expected, &n) == NULL || n != 32)
+        abort();
+    if (libsha_hmac_sha256(msg, keylen, msg + keylen, len - keylen, got) != LIBSHA_OK || memcmp(got, expected, 32) != 0)
+        abort();
+    if (libsha_hmac_sha256_init(&ctx, msg, keylen) != LIBSHA_OK)
+        abort();
+    for (pos = keylen, i = 0; pos < len; pos += chunk, ++i) {
+        chunk = 1 + (size_t)((seed * (i + 3) * 17u) % 97u);
+        if (chunk > len - pos)
+            chunk = len - pos;
+        if (libsha_hmac_sha256_update(&ctx, msg + pos, chunk) != LIBSHA_OK)
+            abort();
+    }
+    if (libsha_hmac_sha256_final(&ctx, got) != LIBSHA_OK || memcmp(got, expected, 32) != 0)
+        abort();
+    if (libsha_hmac_sha256_update(&ctx, msg, len) != LIBSHA_ERR_STATE || libsha_hmac_sha256_final(&ctx, got) != LIBSHA_ERR_STATE)
         abort();
 }
 
@@ -64,6 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
         abort();
     if (len > 0 && libsha_sha256(NULL, len, got) != LIBSHA_ERR_NULL)
         abort();
+
+    check_hmac(msg, len, input[1]);
 
     count = len / 64 > 64 ? 64 : len / 64;
     libsha_sha256d64(blobs_out, msg, count);
