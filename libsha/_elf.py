@@ -6,7 +6,7 @@ library for another CPU is reported as "No such file or directory". Both get a
 plain reason here instead.
 """
 
-import platform
+import os
 import struct
 import sys
 
@@ -15,6 +15,11 @@ MACHINES = {3: "x86", 62: "x86_64", 40: "arm", 183: "aarch64", 243: "riscv", 21:
 THIS_MACHINE = {"x86_64": 62, "amd64": 62, "i386": 3, "i686": 3, "aarch64": 183, "arm64": 183,
                 "armv7l": 40, "armv8l": 40, "riscv64": 243, "ppc64le": 21, "ppc64": 21, "s390x": 22}
 PT_LOAD = 1
+
+
+def _machine():
+    # os.uname, not platform.machine: importing platform costs more than loading libsha.
+    return os.uname().machine if hasattr(os, "uname") else ""
 
 
 def problem(path):
@@ -34,7 +39,7 @@ def problem(path):
     if order != ("<" if sys.byteorder == "little" else ">"):
         return "a library of the other byte order"
     machine = struct.unpack_from(order + "H", data, 18)[0]
-    expected = THIS_MACHINE.get(platform.machine().lower())
+    expected = THIS_MACHINE.get(_machine().lower())
     if expected is not None and machine != expected:
         built_for = MACHINES.get(machine, f"machine {machine}")
         return f"built for {built_for}; this process runs on {MACHINES[expected]}"

@@ -1,13 +1,32 @@
 """The hashlib-compatible streaming object."""
 
-import ctypes
-import threading
+from __future__ import annotations
 
-from . import _native
-from ._buffers import borrow
+from _thread import allocate_lock
+
+from . import _native, _oneshot
+from ._buffers import borrow, contiguous_view
 from ._errors import check
+from ._oneshot import sha256
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from typing_extensions import Buffer, Self
 
 _NO_DATA = b""
+
+# A short message costs one native call: updates below PART_BYTES are kept as
+# bytes in the object and hashed at digest() by the one-shot call. More than
+# MAX_PARTS of them are joined into one; once that reaches FLUSH_BYTES it goes
+# to a C context. So an object holds at most FLUSH_BYTES + MAX_PARTS *
+# PART_BYTES (5 KiB) of message bytes besides its context.
+PART_BYTES = 512
+MAX_PARTS = 8
+FLUSH_BYTES = 1024
+
+_MAKING_LOCKS = allocate_lock()
 
 
 class SHA256:
@@ -21,51 +40,112 @@ class SHA256:
     digest_size = 32
     block_size = 64
 
-    __slots__ = ("_ctx", "_lock")
+    # Short updates append to _parts without a lock (list.append is atomic);
+    # everything that rewrites _parts or touches _ctx holds the lock, made on
+    # first need (most objects hash one short message and never need it).
+    __slots__ = ("_parts", "_ctx", "_lock")
 
-    def __init__(self, data=_NO_DATA, *, usedforsecurity=True):
-        lib = _native.lib()
-        self._ctx = _native.Context()
-        lib.libsha_sha256_init(self._ctx)
-        self._lock = threading.Lock()  # the GIL is released while C hashes
+    def __init__(self, data: Buffer = _NO_DATA, *, usedforsecurity: bool = True) -> None:
+        self._parts: list[bytes] = []
+        self._ctx: Any = None  # a C context, made once the message outgrows _parts
+        self._lock: Any = None
         if data is not _NO_DATA:  # every value but the default is checked and hashed
             self.update(data)
 
-    def update(self, data):
-        lib = _native.lib()
-        if type(data) is bytes:
-            with self._lock:
-                check(lib.libsha_sha256_update(self._ctx, data, len(data)))
+    def _locked(self) -> Any:
+        lock = self._lock
+        if lock is None:
+            with _MAKING_LOCKS:  # two threads must not each make one
+                lock = self._lock
+                if lock is None:
+                    lock = self._lock = allocate_lock()
+        return lock
+
+    def update(self, data: Buffer, /) -> None:
+        if type(data) is bytes and len(data) < PART_BYTES:
+            parts = self._parts
+            parts.append(data)
+            if len(parts) > MAX_PARTS:
+                self._compact()
             return
-        with borrow(data) as (pointer, nbytes), self._lock:
-            check(lib.libsha_sha256_update(self._ctx, pointer, nbytes))
+        self._update_any(data)
 
-    def _snapshot(self):
-        with self._lock:
-            return _native.Context.from_buffer_copy(self._ctx)
+    def _update_any(self, data: Buffer) -> None:
+        if type(data) is not bytes:
+            view = contiguous_view(data)
+            if view.nbytes < PART_BYTES:
+                self.update(view.tobytes())  # a copy: the caller may change its buffer later
+                return
+            with borrow(view) as (pointer, nbytes), self._locked():
+                self._update_context(pointer, nbytes)
+            return
+        with self._locked():
+            self._update_context(data, len(data))
 
-    def digest(self):
-        ctx = self._snapshot()  # final() wipes its context; this object goes on
+    def _update_context(self, pointer: object, nbytes: int) -> None:
+        """Holding the lock: the kept parts, then pointer[0..nbytes), into the C context."""
+        lib = _native.lib()
+        ctx = self._ctx
+        if ctx is None:
+            ctx = _native.Context()
+            lib.libsha_sha256_init(ctx)
+        parts = self._parts
+        kept = len(parts)
+        if kept:
+            pending = b"".join(parts[:kept])
+            check(lib.libsha_sha256_update(ctx, pending, len(pending)))
+        check(lib.libsha_sha256_update(ctx, pointer, nbytes))
+        # Published before the parts go, so an unlocked reader never misses bytes.
+        self._ctx = ctx
+        del parts[:kept]
+
+    def _compact(self) -> None:
+        with self._locked():
+            parts = self._parts
+            kept = len(parts)
+            if kept <= MAX_PARTS:
+                return  # another thread compacted them meanwhile
+            joined = b"".join(parts[:kept])
+            parts[:kept] = [joined]  # one step: appends from other threads stay after it
+            if len(joined) >= FLUSH_BYTES:
+                self._update_context(b"", 0)
+
+    def digest(self) -> bytes:
+        # Without a lock while no C context exists: the join is one atomic step,
+        # and a flush publishes its context before it removes any part, so a
+        # reader that still sees none after joining has every byte.
+        tail = b"".join(self._parts)
+        if self._ctx is None:
+            if len(tail) < _oneshot._fast_below:
+                out = bytes(32)
+                _oneshot._sha256_into_bytes(tail, len(tail), out)  # type: ignore[misc]
+                return out
+            return sha256(tail)
+        with self._locked():
+            parts = self._parts
+            tail = b"".join(parts)
+            # final() wipes the context it is given; this object goes on.
+            ctx = _native.Context.from_buffer_copy(self._ctx)
+        lib = _native.lib()
         out = _native.Digest()
-        check(_native.lib().libsha_sha256_final(ctx, out))
+        check(lib.libsha_sha256_update(ctx, tail, len(tail)))
+        check(lib.libsha_sha256_final(ctx, out))
         return out.raw
 
-    def hexdigest(self):
+    def hexdigest(self) -> str:
         return self.digest().hex()
 
-    def copy(self):
-        other = SHA256.__new__(SHA256)
-        other._ctx = self._snapshot()
-        other._lock = threading.Lock()
+    def copy(self) -> Self:
+        other = type(self).__new__(type(self))
+        with self._locked():
+            other._parts = self._parts[:]  # the bytes are immutable: shared, not copied
+            ctx = self._ctx
+            other._ctx = None if ctx is None else _native.Context.from_buffer_copy(ctx)
+        other._lock = None
         return other
 
-    def __del__(self):
-        ctx = getattr(self, "_ctx", None)
-        if ctx is not None:
-            ctypes.memset(ctx, 0, len(ctx))
-
-    def __reduce__(self):
+    def __reduce__(self) -> Any:
         raise TypeError(f"cannot pickle {type(self).__name__!r} object")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<libsha.{self.name} object @ {id(self):#x}>"

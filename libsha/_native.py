@@ -3,18 +3,23 @@
 The one place that knows the library's file names and function signatures.
 """
 
+from __future__ import annotations
+
 import ctypes
 import os
 import sys
 from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint, c_uint64, c_void_p
-from importlib import resources
 
 from . import _elf
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 ENV_LIBRARY = "LIBSHA_LIBRARY"
 
 # name: (restype, argtypes), as in libsha/include/libsha.h
-SIGNATURES = {
+SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_version": (c_char_p, []),
     "libsha_build_type": (c_char_p, []),
     "libsha_autodetect": (c_char_p, [c_uint]),
@@ -29,7 +34,14 @@ SIGNATURES = {
     "libsha_sha256_final": (c_int, [c_void_p, c_void_p]),
     "libsha_sha256_wipe": (None, [c_void_p]),
     "libsha_sha256": (c_int, [c_void_p, c_size_t, c_void_p]),
+    "libsha_sha256_intlen": (c_int, [c_void_p, c_int, c_void_p]),
     "libsha_sha256d64": (None, [c_void_p, c_void_p, c_size_t]),
+    "libsha_hmac_sha256": (c_int, [c_void_p, c_size_t, c_void_p, c_size_t, c_void_p]),
+    "libsha_hmac_sha256_ctx_size": (c_size_t, []),
+    "libsha_hmac_sha256_init": (c_int, [c_void_p, c_void_p, c_size_t]),
+    "libsha_hmac_sha256_update": (c_int, [c_void_p, c_void_p, c_size_t]),
+    "libsha_hmac_sha256_final": (c_int, [c_void_p, c_void_p]),
+    "libsha_hmac_sha256_wipe": (None, [c_void_p]),
     "libsha_bench": (c_int, [c_char_p, c_int, c_void_p, c_size_t, c_uint64]),
 }
 
@@ -46,6 +58,16 @@ ERR_SELFTEST = -7
 BENCH_HASH = 0
 BENCH_D64 = 1
 BENCH_HASH_DIRTY_UPPER = 2
+BENCH_STREAM = 3
+BENCH_HMAC = 4
+
+DIGEST_SIZE = 32
+BLOCK_SIZE = 64
+
+# Below this many bytes a call keeps the GIL (ctypes.PyDLL): releasing and
+# retaking it costs more than such a hash. From it on, calls release the GIL
+# (ctypes.CDLL) so other threads run meanwhile. hashlib uses the same 2 KiB.
+GIL_RELEASE_BYTES = 2048
 
 
 class LibraryLoadError(OSError):
@@ -56,20 +78,20 @@ class ConfigurationError(ValueError):
     """The LIBSHA_IMPL environment variable is invalid."""
 
 
-def library_filenames(platform=sys.platform):
+def library_filenames(platform: str = sys.platform) -> list[str]:
     """The file names to look for, this platform's first."""
     own = {"win32": "libsha.dll", "cygwin": "libsha.dll", "darwin": "libsha.dylib"}.get(platform, "libsha.so")
     return [own] + [n for n in ("libsha.so", "libsha.dylib", "libsha.dll") if n != own]
 
 
-def _declare(cdll):
+def _declare(cdll: ctypes.CDLL) -> None:
     for name, (restype, argtypes) in SIGNATURES.items():
         function = getattr(cdll, name)  # AttributeError: not (this version of) libsha
         function.restype = restype
         function.argtypes = argtypes
 
 
-def _open(path):
+def _open(path: str) -> ctypes.CDLL:
     reason = _elf.problem(path)
     if reason is not None:
         raise OSError(reason)
@@ -83,15 +105,18 @@ def _open(path):
     return cdll
 
 
-def _candidates():
+def _candidates() -> tuple[list[str], str]:
     override = os.environ.get(ENV_LIBRARY)
     if override:
         return [override], f"{ENV_LIBRARY}={override!r}"
-    package = resources.files(__package__)
-    return [str(package / name) for name in library_filenames()], f"the {__package__} package"
+    # The package's own directories (several in an editable install). Not
+    # importlib.resources: importing it costs more than loading the library.
+    package = sys.modules[__package__]
+    folders = list(getattr(package, "__path__", [])) or [os.path.dirname(__file__)]
+    return [os.path.join(f, name) for f in folders for name in library_filenames()], f"the {__package__} package"
 
 
-def load():
+def load() -> ctypes.CDLL:
     """Loads the library, or raises LibraryLoadError naming every path tried."""
     paths, source = _candidates()
     tried = []
@@ -111,21 +136,61 @@ def load():
     )
 
 
-_lib = None
+_lib: ctypes.CDLL | None = None
 
-Digest = ctypes.c_char * 32
-Context = None  # ctypes.c_char * sizeof(libsha_sha256_ctx), set by lib()
+Digest = ctypes.c_char * DIGEST_SIZE
+Context: Any = None  # ctypes.c_char * sizeof(libsha_sha256_ctx), set by lib()
+HmacContext: Any = None  # ctypes.c_char * sizeof(libsha_hmac_sha256_ctx), set by lib()
+
+# The calls that keep the GIL, for short inputs: no argtypes (ctypes converts
+# bytes and small ints itself, at half the cost of declared ones), so their
+# lengths are C ints. Set by lib(); `sha256_into_bytes` is None where the
+# digest cannot be written into a new bytes object (see _writes_into_bytes).
+sha256_intlen_gil: Callable[..., int] | None = None
+sha256_into_bytes: Callable[..., int] | None = None
 
 
-def lib():
+def _writes_into_bytes(function: Callable[..., int]) -> bool:
+    """Whether ctypes hands C the storage of a bytes object, so C can fill a fresh one.
+
+    CPython passes a bytes argument as a pointer to its own buffer. A bytes
+    object made by bytes(32) a moment earlier is referenced by nobody else and
+    has no cached hash yet, so filling it in place is the cheapest way to hand
+    a digest back (no ctypes array, no copy). Checked here on a known answer;
+    elsewhere (another ctypes, a future CPython) the copying path is used.
+    """
+    if sys.implementation.name != "cpython":
+        return False
+    out = bytes(DIGEST_SIZE)
+    function(b"abc", 3, out)
+    return out.hex() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"  # FIPS 180-4 B.1
+
+
+def _wiped_when_freed(size: int) -> Any:
+    """A ctypes char array type for C contexts, zeroed when Python frees one."""
+
+    class WipedContext(ctypes.c_char * size):  # type: ignore[misc]
+        __slots__ = ()
+
+        def __del__(self) -> None:
+            ctypes.memset(self, 0, size)
+
+    return WipedContext
+
+
+def lib() -> ctypes.CDLL:
     """The loaded library, loaded on first use so that libsha.reference never needs it."""
-    global _lib, Context
+    global _lib, Context, HmacContext, sha256_intlen_gil, sha256_into_bytes
     if _lib is None:
         loaded = load()
         error = loaded.libsha_config_error()
         if error is not None:
             value = os.environ.get("LIBSHA_IMPL", "")
             raise ConfigurationError(f"LIBSHA_IMPL={value!r}: {error.decode()}")
-        Context = ctypes.c_char * loaded.libsha_sha256_ctx_size()
+        Context = _wiped_when_freed(loaded.libsha_sha256_ctx_size())
+        HmacContext = _wiped_when_freed(loaded.libsha_hmac_sha256_ctx_size())
+        gil = ctypes.PyDLL(loaded._name)  # the same library, a handle whose calls keep the GIL
+        sha256_intlen_gil = gil.libsha_sha256_intlen
+        sha256_into_bytes = sha256_intlen_gil if _writes_into_bytes(sha256_intlen_gil) else None
         _lib = loaded
     return _lib

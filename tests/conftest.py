@@ -15,3 +15,19 @@ def implementation(request):
         assert libsha.implementation() == request.param
         yield request.param
     assert libsha.implementation() == previous
+
+
+def pattern251(n, start=0):
+    """n bytes of a 251-byte cycle: no power-of-two period for a lane or block bug to hide in."""
+    return bytes((start + i) % 251 for i in range(n))
+
+
+@pytest.fixture
+def rng(request):
+    """A seeded random.Random; the seed is printed so a failure can be replayed (LIBSHA_TEST_SEED)."""
+    import os
+    import random
+
+    seed = int(os.environ.get("LIBSHA_TEST_SEED", random.randrange(1 << 32)))
+    print(f"{request.node.name}: seed {seed} (LIBSHA_TEST_SEED={seed} replays it)")
+    return random.Random(seed)

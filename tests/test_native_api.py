@@ -127,10 +127,13 @@ def test_message_length_limit():
 
 
 def test_python_maps_the_length_limit_to_overflow_error():
-    h = libsha.new()
+    h = libsha.new(bytes(4096))  # long enough to live in a C context
     ctypes.c_uint64.from_buffer(h._ctx, 32).value = (1 << 61) - 1
     with pytest.raises(OverflowError, match="2\\*\\*61"):
-        h.update(b"a")
+        h.update(bytes(4096))  # long updates reach C at once
+    h.update(b"a")  # a short one is kept in the object, and checked when C gets it
+    with pytest.raises(OverflowError, match="2\\*\\*61"):
+        h.digest()
 
 
 def test_bench_kernel_arguments():
@@ -142,3 +145,43 @@ def test_bench_kernel_arguments():
     assert lib.libsha_bench(b"standard", _native.BENCH_D64, buf, 63, 1) == _native.ERR_ARGUMENT
     assert lib.libsha_bench(b"standard", 99, buf, 64, 1) == _native.ERR_ARGUMENT
     assert lib.libsha_bench(None, _native.BENCH_HASH, buf, 32, 1) == _native.ERR_NULL
+
+
+def test_constants_mirrored_from_the_header():
+    # One source of truth: every value the Python side copies from libsha.h.
+    import re
+    from pathlib import Path
+
+    from libsha import _dispatch
+    from libsha.__main__ import include_dir
+
+    header = (Path(include_dir()) / "libsha.h").read_text()
+    defines = {m[1]: m[2] for m in re.finditer(r"#define LIBSHA_(\w+) \(?(-?\d+)u?\)?", header)}
+    mirrored = {k: v for k, v in vars(_native).items()
+                if re.fullmatch(r"OK|ERR_\w+|BENCH_\w+|DIGEST_SIZE|BLOCK_SIZE", k)}
+    mirrored.update({k: v for k, v in vars(_dispatch).items() if re.fullmatch(r"USE_(STANDARD|SSE4|AVX2|SHANI)", k)})
+    cpu = {"sse4.1": "CPU_SSE41", "avx": "CPU_AVX", "avx2": "CPU_AVX2", "sha": "CPU_X86_SHA", "arm-sha2": "CPU_ARM_SHA2"}
+    mirrored.update({cpu[name]: bit for name, bit in _dispatch.CPU_FEATURES.items()})
+    for name, value in mirrored.items():
+        assert name in defines, f"LIBSHA_{name} is not in libsha.h"
+        expected = int(defines[name])
+        if name.startswith("CPU_"):
+            expected = 1 << int(re.search(rf"#define LIBSHA_{name} \(1u << (\d+)\)", header)[1])
+        assert value == expected, name
+    assert set(k for k in defines if k.startswith(("ERR_", "BENCH_"))) <= set(mirrored)
+
+
+def test_intlen_entry_point():
+    out = ctypes.create_string_buffer(b"\x5a" * 32, 32)
+    assert lib.libsha_sha256_intlen(b"abc", -1, out) == _native.ERR_ARGUMENT
+    assert out.raw == b"\x5a" * 32
+    assert lib.libsha_sha256_intlen(b"abc", 3, out) == _native.OK
+    assert out.raw == hashlib.sha256(b"abc").digest()
+
+
+def test_digests_written_into_new_bytes_objects_are_fresh():
+    # The fast path fills bytes(32) in place; no two results may share storage.
+    results = [libsha.sha256(bytes([i])) for i in range(50)]
+    assert len({id(r) for r in results}) == 50
+    assert results == [hashlib.sha256(bytes([i])).digest() for i in range(50)]
+    assert hash(results[0]) == hash(hashlib.sha256(b"\0").digest())

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import libsha
+from conftest import pattern251
 
 
 def test_every_length_0_to_300_every_split_shape(implementation):
@@ -118,3 +119,89 @@ def test_cannot_pickle():
 
     with pytest.raises(TypeError):
         pickle.dumps(libsha.new())
+
+
+def _carried(rng, piece):
+    """The same bytes in a buffer type rng chooses."""
+    kind = rng.randrange(4)
+    if kind == 0:
+        return piece
+    if kind == 1:
+        return bytearray(piece)
+    if kind == 2:
+        return memoryview(b"\0" + piece)[1:]  # not at its object's first byte
+    return memoryview(piece).toreadonly()
+
+
+def test_random_update_sequences_with_copies_and_digests(implementation, rng):
+    # Sizes 0..5000 cross every threshold of the object: kept parts, their
+    # compaction, the flush into a C context, and updates that go to C directly.
+    for _ in range(40):
+        ours, theirs = libsha.new(), hashlib.sha256()
+        forks = []
+        for _ in range(rng.randrange(1, 30)):
+            n = rng.choice([rng.randrange(0, 64), rng.randrange(0, 600), rng.randrange(0, 5001)])
+            piece = pattern251(n, rng.randrange(251))
+            ours.update(_carried(rng, piece))
+            theirs.update(piece)
+            action = rng.randrange(4)
+            if action == 0:
+                assert ours.digest() == theirs.digest()
+            elif action == 1:
+                forks.append((ours.copy(), theirs.copy()))
+        for mine, reference in forks + [(ours, theirs)]:
+            extra = pattern251(rng.randrange(0, 700), 7)
+            mine.update(extra)
+            reference.update(extra)
+            assert mine.hexdigest() == reference.hexdigest()
+            assert mine.digest() == reference.digest()  # again: digest does not end it
+
+
+def test_many_short_updates_hold_bounded_memory():
+    h, expected = libsha.new(), hashlib.sha256()
+    for i in range(20000):
+        piece = pattern251(i % 97, i)
+        h.update(piece)
+        expected.update(piece)
+        assert sum(map(len, h._parts)) <= 5 * 1024
+    assert h.digest() == expected.digest()
+
+
+def test_threaded_hashing_as_cpython_tests_hashlib():
+    # CPython's test_threaded_hashing: five threads feed one object the same
+    # periodic data in chunks of 1.6 MB down to 160 B. Any order of whole
+    # updates gives the same digest; a torn or lost update does not.
+    hasher = libsha.new()
+    data = b"swineflu" * 200000
+    threads = [threading.Thread(target=lambda size=len(data) // 10**k: [
+        hasher.update(data[i:i + size]) for i in range(0, len(data), size)]) for k in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert hasher.hexdigest() == hashlib.sha256(data * 5).hexdigest()
+
+
+def test_short_updates_from_threads_with_digests_meanwhile():
+    # Lock-free appends of short pieces race compactions, flushes and digests.
+    hasher = libsha.new()
+    piece = b"0123456789abcdef" * 4
+    errors = []
+
+    def feed():
+        for _ in range(3000):
+            hasher.update(piece)
+
+    def watch():
+        for _ in range(300):
+            d = hasher.digest()
+            if len(d) != 32:
+                errors.append(d)
+
+    threads = [threading.Thread(target=feed) for _ in range(4)] + [threading.Thread(target=watch)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert hasher.digest() == hashlib.sha256(piece * 12000).digest()

@@ -143,6 +143,11 @@ LIBSHA_API void libsha_sha256_wipe(libsha_sha256_ctx *ctx);
  * LIBSHA_ERR_NULL (out NULL, or data NULL with len > 0: nothing written). */
 LIBSHA_API int libsha_sha256(const void *data, size_t len, unsigned char out[32]);
 
+/* libsha_sha256 with an int length, for foreign-function interfaces whose
+ * cheapest call passes plain C ints (Python's ctypes without argtypes).
+ * Returns as libsha_sha256, or LIBSHA_ERR_ARGUMENT for len < 0 (nothing written). */
+LIBSHA_API int libsha_sha256_intlen(const void *data, int len, unsigned char out[32]);
+
 /*
  * HMAC-SHA256 (RFC 2104, FIPS 198-1). Keys of any length; a key longer than
  * 64 bytes is hashed first. The key's padded blocks, their hashes and every

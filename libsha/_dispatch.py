@@ -1,0 +1,130 @@
+"""Which implementation runs: listing, detecting, selecting, the CPU's features."""
+
+from __future__ import annotations
+
+import ctypes
+import operator
+
+from . import _native
+from ._errors import check
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterator
+
+# Implementation mask bits, as Bitcoin Core's sha256_implementation (LIBSHA_USE_* in libsha.h).
+USE_STANDARD = 0
+USE_SSE4 = 1
+USE_AVX2 = 2
+USE_SHANI = 4
+USE_ALL = USE_SSE4 | USE_AVX2 | USE_SHANI
+
+# CPU feature bits of cpu_features(), as LIBSHA_CPU_* in libsha.h.
+CPU_FEATURES = {"sse4.1": 1, "avx": 2, "avx2": 4, "sha": 8, "arm-sha2": 16}
+
+
+class Implementation(tuple):  # type: ignore[type-arg]
+    """(name, runnable): an implementation compiled in, and whether this CPU runs it."""
+
+    __slots__ = ()
+
+    def __new__(cls, name: str, runnable: bool) -> Implementation:
+        return tuple.__new__(cls, (name, runnable))
+
+    @property
+    def name(self) -> str:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def runnable(self) -> bool:
+        return self[1]  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return f"Implementation(name={self.name!r}, runnable={self.runnable!r})"
+
+
+def autodetect(use: int = USE_ALL) -> str:
+    """Installs the fastest implementation that `use` (USE_* bits) allows; returns its name."""
+    use = operator.index(use)
+    if use & ~USE_ALL or use < 0:
+        raise ValueError(f"use must combine the USE_* bits (0..{USE_ALL}), not {use}")
+    name: bytes = _native.lib().libsha_autodetect(use)
+    return name.decode()
+
+
+def implementation() -> str:
+    """The active implementation's name, as Bitcoin Core prints it."""
+    name: bytes = _native.lib().libsha_implementation()
+    return name.decode()
+
+
+def select(name: str) -> None:
+    """Installs the implementation of that name (as implementations() lists it).
+
+    Raises ValueError naming the reason: an unknown name, or a CPU that lacks
+    what it needs (never an illegal-instruction crash).
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"implementation name must be a str, not {type(name).__name__}")
+    if "\0" in name:
+        raise ValueError("implementation name must not contain NUL")
+    code = _native.lib().libsha_select(name.encode())
+    if code == _native.ERR_UNKNOWN_IMPL:
+        known = ", ".join(repr(i.name) for i in implementations())
+        raise ValueError(f"unknown implementation {name!r}; this build has {known}")
+    if code == _native.ERR_NOT_RUNNABLE:
+        raise ValueError(f"implementation {name!r} needs CPU features this machine lacks (it has: "
+                         f"{', '.join(cpu_features()) or 'none that libsha uses'})")
+    check(code, f"select({name!r})")
+
+
+class using:
+    """with libsha.using(name): ... runs with that implementation, then restores the previous one."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._previous: list[str] = []  # a stack, so one object may be entered again
+
+    def __enter__(self) -> str:
+        previous = implementation()
+        select(self._name)
+        self._previous.append(previous)
+        return self._name
+
+    def __exit__(self, *exc: object) -> None:
+        select(self._previous.pop())
+
+
+def cpu_features() -> list[str]:
+    """The CPU features libsha detected and uses, e.g. ['sse4.1', 'avx', 'avx2', 'sha']."""
+    bits = _native.lib().libsha_cpu_features()
+    return [name for name, bit in CPU_FEATURES.items() if bits & bit]
+
+
+def _each_implementation() -> Iterator[Implementation]:
+    lib = _native.lib()
+    runnable = ctypes.c_int()
+    index = 0
+    while True:
+        name = lib.libsha_implementation_at(index, ctypes.byref(runnable))
+        if name is None:
+            return
+        yield Implementation(name.decode(), bool(runnable.value))
+        index += 1
+
+
+def implementations() -> list[Implementation]:
+    """Every implementation compiled in, best first, with whether this CPU runs it."""
+    return list(_each_implementation())
+
+
+def library_version() -> str:
+    """The native library's version string."""
+    version: bytes = _native.lib().libsha_version()
+    return version.decode()
+
+
+def build_type() -> str:
+    """The native library's build configuration, e.g. 'Release'."""
+    kind: bytes = _native.lib().libsha_build_type()
+    return kind.decode()

@@ -1,0 +1,91 @@
+"""HMAC-SHA256 (RFC 2104) in C: the one-shot call and an object with hmac.HMAC's interface."""
+
+from __future__ import annotations
+
+from _thread import allocate_lock
+
+from . import _native
+from ._buffers import borrow
+from ._errors import check
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from typing_extensions import Buffer, Self
+
+
+def hmac_sha256(key: Buffer, msg: Buffer, /) -> bytes:
+    """HMAC-SHA256 of msg under key (any C-contiguous buffers), as 32 bytes."""
+    lib = _native.lib()
+    out = _native.Digest()
+    if type(key) is bytes and type(msg) is bytes:
+        check(lib.libsha_hmac_sha256(key, len(key), msg, len(msg), out))
+        return out.raw
+    with borrow(key, "key") as (key_pointer, keylen), borrow(msg, "msg") as (msg_pointer, msglen):
+        check(lib.libsha_hmac_sha256(key_pointer, keylen, msg_pointer, msglen, out))
+    return out.raw
+
+
+class HMAC:
+    """HMAC-SHA256 with hmac.HMAC's interface: update, digest, hexdigest, copy.
+
+    The key's two chaining states live in a C context that is wiped when the
+    object is freed; the key itself is not kept. Safe to share between threads.
+    """
+
+    name = "hmac-sha256"
+    digest_size = 32
+    block_size = 64
+
+    __slots__ = ("_ctx", "_lock")
+
+    def __init__(self, key: Buffer, msg: Buffer | None = None) -> None:
+        lib = _native.lib()
+        ctx = _native.HmacContext()
+        if type(key) is bytes:
+            check(lib.libsha_hmac_sha256_init(ctx, key, len(key)))
+        else:
+            with borrow(key, "key") as (pointer, keylen):
+                check(lib.libsha_hmac_sha256_init(ctx, pointer, keylen))
+        self._ctx = ctx
+        self._lock = allocate_lock()
+        if msg is not None:
+            self.update(msg)
+
+    def update(self, msg: Buffer, /) -> None:
+        lib = _native.lib()
+        if type(msg) is bytes:
+            with self._lock:
+                check(lib.libsha_hmac_sha256_update(self._ctx, msg, len(msg)))
+            return
+        with borrow(msg, "msg") as (pointer, nbytes), self._lock:
+            check(lib.libsha_hmac_sha256_update(self._ctx, pointer, nbytes))
+
+    def digest(self) -> bytes:
+        with self._lock:
+            ctx = _native.HmacContext.from_buffer_copy(self._ctx)  # final() wipes it; this object goes on
+        out = _native.Digest()
+        check(_native.lib().libsha_hmac_sha256_final(ctx, out))
+        return out.raw
+
+    def hexdigest(self) -> str:
+        return self.digest().hex()
+
+    def copy(self) -> Self:
+        other = type(self).__new__(type(self))
+        with self._lock:
+            other._ctx = _native.HmacContext.from_buffer_copy(self._ctx)
+        other._lock = allocate_lock()
+        return other
+
+    def __reduce__(self) -> Any:
+        raise TypeError(f"cannot pickle {type(self).__name__!r} object")
+
+    def __repr__(self) -> str:
+        return f"<libsha.{self.name} object @ {id(self):#x}>"
+
+
+def hmac_new(key: Buffer, msg: Buffer | None = None) -> HMAC:
+    """A new HMAC-SHA256 object under key, optionally fed msg (as hmac.new(key, msg, 'sha256'))."""
+    return HMAC(key, msg)

@@ -1,0 +1,75 @@
+"""One-shot hashing: sha256 of one buffer, sha256d64 of many 64-byte blobs."""
+
+from __future__ import annotations
+
+import ctypes
+
+from . import _native
+from ._buffers import borrow, contiguous_view
+from ._errors import check
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+# Buffers other than bytes below this size are copied into bytes, which costs
+# less than borrowing their memory (a Py_buffer or a ctypes array per call).
+COPY_BELOW = 4096
+
+# The bytes fast path, switched on by _enable() once the library is loaded:
+# until then (and where C cannot fill a bytes object) no length is below it.
+_fast_below = -1
+_sha256_into_bytes = None
+
+
+def _enable() -> None:
+    global _fast_below, _sha256_into_bytes
+    _native.lib()
+    _sha256_into_bytes = _native.sha256_into_bytes
+    _fast_below = _native.GIL_RELEASE_BYTES if _sha256_into_bytes is not None else 0
+
+
+def sha256(data: Buffer = b"", /) -> bytes:
+    """SHA-256 of any C-contiguous buffer, as 32 bytes."""
+    # The common case in as few Python operations as possible: a short bytes
+    # object, hashed with the GIL kept, the digest written into a new bytes.
+    if type(data) is bytes and len(data) < _fast_below:
+        out = bytes(32)
+        _sha256_into_bytes(data, len(data), out)  # type: ignore[misc]
+        return out
+    return _sha256_any(data)
+
+
+def _sha256_any(data: Buffer) -> bytes:
+    if _fast_below < 0:
+        _enable()
+        if type(data) is bytes and len(data) < _fast_below:
+            return sha256(data)
+    lib = _native.lib()
+    out = _native.Digest()
+    if type(data) is bytes:  # large: C reads it in place, without the GIL
+        check(lib.libsha_sha256(data, len(data), out))
+        return out.raw
+    view = contiguous_view(data)
+    if view.nbytes < COPY_BELOW:
+        return sha256(view.tobytes())
+    with borrow(view) as (pointer, nbytes):
+        check(lib.libsha_sha256(pointer, nbytes, out))
+    return out.raw
+
+
+def sha256d64(data: Buffer, /) -> bytes:
+    """Double SHA-256 of each 64-byte blob of data: 32 bytes out per 64 in."""
+    lib = _native.lib()
+    if type(data) is bytes:
+        return _sha256d64(lib, data, len(data))
+    with borrow(data) as (pointer, nbytes):
+        return _sha256d64(lib, pointer, nbytes)
+
+
+def _sha256d64(lib: ctypes.CDLL, pointer: object, nbytes: int) -> bytes:
+    if nbytes % 64:
+        raise ValueError(f"sha256d64 takes whole 64-byte blobs; {nbytes} bytes is not a multiple of 64")
+    out = ctypes.create_string_buffer(nbytes // 2)
+    lib.libsha_sha256d64(out, pointer, nbytes // 64)
+    return out.raw
