@@ -3,6 +3,8 @@
     cc prog.c $(python -m libsha --cflags --libs)
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import sys
@@ -11,23 +13,23 @@ from importlib import resources
 from . import _native
 
 
-def include_dir():
+def include_dir() -> str:
     return str(resources.files(__package__) / "include")
 
 
-def library_path():
+def library_path() -> str:
     return os.path.abspath(_native.lib()._name)
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m libsha", description=__doc__.strip().splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m libsha", description=(__doc__ or "").strip().splitlines()[0])
     parser.add_argument("--include-dir", action="store_true", help="the directory holding libsha.h")
     parser.add_argument("--library", action="store_true", help="the path of the bundled shared library")
     parser.add_argument("--cflags", action="store_true", help="compiler flags: -I<include dir>")
     parser.add_argument("--libs", action="store_true", help="linker flags, with an rpath so programs find it")
     parser.add_argument("--version", action="store_true", help="the library's version")
     args = parser.parse_args(argv)
-    words = []
+    words: list[str] = []
     if args.include_dir:
         words.append(include_dir())
     if args.library:

@@ -1,6 +1,12 @@
 """Lends a C pointer to any C-contiguous buffer without copying it."""
 
+from __future__ import annotations
+
 import ctypes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class NonContiguousError(ValueError, BufferError):
@@ -32,17 +38,17 @@ try:
     _release_buffer.argtypes = [ctypes.POINTER(_PyBuffer)]
     _release_buffer.restype = None
 except AttributeError:  # not CPython: no C API to borrow through
-    _get_buffer = None
+    _get_buffer = None  # type: ignore[assignment]
 
 _PyBUF_SIMPLE = 0
 
 
-def contiguous_view(data, what="data"):
+def contiguous_view(data: object, what: str = "data") -> memoryview:
     """A memoryview of data, or the TypeError/ValueError hashlib users expect."""
     if isinstance(data, str):
         raise TypeError(f"Strings must be encoded before hashing ({what} is a str)")
     try:
-        view = memoryview(data)
+        view = memoryview(data)  # type: ignore[arg-type]
     except TypeError:
         raise TypeError(
             f"object supporting the buffer API required ({what} is a {type(data).__name__})"
@@ -60,12 +66,12 @@ class borrow:
 
     __slots__ = ("_view", "_array", "_buffer")
 
-    def __init__(self, data, what="data"):
+    def __init__(self, data: object, what: str = "data") -> None:
         self._view = contiguous_view(data, what)
-        self._array = None
-        self._buffer = None
+        self._array: Any = None
+        self._buffer: Any = None
 
-    def __enter__(self):
+    def __enter__(self) -> tuple[Any, int]:
         view = self._view
         nbytes = view.nbytes
         if not view.readonly:
@@ -78,7 +84,7 @@ class borrow:
         _get_buffer(view, ctypes.byref(self._buffer), _PyBUF_SIMPLE)
         return self._buffer.buf, self._buffer.len
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self._array = None  # the last reference: releases its export now
         if self._buffer is not None:
             _release_buffer(ctypes.byref(self._buffer))

@@ -6,6 +6,8 @@ library for another CPU is reported as "No such file or directory". Both get a
 plain reason here instead.
 """
 
+from __future__ import annotations
+
 import os
 import struct
 import sys
@@ -17,12 +19,12 @@ THIS_MACHINE = {"x86_64": 62, "amd64": 62, "i386": 3, "i686": 3, "aarch64": 183,
 PT_LOAD = 1
 
 
-def _machine():
+def _machine() -> str:
     # os.uname, not platform.machine: importing platform costs more than loading libsha.
     return os.uname().machine if hasattr(os, "uname") else ""
 
 
-def problem(path):
+def problem(path: str) -> str | None:
     """Why this ELF file cannot be loaded here, or None (also for files that are not ELF)."""
     with open(path, "rb") as f:
         data = f.read()

@@ -1,8 +1,10 @@
 """Turns the library's return codes into Python exceptions."""
 
+from __future__ import annotations
+
 from . import _native
 
-_MESSAGES = {
+_MESSAGES: dict[int, tuple[type[Exception], str]] = {
     _native.ERR_NULL: (ValueError, "a NULL pointer reached libsha"),
     _native.ERR_STATE: (ValueError, "the hash object is not in a usable state"),
     _native.ERR_TOO_LONG: (OverflowError, "SHA-256 messages are limited to 2**61 - 1 bytes"),
@@ -13,7 +15,7 @@ _MESSAGES = {
 }
 
 
-def check(code, context=""):
+def check(code: int, context: str = "") -> None:
     if code != _native.OK:
         kind, message = _MESSAGES.get(code, (RuntimeError, f"libsha returned error {code}"))
         raise kind(f"{context}: {message}" if context else message)

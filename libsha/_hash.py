@@ -114,7 +114,7 @@ class SHA256:
         # Without a lock while no C context exists: the join is one atomic step,
         # and a flush publishes its context before it removes any part, so a
         # reader that still sees none after joining has every byte.
-        tail = b"".join(self._parts)
+        tail: bytes = b"".join(self._parts)
         if self._ctx is None:
             if len(tail) < _oneshot._fast_below:
                 out = bytes(32)
@@ -127,10 +127,10 @@ class SHA256:
             # final() wipes the context it is given; this object goes on.
             ctx = _native.Context.from_buffer_copy(self._ctx)
         lib = _native.lib()
-        out = _native.Digest()
+        digest = _native.Digest()
         check(lib.libsha_sha256_update(ctx, tail, len(tail)))
-        check(lib.libsha_sha256_final(ctx, out))
-        return out.raw
+        check(lib.libsha_sha256_final(ctx, digest))
+        return bytes(digest.raw)
 
     def hexdigest(self) -> str:
         return self.digest().hex()

@@ -5,13 +5,19 @@
     for key, message, mac in nist.hmac_cases(): ...   # RFC 4231, beside them
 """
 
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, Iterator
+
 from importlib import resources
 
 VECTORS = resources.files(__package__) / "vectors"
 
 
-def _records(name, last="MD"):
-    record = {}
+def _records(name: str, last: str = "MD") -> Iterator[dict[str, str]]:
+    record: dict[str, str] = {}
     for line in (VECTORS / name).read_text(encoding="ascii").splitlines():
         line = line.strip()
         if not line or line.startswith(("#", "[")):
@@ -23,7 +29,7 @@ def _records(name, last="MD"):
             record = {}
 
 
-def messages(name):
+def messages(name: str) -> list[tuple[bytes, bytes]]:
     """(message, digest) pairs of SHA256ShortMsg.rsp or SHA256LongMsg.rsp."""
     out = []
     for r in _records(name):
@@ -33,14 +39,14 @@ def messages(name):
     return out
 
 
-def monte():
+def monte() -> tuple[bytes, list[bytes]]:
     """(seed, [checkpoint digests]) of SHA256Monte.rsp."""
     text = (VECTORS / "SHA256Monte.rsp").read_text(encoding="ascii")
     seed = next(line.split("=")[1].strip() for line in text.splitlines() if line.startswith("Seed"))
     return bytes.fromhex(seed), [bytes.fromhex(r["MD"]) for r in _records("SHA256Monte.rsp")]
 
 
-def monte_checkpoints(hash_function, seed, count):
+def monte_checkpoints(hash_function: Callable[[bytes], bytes], seed: bytes, count: int) -> list[bytes]:
     """The first `count` checkpoints of the Monte Carlo test (SHAVS 6.4)."""
     checkpoints = []
     for _ in range(count):
@@ -52,7 +58,7 @@ def monte_checkpoints(hash_function, seed, count):
     return checkpoints
 
 
-def hmac_cases():
+def hmac_cases() -> list[tuple[bytes, bytes, bytes]]:
     """(key, message, mac) of RFC 4231's HMAC-SHA-256 cases 1-7; compare len(mac) bytes (case 5 is truncated)."""
     return [(bytes.fromhex(r["Key"]), bytes.fromhex(r["Data"]), bytes.fromhex(r["Mac"]))
             for r in _records("HMAC_SHA256_RFC4231.txt", last="Mac")]

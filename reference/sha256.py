@@ -3,6 +3,12 @@
 Section numbers refer to FIPS 180-4 (August 2015).
 """
 
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
 import struct
 
 BLOCK_SIZE = 64
@@ -27,37 +33,37 @@ K = (
 H0 = (0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19)
 
 
-def rotr(x, n):
+def rotr(x: int, n: int) -> int:
     """3.2: rotate a 32-bit word right by n bits."""
     return ((x >> n) | (x << (32 - n))) & MASK
 
 
 # 4.1.2: the six logical functions.
-def ch(x, y, z):
+def ch(x: int, y: int, z: int) -> int:
     return (x & y) ^ (~x & z)
 
 
-def maj(x, y, z):
+def maj(x: int, y: int, z: int) -> int:
     return (x & y) ^ (x & z) ^ (y & z)
 
 
-def big_sigma0(x):
+def big_sigma0(x: int) -> int:
     return rotr(x, 2) ^ rotr(x, 13) ^ rotr(x, 22)
 
 
-def big_sigma1(x):
+def big_sigma1(x: int) -> int:
     return rotr(x, 6) ^ rotr(x, 11) ^ rotr(x, 25)
 
 
-def small_sigma0(x):
+def small_sigma0(x: int) -> int:
     return rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
 
 
-def small_sigma1(x):
+def small_sigma1(x: int) -> int:
     return rotr(x, 17) ^ rotr(x, 19) ^ (x >> 10)
 
 
-def compress(state, block):
+def compress(state: tuple[int, ...], block: bytes) -> tuple[int, ...]:
     """6.2.2: one compression of a 64-byte block into an 8-word state.
 
     Returns the new state as a tuple of eight 32-bit words.
@@ -78,7 +84,7 @@ def compress(state, block):
     return tuple((x + y) & MASK for x, y in zip(state, (a, b, c, d, e, f, g, h)))
 
 
-def padding(message_length):
+def padding(message_length: int) -> bytes:
     """5.1.1: the bytes appended to a message of message_length bytes.
 
     A 1 bit, zeros up to 56 bytes modulo 64, then the length in bits as a
@@ -95,13 +101,13 @@ class Sha256:
     digest_size = DIGEST_SIZE
     block_size = BLOCK_SIZE
 
-    def __init__(self, data=b""):
-        self._state = H0
+    def __init__(self, data: Buffer = b"") -> None:
+        self._state: tuple[int, ...] = H0
         self._pending = b""  # bytes not yet compressed, always fewer than 64
         self._length = 0
         self.update(data)
 
-    def update(self, data):
+    def update(self, data: Buffer) -> None:
         if isinstance(data, str):
             raise TypeError("Strings must be encoded before hashing")
         data = bytes(memoryview(data).cast("B"))
@@ -112,33 +118,33 @@ class Sha256:
             self._state = compress(self._state, data[i : i + BLOCK_SIZE])
         self._pending = data[whole:]
 
-    def digest(self):
+    def digest(self) -> bytes:
         tail = self._pending + padding(self._length)
         state = self._state
         for i in range(0, len(tail), BLOCK_SIZE):
             state = compress(state, tail[i : i + BLOCK_SIZE])
         return struct.pack(">8I", *state)
 
-    def hexdigest(self):
+    def hexdigest(self) -> str:
         return self.digest().hex()
 
-    def copy(self):
+    def copy(self) -> Sha256:
         other = Sha256.__new__(Sha256)
         other._state, other._pending, other._length = self._state, self._pending, self._length
         return other
 
 
-def sha256(data=b""):
+def sha256(data: Buffer = b"") -> bytes:
     """SHA-256 of data (any bytes-like object)."""
     return Sha256(data).digest()
 
 
-def sha256d(data=b""):
+def sha256d(data: Buffer = b"") -> bytes:
     """Double SHA-256: SHA-256 of the SHA-256 of data (Bitcoin's hash)."""
     return sha256(sha256(data))
 
 
-def sha256d64(data):
+def sha256d64(data: Buffer) -> bytes:
     """Double SHA-256 of each 64-byte blob of data, the 32-byte digests concatenated."""
     data = bytes(memoryview(data).cast("B"))
     if len(data) % 64:

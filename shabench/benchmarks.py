@@ -1,7 +1,8 @@
-"""The benchmark rows: libsha's timed loops (native) and hashlib peers."""
+"""The benchmark rows: libsha's timed loops in C, and Python loops of libsha and its peers."""
 
 import ctypes
 import hashlib
+import hmac
 import ssl
 from dataclasses import dataclass
 from typing import Callable
@@ -44,14 +45,32 @@ def _native_run(implementation, op, size):
     return make
 
 
+def _native_public_run(implementation, size):
+    """The public init/update/final path, which runs on the active implementation:
+    it is made the named one for each timed call (a self-test, once per epoch)."""
+    def make():
+        run_kernel = _native_run(implementation, _native.BENCH_STREAM, size)()
+
+        def run(iterations):
+            with libsha.using(implementation):
+                run_kernel(iterations)
+
+        return run
+
+    return make
+
+
 def native_benchmarks(implementation):
-    """Bitcoin Core's SHA256 rows, with libsha's timed loop in C."""
+    """Bitcoin Core's SHA256 rows, with libsha's timed loop in C; and our own C-loop rows."""
     rows = [
         Benchmark("SHA256", implementation, MESSAGE_1M, _native_run(implementation, _native.BENCH_HASH, MESSAGE_1M)),
         Benchmark("SHA256_32b", implementation, 32, _native_run(implementation, _native.BENCH_HASH, 32)),
         Benchmark("SHA256_64b", implementation, 64, _native_run(implementation, _native.BENCH_HASH, 64)),
         Benchmark(f"SHA256D64_{D64_BLOBS}", implementation, 64 * D64_BLOBS,
                   _native_run(implementation, _native.BENCH_D64, 64 * D64_BLOBS)),
+        # libsha_sha256_init/update/final as a C caller makes the three calls.
+        Benchmark("SHA256_32b_stream", implementation, 32, _native_public_run(implementation, 32)),
+        Benchmark("HMAC_SHA256_32b", implementation, 32, _native_run(implementation, _native.BENCH_HMAC, 32)),
     ]
     if "shani" in implementation and "avx" in libsha.cpu_features():
         # A 256-bit register write before every call: shows the cost of a dirty
@@ -72,34 +91,57 @@ def _peer(algorithm):
     return f"hashlib.{algorithm} ({backend(algorithm)}, Python loop)"
 
 
-def _hashlib_feedback(algorithm, size):
+def _ours(call):
+    return f"{call} ('{libsha.implementation()}', Python loop)"
+
+
+# Python loops, ours and the peers' alike: one call per message, on the same
+# bytes, as a Python program makes them. They measure what a Python caller
+# gets, interpreter and foreign-function call included, not the C kernels.
+def _python_loop(make_call, size):
     def make():
-        new = getattr(hashlib, algorithm)
+        call = make_call()
+        message = bytes(i % 251 for i in range(size))
 
         def run(iterations):
-            buf = bytearray(size)
-            head = min(size, 32)
             for _ in range(iterations):
-                # As the native kernel: the digest (or its first `size` bytes) feeds the next hash.
-                buf[:head] = new(buf).digest()[:head]
+                call(message)
 
         return run
 
     return make
 
 
-def _hashlib_large(algorithm, size):
-    def make():
+def _hashlib_oneshot(algorithm):
+    def make_call():
         new = getattr(hashlib, algorithm)
-        message = bytes(size)
+        return lambda message: new(message).digest()
+    return make_call
 
-        def run(iterations):
-            for _ in range(iterations):
-                new(message).digest()
 
-        return run
+def _libsha_oneshot():
+    return libsha.sha256
 
-    return make
+
+def _three_calls(new):
+    def call(message):
+        h = new()
+        h.update(message)
+        return h.digest()
+    return call
+
+
+KEY_32 = b"libsha benchmark key, 32 bytes."
+
+
+def _hmac_calls():
+    """(name, make_call, ours) for HMAC-SHA256 of a message under a 32-byte key."""
+    return [
+        ("libsha.hmac_sha256", lambda: lambda m: libsha.hmac_sha256(KEY_32, m), True),
+        ("hmac.digest(digest='sha256')", lambda: lambda m: hmac.digest(KEY_32, m, "sha256"), False),
+        ("hmac.new(digestmod=libsha.new)", lambda: lambda m: hmac.new(KEY_32, m, libsha.new).digest(), True),
+        ("hmac.new(digestmod=hashlib.sha256)", lambda: lambda m: hmac.new(KEY_32, m, hashlib.sha256).digest(), False),
+    ]
 
 
 def _hashlib_d64():
@@ -114,19 +156,29 @@ def _hashlib_d64():
     return run
 
 
-def peer_benchmarks():
-    """hashlib on the same messages, and bench_bitcoin's other hashes for context."""
-    rows = [
-        Benchmark("SHA256", _peer("sha256"), MESSAGE_1M, _hashlib_large("sha256", MESSAGE_1M), True),
-        Benchmark("SHA256_32b", _peer("sha256"), 32, _hashlib_feedback("sha256", 32), True),
-        Benchmark("SHA256_64b", _peer("sha256"), 64, _hashlib_feedback("sha256", 64), True),
-        Benchmark(f"SHA256D64_{D64_BLOBS}", _peer("sha256"), 64 * D64_BLOBS, _hashlib_d64, True),
-        Benchmark("SHA1", _peer("sha1"), MESSAGE_1M, _hashlib_large("sha1", MESSAGE_1M), True),
-        Benchmark("SHA512", _peer("sha512"), MESSAGE_1M, _hashlib_large("sha512", MESSAGE_1M), True),
-        Benchmark("SHA3_256_1M", _peer("sha3_256"), MESSAGE_1M, _hashlib_large("sha3_256", MESSAGE_1M), True),
-        Benchmark("BLAKE2b", _peer("blake2b"), MESSAGE_1M, _hashlib_large("blake2b", MESSAGE_1M), True),
-    ]
+def python_benchmarks():
+    """libsha called from Python beside hashlib on the same messages: what a Python user gets."""
+    rows = []
+    for name, size in (("SHA256", MESSAGE_1M), ("SHA256_32b", 32), ("SHA256_64b", 64)):
+        rows.append(Benchmark(name, _ours("libsha.sha256"), size, _python_loop(_libsha_oneshot, size), True))
+        rows.append(Benchmark(name, _peer("sha256"), size, _python_loop(_hashlib_oneshot("sha256"), size), True))
+    rows.append(Benchmark("SHA256_32b_stream", _ours("libsha.new, update, digest"), 32,
+                          _python_loop(lambda: _three_calls(libsha.new), 32), True))
+    rows.append(Benchmark("SHA256_32b_stream", _peer("sha256").replace("hashlib.sha256", "hashlib.sha256, update, digest"),
+                          32, _python_loop(lambda: _three_calls(hashlib.sha256), 32), True))
+    openssl = backend("sha256")
+    for call, make_call, ours in _hmac_calls():
+        runner = _ours(call) if ours else f"{call} ({openssl}, Python loop)"
+        rows.append(Benchmark("HMAC_SHA256_32b", runner, 32, _python_loop(make_call, 32), True))
+    rows.append(Benchmark(f"SHA256D64_{D64_BLOBS}", _peer("sha256"), 64 * D64_BLOBS, _hashlib_d64, True))
     return rows
+
+
+def peer_benchmarks():
+    """bench_bitcoin's other hashes through hashlib, for context."""
+    return [Benchmark(name, _peer(algorithm), MESSAGE_1M, _python_loop(_hashlib_oneshot(algorithm), MESSAGE_1M), True)
+            for name, algorithm in (("SHA1", "sha1"), ("SHA512", "sha512"), ("SHA3_256_1M", "sha3_256"),
+                                    ("BLAKE2b", "blake2b"))]
 
 
 def sweep_benchmarks(sizes, implementations):
@@ -135,8 +187,8 @@ def sweep_benchmarks(sizes, implementations):
     for impl in implementations:
         rows += [Benchmark(f"SHA256_{label}", impl, size, _native_run(impl, _native.BENCH_HASH, size))
                  for label, size in sizes]
-    return rows + [Benchmark(f"SHA256_{label}", _peer("sha256"), size, _hashlib_feedback("sha256", size), True)
-                   for label, size in sizes]
+    return rows + [Benchmark(f"SHA256_{label}", _peer("sha256"), size,
+                             _python_loop(_hashlib_oneshot("sha256"), size), True) for label, size in sizes]
 
 
 def runnable_implementations():
@@ -148,4 +200,4 @@ def default_benchmarks(implementations):
     rows = []
     for impl in implementations:
         rows += native_benchmarks(impl)
-    return rows + peer_benchmarks()
+    return rows + python_benchmarks() + peer_benchmarks()
