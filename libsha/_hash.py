@@ -137,11 +137,16 @@ class SHA256:
 
     def copy(self) -> Self:
         other = type(self).__new__(type(self))
-        with self._locked():
-            other._parts = self._parts[:]  # the bytes are immutable: shared, not copied
-            ctx = self._ctx
-            other._ctx = None if ctx is None else _native.Context.from_buffer_copy(ctx)
         other._lock = None
+        # The bytes are immutable: shared, not copied. Without a lock while no
+        # C context exists, for the reason digest() gives.
+        other._parts = self._parts[:]
+        if self._ctx is None:
+            other._ctx = None
+            return other
+        with self._locked():
+            other._parts = self._parts[:]
+            other._ctx = _native.Context.from_buffer_copy(self._ctx)
         return other
 
     def __reduce__(self) -> Any:

@@ -11,11 +11,11 @@ static const struct libsha_impl x86_shani = {
 };
 static const struct libsha_impl sse4_avx2 = {
     "sse4(1way),sse41(4way),avx2(8way)", LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2, LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX2,
-    libsha_sse4_transform, NULL, libsha_sse4_d64, NULL, libsha_sse41_d64_4way, libsha_avx2_d64_8way,
+    libsha_sse4_transform, libsha_sse4_finalize, libsha_sse4_d64, NULL, libsha_sse41_d64_4way, libsha_avx2_d64_8way,
 };
 static const struct libsha_impl sse4 = {
     "sse4(1way),sse41(4way)", LIBSHA_USE_SSE4, LIBSHA_CPU_SSE41,
-    libsha_sse4_transform, NULL, libsha_sse4_d64, NULL, libsha_sse41_d64_4way, NULL,
+    libsha_sse4_transform, libsha_sse4_finalize, libsha_sse4_d64, NULL, libsha_sse41_d64_4way, NULL,
 };
 #endif
 

@@ -138,6 +138,8 @@ void libsha_standard_d64(unsigned char *out, const unsigned char *in);
 #if defined(LIBSHA_X86)
 /* sha256_sse4.c */
 void libsha_sse4_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
+void libsha_sse4_finalize(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,
+                          unsigned char out[32]);
 void libsha_sse4_d64(unsigned char *out, const unsigned char *in);
 /* sha256_sse41.c */
 void libsha_sse41_d64_4way(unsigned char *out, const unsigned char *in);

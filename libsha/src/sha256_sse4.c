@@ -6,6 +6,7 @@
 #include <immintrin.h>
 
 #include "padding_schedule.h"
+#include "sha256_x86_last_block.h"
 #include "sha256_impl.h"
 
 #include "sha256_rounds_scalar.h"
@@ -102,6 +103,24 @@ void libsha_sse4_transform(uint32_t state[8], const unsigned char *blocks, size_
 {
     for (; n > 0; --n, blocks += 64)
         compress(state, LOAD_W(blocks, 0), LOAD_W(blocks, 1), LOAD_W(blocks, 2), LOAD_W(blocks, 3));
+}
+
+void libsha_sse4_finalize(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,
+                          unsigned char out[32])
+{
+    __m128i m0, m1, m2, m3;
+    if (used >= 56) { /* the length needs a second block: the rare, generic way */
+        unsigned char last[128];
+        memcpy(last, pending, used);
+        last[used] = 0x80;
+        memset(last + used + 1, 0, 128 - 8 - used - 1);
+        libsha_store_be64(last + 120, bits);
+        libsha_sse4_transform(state, last, 2);
+    } else {
+        LIBSHA_X86_LAST_BLOCK(pending, used, bits, m0, m1, m2, m3);
+        compress(state, m0, m1, m2, m3);
+    }
+    libsha_store_digest(out, state);
 }
 
 void libsha_sse4_d64(unsigned char *out, const unsigned char *in)

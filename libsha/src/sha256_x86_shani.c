@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "padding_schedule.h"
+#include "sha256_x86_last_block.h"
 #include "sha256_2way.h"
 #include "sha256_impl.h"
 
@@ -118,22 +119,11 @@ void libsha_x86_shani_transform(uint32_t state[8], const unsigned char *blocks, 
     _mm_storeu_si128((__m128i *)&state[4], efgh);
 }
 
-/* Keeps the bytes of v below `used` (v holds block bytes base..base+15), puts
- * the 0x80 marker at `used`, zeroes the rest: the padding, without a store. */
-static inline __m128i pad16(__m128i v, int base, __m128i used)
-{
-    const __m128i index = _mm_add_epi8(_mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-                                       _mm_set1_epi8((char)base));
-    __m128i keep = _mm_cmpgt_epi8(used, index);
-    __m128i marker = _mm_and_si128(_mm_cmpeq_epi8(used, index), _mm_set1_epi8((char)0x80));
-    return _mm_or_si128(_mm_and_si128(v, keep), marker);
-}
-
 void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,
                                unsigned char out[32])
 {
     const __m128i mask = BSWAP32_MASK;
-    __m128i abcd, efgh, cdab, hgfe, s0, s1, save0, save1, m0, m1, m2, m3, u;
+    __m128i abcd, efgh, cdab, hgfe, s0, s1, save0, save1, m0, m1, m2, m3;
 
     if (used >= 56) { /* the length needs a second block: the rare, generic way */
         unsigned char last[128];
@@ -145,15 +135,7 @@ void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64
         libsha_store_digest(out, state);
         return;
     }
-    /* Vectors past the message are pure padding: build them instead of loading
-     * bytes last written by something else (a wipe, say), which would stall. */
-    u = _mm_set1_epi8((char)used);
-    m0 = _mm_shuffle_epi8(pad16(used > 0 ? LOAD16(pending, 0) : _mm_setzero_si128(), 0, u), mask);
-    m1 = _mm_shuffle_epi8(pad16(used > 16 ? LOAD16(pending, 1) : _mm_setzero_si128(), 16, u), mask);
-    m2 = _mm_shuffle_epi8(pad16(used > 32 ? LOAD16(pending, 2) : _mm_setzero_si128(), 32, u), mask);
-    m3 = _mm_shuffle_epi8(pad16(used > 48 ? LOAD16(pending, 3) : _mm_setzero_si128(), 48, u), mask);
-    /* W14 and W15: the length in bits, high word first. */
-    m3 = _mm_blend_epi16(m3, _mm_set_epi32((int)(uint32_t)bits, (int)(uint32_t)(bits >> 32), 0, 0), 0xf0);
+    LIBSHA_X86_LAST_BLOCK(pending, used, bits, m0, m1, m2, m3);
 
     abcd = _mm_loadu_si128((const __m128i *)&state[0]);
     efgh = _mm_loadu_si128((const __m128i *)&state[4]);

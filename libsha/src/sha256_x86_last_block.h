@@ -1,0 +1,37 @@
+/* The last block of a message, padded in registers, for the x86 kernels'
+ * finalize functions (SSSE3 + SSE4.1; the includer is built with them).
+ * Building the padding in registers, not in memory, spares the transform a
+ * load that waits on byte-wide stores (a failed store-to-load forward). */
+#ifndef LIBSHA_SHA256_X86_LAST_BLOCK_H
+#define LIBSHA_SHA256_X86_LAST_BLOCK_H
+
+#include <immintrin.h>
+
+/* Keeps the bytes of v below `used` (v holds block bytes base..base+15), puts
+ * the 0x80 marker at `used`, zeroes the rest: the padding, without a store. */
+static inline __m128i libsha_pad16(__m128i v, int base, __m128i used)
+{
+    const __m128i index = _mm_add_epi8(_mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                       _mm_set1_epi8((char)base));
+    __m128i keep = _mm_cmpgt_epi8(used, index);
+    __m128i marker = _mm_and_si128(_mm_cmpeq_epi8(used, index), _mm_set1_epi8((char)0x80));
+    return _mm_or_si128(_mm_and_si128(v, keep), marker);
+}
+
+/* W0..15 of the block that ends a message whose last `used` (< 56) bytes are
+ * in pending and whose bit length is `bits`: big-endian words in m0..m3.
+ * Vectors past the message are pure padding, built instead of loaded. */
+#define LIBSHA_X86_LAST_BLOCK(pending, used, bits, m0, m1, m2, m3)                                           \
+    do {                                                                                                   \
+        const __m128i swap_ = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);                  \
+        const __m128i u_ = _mm_set1_epi8((char)(used));                                                    \
+        const __m128i *p_ = (const __m128i *)(pending);                                                    \
+        m0 = _mm_shuffle_epi8(libsha_pad16((used) > 0 ? _mm_loadu_si128(p_) : _mm_setzero_si128(), 0, u_), swap_);      \
+        m1 = _mm_shuffle_epi8(libsha_pad16((used) > 16 ? _mm_loadu_si128(p_ + 1) : _mm_setzero_si128(), 16, u_), swap_); \
+        m2 = _mm_shuffle_epi8(libsha_pad16((used) > 32 ? _mm_loadu_si128(p_ + 2) : _mm_setzero_si128(), 32, u_), swap_); \
+        m3 = _mm_shuffle_epi8(libsha_pad16((used) > 48 ? _mm_loadu_si128(p_ + 3) : _mm_setzero_si128(), 48, u_), swap_); \
+        /* W14 and W15: the length in bits, high word first. */                                            \
+        m3 = _mm_blend_epi16(m3, _mm_set_epi32((int)(uint32_t)(bits), (int)(uint32_t)((bits) >> 32), 0, 0), 0xf0); \
+    } while (0)
+
+#endif
