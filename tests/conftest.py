@@ -31,3 +31,14 @@ def rng(request):
     seed = int(os.environ.get("LIBSHA_TEST_SEED", random.randrange(1 << 32)))
     print(f"{request.node.name}: seed {seed} (LIBSHA_TEST_SEED={seed} replays it)")
     return random.Random(seed)
+
+
+def run_threads(*targets):
+    """Starts a thread per target, all at once, and waits for them."""
+    import threading
+
+    threads = [threading.Thread(target=t) for t in targets]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()

@@ -4,12 +4,11 @@ import ctypes
 import hashlib
 import hmac
 import pickle
-import threading
 
 import pytest
 
 import libsha
-from conftest import pattern251
+from conftest import pattern251, run_threads
 from libsha import _native
 from libsha.reference import hmac_sha256 as reference_hmac
 from libsha.reference import nist
@@ -102,11 +101,7 @@ def test_one_hmac_object_shared_by_threads():
         for _ in range(100):
             h.update(chunk)
 
-    threads = [threading.Thread(target=feed) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(*[feed] * 4)
     assert h.digest() == hmac.digest(b"k" * 80, chunk * 400, "sha256")
 
 

@@ -5,14 +5,13 @@ import hmac
 import io
 import os
 import sys
-import threading
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import libsha
-from conftest import pattern251
+from conftest import pattern251, run_threads
 
 
 def test_every_length_0_to_300_every_split_shape(implementation):
@@ -106,11 +105,7 @@ def test_one_object_shared_by_threads():
         for _ in range(200):
             h.update(chunk)
 
-    threads = [threading.Thread(target=feed) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(*[feed] * 4)
     assert h.digest() == hashlib.sha256(chunk * 800).digest()
 
 
@@ -173,12 +168,8 @@ def test_threaded_hashing_as_cpython_tests_hashlib():
     # updates gives the same digest; a torn or lost update does not.
     hasher = libsha.new()
     data = b"swineflu" * 200000
-    threads = [threading.Thread(target=lambda size=len(data) // 10**k: [
-        hasher.update(data[i:i + size]) for i in range(0, len(data), size)]) for k in range(5)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(*[lambda size=len(data) // 10**k: [hasher.update(data[i:i + size]) for i in range(0, len(data), size)]
+                  for k in range(5)])
     assert hasher.hexdigest() == hashlib.sha256(data * 5).hexdigest()
 
 
@@ -198,10 +189,6 @@ def test_short_updates_from_threads_with_digests_meanwhile():
             if len(d) != 32:
                 errors.append(d)
 
-    threads = [threading.Thread(target=feed) for _ in range(4)] + [threading.Thread(target=watch)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    run_threads(feed, feed, feed, feed, watch)
     assert errors == []
     assert hasher.digest() == hashlib.sha256(piece * 12000).digest()

@@ -102,6 +102,17 @@ static inline void libsha_store_digest(unsigned char out[32], const uint32_t sta
         libsha_store_be32(out + 4 * i, state[i]);
 }
 
+/* A message's last `used` bytes (56..63) padded into two blocks: where the
+ * length no longer fits beside them, the rare case finalize functions leave to memory. */
+static inline void libsha_pad_two_blocks(unsigned char last[128], const unsigned char *pending, size_t used,
+                                         uint64_t bits)
+{
+    memcpy(last, pending, used);
+    last[used] = 0x80;
+    memset(last + used + 1, 0, 128 - 8 - used - 1);
+    libsha_store_be64(last + 120, bits);
+}
+
 /* implementations.c: every compiled-in implementation, best first. */
 extern const struct libsha_impl *const libsha_registry[];
 extern const size_t libsha_registry_count;

@@ -111,10 +111,7 @@ void libsha_sse4_finalize(uint32_t state[8], const unsigned char pending[64], si
     __m128i m0, m1, m2, m3;
     if (used >= 56) { /* the length needs a second block: the rare, generic way */
         unsigned char last[128];
-        memcpy(last, pending, used);
-        last[used] = 0x80;
-        memset(last + used + 1, 0, 128 - 8 - used - 1);
-        libsha_store_be64(last + 120, bits);
+        libsha_pad_two_blocks(last, pending, used, bits);
         libsha_sse4_transform(state, last, 2);
     } else {
         LIBSHA_X86_LAST_BLOCK(pending, used, bits, m0, m1, m2, m3);

@@ -127,10 +127,7 @@ void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64
 
     if (used >= 56) { /* the length needs a second block: the rare, generic way */
         unsigned char last[128];
-        memcpy(last, pending, used);
-        last[used] = 0x80;
-        memset(last + used + 1, 0, 128 - 8 - used - 1);
-        libsha_store_be64(last + 120, bits);
+        libsha_pad_two_blocks(last, pending, used, bits);
         libsha_x86_shani_transform(state, last, 2);
         libsha_store_digest(out, state);
         return;
