@@ -142,15 +142,14 @@ Digest = ctypes.c_char * DIGEST_SIZE
 Context: Any = None  # ctypes.c_char * sizeof(libsha_sha256_ctx), set by lib()
 HmacContext: Any = None  # ctypes.c_char * sizeof(libsha_hmac_sha256_ctx), set by lib()
 
-# The calls that keep the GIL, for short inputs: no argtypes (ctypes converts
-# bytes and small ints itself, at half the cost of declared ones), so their
-# lengths are C ints. Set by lib(); `sha256_into_bytes` is None where the
-# digest cannot be written into a new bytes object (see _writes_into_bytes).
-sha256_intlen_gil: Callable[..., int] | None = None
-sha256_into_bytes: Callable[..., int] | None = None
+# The call short inputs take: it keeps the GIL and has no argtypes (ctypes
+# converts bytes and small ints itself, at half the cost of declared ones), so
+# its length is a C int. Set by lib(); None where the digest cannot be written
+# into a new bytes object (see _writes_into_bytes).
+sha256_into_bytes: Callable[..., None] | None = None
 
 
-def _writes_into_bytes(function: Callable[..., int]) -> bool:
+def _writes_into_bytes(function: Callable[..., None]) -> bool:
     """Whether ctypes hands C the storage of a bytes object, so C can fill a fresh one.
 
     CPython passes a bytes argument as a pointer to its own buffer. A bytes
@@ -180,7 +179,7 @@ def _wiped_when_freed(size: int) -> Any:
 
 def lib() -> ctypes.CDLL:
     """The loaded library, loaded on first use so that libsha.reference never needs it."""
-    global _lib, Context, HmacContext, sha256_intlen_gil, sha256_into_bytes
+    global _lib, Context, HmacContext, sha256_into_bytes
     if _lib is None:
         loaded = load()
         error = loaded.libsha_config_error()
@@ -190,7 +189,10 @@ def lib() -> ctypes.CDLL:
         Context = _wiped_when_freed(loaded.libsha_sha256_ctx_size())
         HmacContext = _wiped_when_freed(loaded.libsha_hmac_sha256_ctx_size())
         gil = ctypes.PyDLL(loaded._name)  # the same library, a handle whose calls keep the GIL
-        sha256_intlen_gil = gil.libsha_sha256_intlen
-        sha256_into_bytes = sha256_intlen_gil if _writes_into_bytes(sha256_intlen_gil) else None
+        into_bytes = gil.libsha_sha256_intlen
+        # No return code to convert: the fast paths give it a bytes object and its
+        # true length, 0 <= len < 2 KiB, with which it cannot fail.
+        into_bytes.restype = None
+        sha256_into_bytes = into_bytes if _writes_into_bytes(into_bytes) else None
         _lib = loaded
     return _lib
