@@ -108,16 +108,21 @@ void libsha_sse4_transform(uint32_t state[8], const unsigned char *blocks, size_
 void libsha_sse4_finalize(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,
                           unsigned char out[32])
 {
-    __m128i m0, m1, m2, m3;
     if (used >= 56) { /* the length needs a second block: the rare, generic way */
         unsigned char last[128];
         libsha_pad_two_blocks(last, pending, used, bits);
         libsha_sse4_transform(state, last, 2);
+        libsha_store_digest(out, state);
     } else {
-        LIBSHA_X86_LAST_BLOCK(pending, used, bits, m0, m1, m2, m3);
-        compress(state, m0, m1, m2, m3);
+        /* The padded block goes back to memory in whole 16-byte stores, which
+         * the transform's 16-byte loads forward. Running the rounds on the
+         * registers here instead (a second inlined copy of them) made messages
+         * of 64..111 bytes 1.7x slower on this CPU. */
+        __m128i block[4];
+        LIBSHA_X86_LAST_BLOCK(pending, used, bits, block[0], block[1], block[2], block[3]);
+        libsha_sse4_transform(state, (const unsigned char *)block, 1);
+        libsha_store_digest(out, state);
     }
-    libsha_store_digest(out, state);
 }
 
 void libsha_sse4_d64(unsigned char *out, const unsigned char *in)

@@ -18,20 +18,19 @@ static inline __m128i libsha_pad16(__m128i v, int base, __m128i used)
     return _mm_or_si128(_mm_and_si128(v, keep), marker);
 }
 
-/* W0..15 of the block that ends a message whose last `used` (< 56) bytes are
- * in pending and whose bit length is `bits`: big-endian words in m0..m3.
- * Vectors past the message are pure padding, built instead of loaded. */
-#define LIBSHA_X86_LAST_BLOCK(pending, used, bits, m0, m1, m2, m3)                                           \
-    do {                                                                                                   \
-        const __m128i swap_ = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);                  \
-        const __m128i u_ = _mm_set1_epi8((char)(used));                                                    \
-        const __m128i *p_ = (const __m128i *)(pending);                                                    \
-        m0 = _mm_shuffle_epi8(libsha_pad16((used) > 0 ? _mm_loadu_si128(p_) : _mm_setzero_si128(), 0, u_), swap_);      \
-        m1 = _mm_shuffle_epi8(libsha_pad16((used) > 16 ? _mm_loadu_si128(p_ + 1) : _mm_setzero_si128(), 16, u_), swap_); \
-        m2 = _mm_shuffle_epi8(libsha_pad16((used) > 32 ? _mm_loadu_si128(p_ + 2) : _mm_setzero_si128(), 32, u_), swap_); \
-        m3 = _mm_shuffle_epi8(libsha_pad16((used) > 48 ? _mm_loadu_si128(p_ + 3) : _mm_setzero_si128(), 48, u_), swap_); \
-        /* W14 and W15: the length in bits, high word first. */                                            \
-        m3 = _mm_blend_epi16(m3, _mm_set_epi32((int)(uint32_t)(bits), (int)(uint32_t)((bits) >> 32), 0, 0), 0xf0); \
+/* The block that ends a message whose last `used` (< 56) bytes are in pending
+ * and whose bit length is `bits`, as four vectors of its bytes in order. The
+ * vectors past the message are pure padding, built instead of loaded. */
+#define LIBSHA_X86_LAST_BLOCK(pending, used, bits, b0, b1, b2, b3)                                                \
+    do {                                                                                                        \
+        const __m128i u_ = _mm_set1_epi8((char)(used));                                                         \
+        const __m128i *p_ = (const __m128i *)(pending);                                                         \
+        b0 = libsha_pad16((used) > 0 ? _mm_loadu_si128(p_) : _mm_setzero_si128(), 0, u_);                     \
+        b1 = libsha_pad16((used) > 16 ? _mm_loadu_si128(p_ + 1) : _mm_setzero_si128(), 16, u_);               \
+        b2 = libsha_pad16((used) > 32 ? _mm_loadu_si128(p_ + 2) : _mm_setzero_si128(), 32, u_);               \
+        b3 = libsha_pad16((used) > 48 ? _mm_loadu_si128(p_ + 3) : _mm_setzero_si128(), 48, u_);               \
+        /* Bytes 56..63: the length in bits, big-endian. */                                                   \
+        b3 = _mm_blend_epi16(b3, _mm_set_epi64x((long long)LIBSHA_TO_BE64((uint64_t)(bits)), 0), 0xf0);        \
     } while (0)
 
 #endif

@@ -133,6 +133,8 @@ void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64
         return;
     }
     LIBSHA_X86_LAST_BLOCK(pending, used, bits, m0, m1, m2, m3);
+    m0 = _mm_shuffle_epi8(m0, mask), m1 = _mm_shuffle_epi8(m1, mask);
+    m2 = _mm_shuffle_epi8(m2, mask), m3 = _mm_shuffle_epi8(m3, mask);
 
     abcd = _mm_loadu_si128((const __m128i *)&state[0]);
     efgh = _mm_loadu_si128((const __m128i *)&state[4]);
