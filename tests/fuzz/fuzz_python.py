@@ -3,7 +3,8 @@
 The fuzz input picks an implementation, a message, how it is cut into update()
 calls, which buffer type carries each piece (bytes, bytearray, memoryview at an
 offset, read-only memoryview, array, ctypes array) and where digest()/copy()
-happen mid-stream; whole 64-byte blobs also go through sha256d64. Bad input is
+happen mid-stream; whole 64-byte blobs also go through sha256d64, and an HMAC
+under a key cut from the message's front is checked against the stdlib. Bad input is
 fuzzed too: every call either returns the right digest or raises the documented
 exception (TypeError/ValueError), never anything else. A difference raises
 AssertionError, which atheris reports as a finding with the input that caused it.
@@ -18,6 +19,7 @@ the C library's edges count as coverage too and ASan checks every access.
 import array
 import ctypes
 import hashlib
+import hmac
 import sys
 
 import atheris
@@ -82,6 +84,21 @@ def check_d64(fdp, message):
             raise AssertionError(f"sha256d64 took {len(message)} bytes")
 
 
+def check_hmac(fdp, message):
+    """HMAC-SHA256 under a key cut from the message's front, against the stdlib's hmac."""
+    cut = min(fdp.ConsumeIntInRange(0, 150), len(message))
+    key, rest = message[:cut], message[cut:]
+    expected = hmac.digest(key, rest, "sha256")
+    assert libsha.hmac_sha256(carried(fdp, key), carried(fdp, rest)) == expected, "hmac one-shot"
+    h = libsha.hmac_new(carried(fdp, key))
+    split = fdp.ConsumeIntInRange(0, len(rest))
+    h.update(carried(fdp, rest[:split]))
+    if fdp.ConsumeBool():
+        h = h.copy()
+    h.update(carried(fdp, rest[split:]))
+    assert h.digest() == expected and h.hexdigest() == expected.hex(), "hmac object"
+
+
 def check_bad_input(fdp):
     """Wrong types and values: the documented exception, nothing else."""
     choice = fdp.ConsumeIntInRange(0, 4)
@@ -89,7 +106,8 @@ def check_bad_input(fdp):
         makers = [lambda: fdp.ConsumeUnicode(8), lambda: fdp.ConsumeInt(9), fdp.ConsumeFloat,
                   lambda: None, lambda: [1, 2], lambda: {"a": 1}, object]
         value = makers[fdp.ConsumeIntInRange(0, len(makers) - 1)]()  # only the chosen one consumes input
-        for call in (libsha.sha256, libsha.new, libsha.sha256d64, libsha.new().update):
+        for call in (libsha.sha256, libsha.new, libsha.sha256d64, libsha.new().update, libsha.hmac_new,
+                     lambda v: libsha.hmac_sha256(v, b""), lambda v: libsha.hmac_sha256(b"", v)):
             try:
                 call(value)
             except TypeError:
@@ -144,6 +162,7 @@ def test_one_input(data):
     message += bytes(length - len(message))  # input ran out: pad with zeros, keep the length
     check_streaming(fdp, message)
     check_d64(fdp, message)
+    check_hmac(fdp, message)
 
 
 def main():
