@@ -94,10 +94,12 @@ class SHA256:
         if kept:
             pending = b"".join(parts[:kept])
             check(lib.libsha_sha256_update(ctx, pending, len(pending)))
-        check(lib.libsha_sha256_update(ctx, pointer, nbytes))
-        # Published before the parts go, so an unlocked reader never misses bytes.
+            # Published before the parts go, so an unlocked reader never misses
+            # bytes; and at once, so a failure below cannot hash them twice.
+            self._ctx = ctx
+            del parts[:kept]
+        check(lib.libsha_sha256_update(ctx, pointer, nbytes))  # on error C leaves ctx as it was
         self._ctx = ctx
-        del parts[:kept]
 
     def _compact(self) -> None:
         with self._locked():

@@ -136,6 +136,19 @@ def test_python_maps_the_length_limit_to_overflow_error():
         h.digest()
 
 
+def test_a_refused_update_leaves_the_kept_bytes_hashed_once():
+    h = libsha.new(bytes(4096))
+    length = ctypes.c_uint64.from_buffer(h._ctx, 32)
+    length.value = (1 << 61) - 1 - 4096 - 5
+    h.update(b"12345")  # kept in the object
+    with pytest.raises(OverflowError):
+        h.update(bytes(4097))  # the kept bytes reach C, then this is refused
+    assert length.value == (1 << 61) - 1 - 4096 and h._parts == []
+    with pytest.raises(OverflowError):
+        h.update(bytes(4097))  # again: nothing hashed twice
+    assert length.value == (1 << 61) - 1 - 4096
+
+
 def test_bench_kernel_arguments():
     buf = ctypes.create_string_buffer(64)
     assert lib.libsha_bench(b"standard", _native.BENCH_HASH, buf, 32, 1) == _native.OK
