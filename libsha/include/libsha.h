@@ -4,7 +4,8 @@
  * Thread safety: every function may be called from any thread at any time.
  * The active implementation is chosen on first use (or by libsha_autodetect)
  * and switched atomically; each call runs entirely on one implementation.
- * A libsha_sha256_ctx must not be used by two threads at once.
+ * A libsha_sha256_ctx or libsha_hmac_sha256_ctx must not be used by two
+ * threads at once.
  *
  * Lengths are in bytes. A NULL data pointer is valid when its length is 0.
  */
