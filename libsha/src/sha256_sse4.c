@@ -115,9 +115,11 @@ void libsha_sse4_finalize(uint32_t state[8], const unsigned char pending[64], si
         libsha_store_digest(out, state);
     } else {
         /* The padded block goes back to memory in whole 16-byte stores, which
-         * the transform's 16-byte loads forward. Running the rounds on the
-         * registers here instead (a second inlined copy of them) made messages
-         * of 64..111 bytes 1.7x slower on this CPU. */
+         * the transform's 16-byte loads forward, so one copy of the rounds
+         * serves both. Running a second, inlined copy on the registers here
+         * was 8 ns faster for one block alone, but made messages of 64..111
+         * bytes 1.7x slower (transform and finalize each slowed down: likely
+         * twice the code to keep decoded). */
         __m128i block[4];
         LIBSHA_X86_LAST_BLOCK(pending, used, bits, block[0], block[1], block[2], block[3]);
         libsha_sse4_transform(state, (const unsigned char *)block, 1);
