@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from _thread import allocate_lock
 
-from . import _native, _oneshot
+from . import _native
 from ._buffers import borrow, contiguous_view
 from ._errors import check
 from ._oneshot import sha256
@@ -27,6 +27,11 @@ MAX_PARTS = 8
 FLUSH_BYTES = 1024
 
 _MAKING_LOCKS = allocate_lock()
+
+# The one-shot fast path (see _oneshot), bound here too once the library is loaded.
+_fast_below = -1
+_sha256_into_bytes: Any = None
+_native.bind_fast_path(globals())
 
 
 class SHA256:
@@ -118,9 +123,9 @@ class SHA256:
         # reader that still sees none after joining has every byte.
         tail: bytes = b"".join(self._parts)
         if self._ctx is None:
-            if len(tail) < _oneshot._fast_below:
+            if len(tail) < _fast_below:
                 out = bytes(32)
-                _oneshot._sha256_into_bytes(tail, len(tail), out)  # type: ignore[misc]
+                _sha256_into_bytes(tail, len(tail), out)
                 return out
             return sha256(tail)
         with self._locked():

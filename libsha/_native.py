@@ -147,6 +147,24 @@ HmacContext: Any = None  # ctypes.c_char * sizeof(libsha_hmac_sha256_ctx), set b
 # its length is a C int. Set by lib(); None where the digest cannot be written
 # into a new bytes object (see _writes_into_bytes).
 sha256_into_bytes: Callable[..., None] | None = None
+# Bytes objects shorter than this take sha256_into_bytes: 0 where it is None.
+fast_below = 0
+
+# Namespaces of the modules whose hot paths read the two values above as
+# their own globals (faster in Python than another module's attributes).
+_fast_path_users: list[dict[str, Any]] = []
+
+
+def _publish_fast_path(namespace: dict[str, Any]) -> None:
+    namespace["_sha256_into_bytes"] = sha256_into_bytes
+    namespace["_fast_below"] = fast_below
+
+
+def bind_fast_path(namespace: dict[str, Any]) -> None:
+    """Sets _sha256_into_bytes and _fast_below in namespace (a module's globals()) once the library is loaded."""
+    _fast_path_users.append(namespace)
+    if _lib is not None:
+        _publish_fast_path(namespace)
 
 
 def _writes_into_bytes(function: Callable[..., None]) -> bool:
@@ -179,7 +197,7 @@ def _wiped_when_freed(size: int) -> Any:
 
 def lib() -> ctypes.CDLL:
     """The loaded library, loaded on first use so that libsha.reference never needs it."""
-    global _lib, Context, HmacContext, sha256_into_bytes
+    global _lib, Context, HmacContext, sha256_into_bytes, fast_below
     if _lib is None:
         loaded = load()
         error = loaded.libsha_config_error()
@@ -194,5 +212,8 @@ def lib() -> ctypes.CDLL:
         # true length, 0 <= len < 2 KiB, with which it cannot fail.
         into_bytes.restype = None
         sha256_into_bytes = into_bytes if _writes_into_bytes(into_bytes) else None
+        fast_below = GIL_RELEASE_BYTES if sha256_into_bytes is not None else 0
         _lib = loaded
+        for namespace in _fast_path_users:
+            _publish_fast_path(namespace)
     return _lib

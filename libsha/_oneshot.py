@@ -10,23 +10,19 @@ from ._errors import check
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from typing_extensions import Buffer
 
 # Buffers other than bytes below this size are copied into bytes, which costs
 # less than borrowing their memory (a Py_buffer or a ctypes array per call).
 COPY_BELOW = 4096
 
-# The bytes fast path, switched on by _enable() once the library is loaded:
-# until then (and where C cannot fill a bytes object) no length is below it.
+# The bytes fast path, switched on once the library is loaded: until then
+# (and where C cannot fill a bytes object) no length is below it.
 _fast_below = -1
-_sha256_into_bytes = None
-
-
-def _enable() -> None:
-    global _fast_below, _sha256_into_bytes
-    _native.lib()
-    _sha256_into_bytes = _native.sha256_into_bytes
-    _fast_below = _native.GIL_RELEASE_BYTES if _sha256_into_bytes is not None else 0
+_sha256_into_bytes: Any = None
+_native.bind_fast_path(globals())
 
 
 def sha256(data: Buffer = b"", /) -> bytes:
@@ -35,17 +31,15 @@ def sha256(data: Buffer = b"", /) -> bytes:
     # object, hashed with the GIL kept, the digest written into a new bytes.
     if type(data) is bytes and len(data) < _fast_below:
         out = bytes(32)
-        _sha256_into_bytes(data, len(data), out)  # type: ignore[misc]
+        _sha256_into_bytes(data, len(data), out)
         return out
     return _sha256_any(data)
 
 
 def _sha256_any(data: Buffer) -> bytes:
-    if _fast_below < 0:
-        _enable()
-        if type(data) is bytes and len(data) < _fast_below:
-            return sha256(data)
     lib = _native.lib()
+    if type(data) is bytes and len(data) < _fast_below:  # the first call, which loaded the library
+        return sha256(data)
     out = _native.Digest()
     if type(data) is bytes:  # large: C reads it in place, without the GIL
         check(lib.libsha_sha256(data, len(data), out))

@@ -27,8 +27,13 @@ def test_package_passes_mypy_strict(tmp_path):
 
 
 def test_typed_usage_example_passes_mypy_strict_and_runs(tmp_path):
+    import libsha
+    import libsha.reference
+
     if not EXAMPLE.is_file():
         pytest.skip("needs the source checkout's examples/")
+    if Path(libsha.__file__).parent not in Path(libsha.reference.__file__).parents:
+        pytest.skip("an editable install maps libsha.reference with an import hook, which mypy does not follow")
     example = tmp_path / "usage.py"
     shutil.copy(EXAMPLE, example)
     result = mypy(tmp_path, str(example))
