@@ -1,7 +1,7 @@
 /*
  * libFuzzer harness: libsha against OpenSSL's libcrypto on the same bytes.
  * Input: [implementation selector][chunking seed][message...]. The message is
- * hashed one-shot and streamed in chunks the seed chooses, on the selected
+ * hashed one-shot (also through the int-length entry) and streamed in chunks the seed chooses, on the selected
  * implementation; whole 64-byte blobs also go through SHA256D64, in place and
  * not; a copy of the context is finished mid-stream, and the finished context
  * must be refused. HMAC-SHA256 is checked against OpenSSL's HMAC() the same
@@ -75,6 +75,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
     openssl_sha256(msg, len, expected);
     if (libsha_sha256(msg, len, got) != LIBSHA_OK || memcmp(got, expected, 32) != 0)
         abort();
+    memset(got, 0, sizeof got);
+    if (libsha_sha256_intlen(msg, (int)len, got) != LIBSHA_OK || memcmp(got, expected, 32) != 0)
+        abort(); /* fuzz inputs are far below INT_MAX */
     libsha_sha256_init(&ctx);
     for (pos = 0, i = 0; pos < len; pos += chunk, ++i) {
         chunk = 1 + (size_t)((input[1] * (i + 1) * 31u) % 129u); /* 1..129: crosses block borders */
