@@ -1,13 +1,13 @@
 /*
  * libFuzzer harness: libsha against OpenSSL's libcrypto on the same bytes.
  * Input: [implementation selector][chunking seed][message...]. The message is
- * hashed one-shot (also through the int-length entry) and streamed in chunks the seed chooses, on the selected
- * implementation; whole 64-byte blobs also go through SHA256D64, in place and
- * not; a copy of the context is finished mid-stream, and the finished context
- * must be refused. HMAC-SHA256 is checked against OpenSSL's HMAC() the same
- * way, under a key cut from the front of the message (the seed picks its
- * length, 0..160, so short, block-sized and hashed keys all occur).
- * Any difference aborts (a finding).
+ * hashed one-shot (also through the int-length entry) and streamed in chunks
+ * the seed chooses, on the selected implementation; whole 64-byte blobs also
+ * go through SHA256D64, in place and not; a copy of the context is finished
+ * mid-stream, and the finished context must be refused. HMAC-SHA256 is
+ * checked against OpenSSL's HMAC() the same way, under a key cut from the
+ * front of the message (the seed picks its length, 0..160, so short,
+ * block-sized and hashed keys all occur). Any difference aborts (a finding).
  */
 #include <stdint.h>
 #include <stdlib.h>
