@@ -18,17 +18,26 @@ static inline __m128i libsha_pad16(__m128i v, int base, __m128i used)
     return _mm_or_si128(_mm_and_si128(v, keep), marker);
 }
 
+/* One vector of the last block: the message bytes base..base+15 of pending as
+ * they are, or cut at `used` and marked, or the marker alone, or zeros. */
+static inline __m128i libsha_last_block_vector(const unsigned char *pending, size_t used, int base)
+{
+    if (used >= (size_t)base + 16)
+        return _mm_loadu_si128((const __m128i *)(pending + base));
+    if (used > (size_t)base)
+        return libsha_pad16(_mm_loadu_si128((const __m128i *)(pending + base)), base, _mm_set1_epi8((char)used));
+    return used == (size_t)base ? _mm_cvtsi32_si128(0x80) : _mm_setzero_si128();
+}
+
 /* The block that ends a message whose last `used` (< 56) bytes are in pending
  * and whose bit length is `bits`, as four vectors of its bytes in order. The
  * vectors past the message are pure padding, built instead of loaded. */
 #define LIBSHA_X86_LAST_BLOCK(pending, used, bits, b0, b1, b2, b3)                                                \
     do {                                                                                                        \
-        const __m128i u_ = _mm_set1_epi8((char)(used));                                                         \
-        const __m128i *p_ = (const __m128i *)(pending);                                                         \
-        b0 = libsha_pad16((used) > 0 ? _mm_loadu_si128(p_) : _mm_setzero_si128(), 0, u_);                     \
-        b1 = libsha_pad16((used) > 16 ? _mm_loadu_si128(p_ + 1) : _mm_setzero_si128(), 16, u_);               \
-        b2 = libsha_pad16((used) > 32 ? _mm_loadu_si128(p_ + 2) : _mm_setzero_si128(), 32, u_);               \
-        b3 = libsha_pad16((used) > 48 ? _mm_loadu_si128(p_ + 3) : _mm_setzero_si128(), 48, u_);               \
+        b0 = libsha_last_block_vector((pending), (used), 0);                                                   \
+        b1 = libsha_last_block_vector((pending), (used), 16);                                                  \
+        b2 = libsha_last_block_vector((pending), (used), 32);                                                  \
+        b3 = libsha_last_block_vector((pending), (used), 48);                                                  \
         /* Bytes 56..63: the length in bits, big-endian. */                                                   \
         b3 = _mm_blend_epi16(b3, _mm_set_epi64x((long long)LIBSHA_TO_BE64((uint64_t)(bits)), 0), 0xf0);        \
     } while (0)
