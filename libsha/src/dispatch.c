@@ -6,8 +6,9 @@
 #include "atomic.h"
 #include "sha256_impl.h"
 
-/* Points at one immutable registry row, so a switch can never mix two. */
-static libsha_atomic_ptr active;
+/* Points at one immutable registry row, so a switch can never mix two.
+ * Read by libsha_active() (sha256_impl.h), inlined into every entry point. */
+libsha_atomic_ptr libsha_active_row;
 
 static int runnable(const struct libsha_impl *impl)
 {
@@ -91,21 +92,17 @@ static const struct libsha_impl *best_allowed(unsigned use)
 const char *libsha_autodetect(unsigned use)
 {
     const struct libsha_impl *impl = best_allowed(use);
-    libsha_atomic_store(&active, impl);
+    libsha_atomic_store(&libsha_active_row, impl);
     return impl->name;
 }
 
-const struct libsha_impl *libsha_active(void)
+const struct libsha_impl *libsha_active_first_use(void)
 {
-    const struct libsha_impl *impl = (const struct libsha_impl *)libsha_atomic_load(&active);
-    const struct libsha_impl *earlier;
-
-    if (impl != NULL)
-        return impl;
-    /* First use: threads racing here all compute the same choice; the first
-     * to publish wins and an explicit choice is never overwritten. */
-    impl = best_allowed(LIBSHA_USE_ALL);
-    earlier = (const struct libsha_impl *)libsha_atomic_set_if_null(&active, impl);
+    /* Threads racing here all compute the same choice; the first to publish
+     * wins, and an explicit choice made meanwhile is never overwritten. */
+    const struct libsha_impl *impl = best_allowed(LIBSHA_USE_ALL);
+    const struct libsha_impl *earlier =
+        (const struct libsha_impl *)libsha_atomic_set_if_null(&libsha_active_row, impl);
     return earlier != NULL ? earlier : impl;
 }
 
@@ -150,6 +147,6 @@ int libsha_select(const char *name)
         return err;
     if (libsha_selftest(impl) != 0)
         return LIBSHA_ERR_SELFTEST;
-    libsha_atomic_store(&active, impl);
+    libsha_atomic_store(&libsha_active_row, impl);
     return LIBSHA_OK;
 }

@@ -117,8 +117,15 @@ static inline void libsha_pad_two_blocks(unsigned char last[128], const unsigned
 extern const struct libsha_impl *const libsha_registry[];
 extern const size_t libsha_registry_count;
 
-/* dispatch.c */
-const struct libsha_impl *libsha_active(void);
+/* dispatch.c: the active row, chosen on first use. */
+extern libsha_atomic_ptr libsha_active_row;
+const struct libsha_impl *libsha_active_first_use(void);
+
+static inline const struct libsha_impl *libsha_active(void)
+{
+    const struct libsha_impl *impl = (const struct libsha_impl *)libsha_atomic_load(&libsha_active_row);
+    return impl != NULL ? impl : libsha_active_first_use();
+}
 /* The runnable implementation of that name, or NULL with *err set. */
 const struct libsha_impl *libsha_find(const char *name, int *err);
 
@@ -179,8 +186,16 @@ void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in);
 static inline void libsha_enter(void)
 {
 #if defined(LIBSHA_X86)
-    if (libsha_cpu_features_cached() & LIBSHA_CPU_AVX)
+    if (libsha_cpu_features_cached() & LIBSHA_CPU_AVX) {
+#if defined(__GNUC__) || defined(__clang__)
+        /* In place, not called: the assembler knows the instruction without
+         * -mavx, and code built without it keeps nothing in YMM upper halves.
+         * The memory clobber keeps it ahead of the hashing that follows. */
+        __asm__ __volatile__("vzeroupper" : : : "memory");
+#else
         libsha_x86_zeroupper();
+#endif
+    }
 #endif
 }
 
