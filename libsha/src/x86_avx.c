@@ -1,10 +1,8 @@
 /* The one function built with -mavx outside avx2(8way): vzeroupper, called
- * on entry to libsha on CPUs with AVX by compilers without GNU inline
- * assembly (MSVC); GCC and Clang builds issue it in place (libsha_enter).
- * A dirty upper YMM state, left by any 256-bit write before the call, makes
- * every legacy-SSE instruction after it (our generic code and x86_shani) pay
- * a state transition or a false dependency; measured here, it tripled the
- * time of a 32-byte hash. */
+ * on entry to libsha on CPUs with AVX. A dirty upper YMM state, left by any
+ * 256-bit write before the call, makes every legacy-SSE instruction after it
+ * (our generic code and x86_shani) pay a state transition or a false
+ * dependency; measured here, it tripled the time of a 32-byte hash. */
 #include <immintrin.h>
 
 #include "sha256_impl.h"
