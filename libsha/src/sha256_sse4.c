@@ -112,7 +112,6 @@ void libsha_sse4_finalize(uint32_t state[8], const unsigned char pending[64], si
         unsigned char last[128];
         libsha_pad_two_blocks(last, pending, used, bits);
         libsha_sse4_transform(state, last, 2);
-        libsha_store_digest(out, state);
     } else {
         /* The padded block goes back to memory in whole 16-byte stores, which
          * the transform's 16-byte loads forward, so one copy of the rounds
@@ -123,8 +122,8 @@ void libsha_sse4_finalize(uint32_t state[8], const unsigned char pending[64], si
         __m128i block[4];
         LIBSHA_X86_LAST_BLOCK(pending, used, bits, block[0], block[1], block[2], block[3]);
         libsha_sse4_transform(state, (const unsigned char *)block, 1);
-        libsha_store_digest(out, state);
     }
+    libsha_store_digest(out, state);
 }
 
 void libsha_sse4_d64(unsigned char *out, const unsigned char *in)

@@ -7,6 +7,8 @@
 
 #include <immintrin.h>
 
+#include "sha256_impl.h"
+
 /* Keeps the bytes of v below `used` (v holds block bytes base..base+15), puts
  * the 0x80 marker at `used`, zeroes the rest: the padding, without a store. */
 static inline __m128i libsha_pad16(__m128i v, int base, __m128i used)

@@ -1,8 +1,7 @@
 /*
  * x86_shani(1way,2way): the x86 SHA extensions. Built with -msse4.1 -msha and
- * never -mavx: VEX-encoded moves around SHA instructions run far slower. The
- * entry points for CPUs with AVX, which clear the upper YMM state first, are
- * in sha256_x86_shani_avx.c.
+ * never -mavx: VEX-encoded moves around SHA instructions run far slower (the
+ * entry points clear a caller's dirty upper YMM state first: libsha_enter).
  *
  * The SHA instructions keep the state as two vectors, ABEF and CDGH (A in
  * the highest lane), and take K + W four rounds at a time.
