@@ -186,8 +186,6 @@ void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in);
 static inline void libsha_enter(void)
 {
 #if defined(LIBSHA_X86)
-    /* A call, not inline asm: issued in place it saved about 2 ns on the
-     * three-call path, and the sse41(4way) D64 row came out 18% slower. */
     if (libsha_cpu_features_cached() & LIBSHA_CPU_AVX)
         libsha_x86_zeroupper();
 #endif
