@@ -6,28 +6,46 @@
 #if defined(LIBSHA_X86)
 /* SHA-NI replaces the SSE4 and AVX2 paths, as in Bitcoin Core. */
 static const struct libsha_impl x86_shani = {
-    "x86_shani(1way,2way)", LIBSHA_USE_SSE4 | LIBSHA_USE_SHANI, LIBSHA_CPU_X86_SHA,
-    libsha_x86_shani_transform, libsha_x86_shani_finalize, libsha_x86_shani_d64_1way, libsha_x86_shani_d64_2way, NULL, NULL,
+    .name = "x86_shani(1way,2way)",
+    .use = LIBSHA_USE_SSE4 | LIBSHA_USE_SHANI,
+    .cpu = LIBSHA_CPU_X86_SHA,
+    .transform = libsha_x86_shani_transform,
+    .finalize = libsha_x86_shani_finalize,
+    .d64 = {[1] = libsha_x86_shani_d64_1way, [2] = libsha_x86_shani_d64_2way},
 };
 static const struct libsha_impl sse4_avx2 = {
-    "sse4(1way),sse41(4way),avx2(8way)", LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2, LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX2,
-    libsha_sse4_transform, libsha_sse4_finalize, libsha_sse4_d64, NULL, libsha_sse41_d64_4way, libsha_avx2_d64_8way,
+    .name = "sse4(1way),sse41(4way),avx2(8way)",
+    .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2,
+    .cpu = LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX2,
+    .transform = libsha_sse4_transform,
+    .finalize = libsha_sse4_finalize,
+    .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx2_d64_8way},
 };
 static const struct libsha_impl sse4 = {
-    "sse4(1way),sse41(4way)", LIBSHA_USE_SSE4, LIBSHA_CPU_SSE41,
-    libsha_sse4_transform, libsha_sse4_finalize, libsha_sse4_d64, NULL, libsha_sse41_d64_4way, NULL,
+    .name = "sse4(1way),sse41(4way)",
+    .use = LIBSHA_USE_SSE4,
+    .cpu = LIBSHA_CPU_SSE41,
+    .transform = libsha_sse4_transform,
+    .finalize = libsha_sse4_finalize,
+    .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way},
 };
 #endif
 
 #if defined(LIBSHA_ARM)
 static const struct libsha_impl arm_shani = {
-    "arm_shani(1way,2way)", LIBSHA_USE_SHANI, LIBSHA_CPU_ARM_SHA2,
-    libsha_arm_shani_transform, NULL, libsha_arm_shani_d64_1way, libsha_arm_shani_d64_2way, NULL, NULL,
+    .name = "arm_shani(1way,2way)",
+    .use = LIBSHA_USE_SHANI,
+    .cpu = LIBSHA_CPU_ARM_SHA2,
+    .transform = libsha_arm_shani_transform,
+    .d64 = {[1] = libsha_arm_shani_d64_1way, [2] = libsha_arm_shani_d64_2way},
 };
 #endif
 
 static const struct libsha_impl standard = {
-    "standard", LIBSHA_USE_STANDARD, 0, libsha_standard_transform, NULL, libsha_standard_d64, NULL, NULL, NULL,
+    .name = "standard",
+    .use = LIBSHA_USE_STANDARD,
+    .transform = libsha_standard_transform,
+    .d64 = {[1] = libsha_standard_d64},
 };
 
 const struct libsha_impl *const libsha_registry[] = {

@@ -26,17 +26,21 @@ typedef void (*libsha_finalize_fn)(uint32_t state[8], const unsigned char pendin
  * reads all of its input before writing any output, so out may equal in. */
 typedef void (*libsha_d64_fn)(unsigned char *out, const unsigned char *in);
 
-/* One row of the dispatch table: immutable, switched as a whole. */
+/* Lane widths a kernel may have: each is an index into a row's kernel arrays. */
+#define LIBSHA_MAX_LANES 8
+
+/* One row of the dispatch table: immutable, switched as a whole. Written with
+ * designated initializers, e.g. .d64[4] = libsha_sse41_d64_4way; the
+ * dispatcher and the self-test loop over the widths a row fills. */
 struct libsha_impl {
     const char *name;       /* printed as Bitcoin Core prints it */
     unsigned use;           /* LIBSHA_USE_* bits that must be allowed */
     unsigned cpu;           /* LIBSHA_CPU_* features it executes */
     libsha_transform_fn transform;
     libsha_finalize_fn finalize; /* NULL: the generic padding in sha256_stream.c */
-    libsha_d64_fn d64_1way; /* required */
-    libsha_d64_fn d64_2way; /* optional wider kernels, NULL where absent */
-    libsha_d64_fn d64_4way;
-    libsha_d64_fn d64_8way;
+    /* SHA256D64 of W blobs at once in .d64[W]: [1] is required, wider ones
+     * are optional (NULL where absent). */
+    libsha_d64_fn d64[LIBSHA_MAX_LANES + 1];
 };
 
 /* FIPS 180-4 4.2.2: the round constants. */

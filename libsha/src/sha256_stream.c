@@ -99,20 +99,18 @@ int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, 
 void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in,
                     size_t blocks)
 {
+    size_t width;
     if (out == NULL || in == NULL)
         return;
-    /* Widest kernel first; each step's output never reaches input not yet read. */
-    if (impl->d64_8way != NULL)
-        for (; blocks >= 8; blocks -= 8, out += 8 * 32, in += 8 * 64)
-            impl->d64_8way(out, in);
-    if (impl->d64_4way != NULL)
-        for (; blocks >= 4; blocks -= 4, out += 4 * 32, in += 4 * 64)
-            impl->d64_4way(out, in);
-    if (impl->d64_2way != NULL)
-        for (; blocks >= 2; blocks -= 2, out += 2 * 32, in += 2 * 64)
-            impl->d64_2way(out, in);
-    for (; blocks > 0; blocks -= 1, out += 32, in += 64)
-        impl->d64_1way(out, in);
+    /* Widest kernel first, then the tail on narrower ones; each step's output
+     * never reaches input not yet read. */
+    for (width = LIBSHA_MAX_LANES; width >= 1; --width) {
+        libsha_d64_fn d64 = impl->d64[width];
+        if (d64 == NULL)
+            continue;
+        for (; blocks >= width; blocks -= width, out += width * 32, in += width * 64)
+            d64(out, in);
+    }
 }
 
 int libsha_stream_live(const libsha_sha256_ctx *ctx)
