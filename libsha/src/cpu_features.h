@@ -7,12 +7,15 @@
 #include "atomic.h"
 #include "libsha.h"
 
+/* CPUID's registers, as indices into the readings below. */
+enum { LIBSHA_EAX, LIBSHA_EBX, LIBSHA_ECX, LIBSHA_EDX };
+
 /* The raw x86 readings the decision needs. */
 struct libsha_x86_cpuid {
-    uint32_t max_leaf;  /* CPUID leaf 0, EAX: leaves above it alias the highest one */
-    uint32_t leaf1_ecx; /* CPUID leaf 1, ECX */
-    uint32_t leaf7_ebx; /* CPUID leaf 7 subleaf 0, EBX (meaningless when max_leaf < 7) */
-    uint64_t xcr0;      /* XGETBV(0) (meaningless when OSXSAVE is clear) */
+    uint32_t max_leaf; /* CPUID leaf 0, EAX: leaves above it alias the highest one */
+    uint32_t leaf1[4]; /* CPUID leaf 1: EAX, EBX, ECX, EDX */
+    uint32_t leaf7[4]; /* CPUID leaf 7 subleaf 0 (meaningless when max_leaf < 7) */
+    uint64_t xcr0;     /* XGETBV(0) (0 when OSXSAVE is clear: XGETBV would fault) */
 };
 
 /* Pure: readings in, LIBSHA_CPU_* bits out. Unit-tested with synthetic values. */

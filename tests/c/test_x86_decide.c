@@ -12,6 +12,10 @@
 #define SHA_7 (1u << 29)
 #define YMM_SAVED 0x7u
 
+/* The readings the decision looks at: max leaf, leaf 1 ECX, leaf 7 EBX, XCR0. */
+#define ID(max, ecx1, ebx7, saved) \
+    {.max_leaf = (max), .leaf1 = {[LIBSHA_ECX] = (ecx1)}, .leaf7 = {[LIBSHA_EBX] = (ebx7)}, .xcr0 = (saved)}
+
 #define ALL_ECX (SSSE3 | SSE41 | OSXSAVE | AVX)
 #define ALL_CPU (LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX | LIBSHA_CPU_AVX2 | LIBSHA_CPU_X86_SHA)
 
@@ -20,20 +24,24 @@ static const struct {
     struct libsha_x86_cpuid id;
     unsigned expected;
 } cases[] = {
-    {"everything present", {7, ALL_ECX, AVX2_7 | SHA_7, YMM_SAVED}, ALL_CPU},
-    {"AVX2 bit set but OSXSAVE clear", {7, SSSE3 | SSE41 | AVX, AVX2_7 | SHA_7, YMM_SAVED},
+    {"everything present", ID(7, ALL_ECX, AVX2_7 | SHA_7, YMM_SAVED), ALL_CPU},
+    {"AVX2 bit set but OSXSAVE clear", ID(7, SSSE3 | SSE41 | AVX, AVX2_7 | SHA_7, YMM_SAVED),
      LIBSHA_CPU_SSE41 | LIBSHA_CPU_X86_SHA},
-    {"OS does not save YMM state", {7, ALL_ECX, AVX2_7, 0x3}, LIBSHA_CPU_SSE41},
-    {"OS saves YMM but not XMM", {7, ALL_ECX, AVX2_7, 0x5}, LIBSHA_CPU_SSE41},
-    {"AVX2 without AVX", {7, SSSE3 | SSE41 | OSXSAVE, AVX2_7, YMM_SAVED}, LIBSHA_CPU_SSE41},
-    {"max leaf below 7: leaf-7 bits alias another leaf", {6, ALL_ECX, AVX2_7 | SHA_7, YMM_SAVED},
+    {"OS does not save YMM state", ID(7, ALL_ECX, AVX2_7, 0x3), LIBSHA_CPU_SSE41},
+    {"OS saves YMM but not XMM", ID(7, ALL_ECX, AVX2_7, 0x5), LIBSHA_CPU_SSE41},
+    {"AVX2 without AVX", ID(7, SSSE3 | SSE41 | OSXSAVE, AVX2_7, YMM_SAVED), LIBSHA_CPU_SSE41},
+    {"max leaf below 7: leaf-7 bits alias another leaf", ID(6, ALL_ECX, AVX2_7 | SHA_7, YMM_SAVED),
      LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX},
-    {"SHA without SSE4.1", {7, SSSE3 | OSXSAVE | AVX, SHA_7, YMM_SAVED}, LIBSHA_CPU_AVX},
-    {"SSE4.1 without SSSE3", {7, SSE41, SHA_7, 0}, 0},
-    {"SSE4.1 and SSSE3 only", {1, SSSE3 | SSE41, 0, 0}, LIBSHA_CPU_SSE41},
-    {"max leaf 0", {0, ALL_ECX, AVX2_7 | SHA_7, YMM_SAVED}, 0},
-    {"SHA and SSE4.1, no AVX (e.g. Goldmont)", {21, SSSE3 | SSE41, SHA_7, 0},
+    {"SHA without SSE4.1", ID(7, SSSE3 | OSXSAVE | AVX, SHA_7, YMM_SAVED), LIBSHA_CPU_AVX},
+    {"SSE4.1 without SSSE3", ID(7, SSE41, SHA_7, 0), 0},
+    {"SSE4.1 and SSSE3 only", ID(1, SSSE3 | SSE41, 0, 0), LIBSHA_CPU_SSE41},
+    {"max leaf 0", ID(0, ALL_ECX, AVX2_7 | SHA_7, YMM_SAVED), 0},
+    {"SHA and SSE4.1, no AVX (e.g. Goldmont)", ID(21, SSSE3 | SSE41, SHA_7, 0),
      LIBSHA_CPU_SSE41 | LIBSHA_CPU_X86_SHA},
+    {"SHA's bit in leaf 7 ECX, not EBX",
+     {.max_leaf = 7, .leaf1 = {[LIBSHA_ECX] = SSSE3 | SSE41}, .leaf7 = {[LIBSHA_ECX] = SHA_7}}, LIBSHA_CPU_SSE41},
+    {"AVX2's bit in leaf 1 ECX position 5, not leaf 7", ID(7, ALL_ECX | (1u << 5), 0, YMM_SAVED),
+     LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX},
 };
 
 int main(void)
