@@ -1,5 +1,7 @@
 """The standalone CMake install, used from C, and the wheel's shape. (Slow: they build.)"""
 
+import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -44,3 +46,41 @@ def test_c_tests_under_ctest(tmp_path):
     run("cmake", "--build", build)
     out = run("ctest", "--test-dir", build, "--output-on-failure")
     assert "tests passed" in out
+
+
+NO_SHA_COMPILER = """#!/bin/sh
+# A C compiler that does not know -msha, as an old or minimal toolchain would not.
+for a in "$@"; do [ "$a" = "-msha" ] && { echo "cc: error: unrecognized command-line option '-msha'" >&2; exit 1; }; done
+exec gcc "$@"
+"""
+
+
+@needs_source
+@pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("gcc") is None or not sys.platform.startswith("linux")
+                    or platform.machine() not in ("x86_64", "AMD64"), reason="needs cmake and gcc on x86-64 Linux")
+@pytest.mark.parametrize("how", ["options", "compiler"])
+def test_kernels_left_out_by_option_or_by_compiler(tmp_path, how):
+    # LIBSHA_NO_<ISA> leaves kernels out; a compiler without an ISA's flag drops
+    # them by itself (a compile probe) instead of failing the build.
+    env, args = dict(os.environ), []
+    if how == "options":
+        args = ["-DLIBSHA_NO_SHANI=ON", "-DLIBSHA_NO_AVX2=ON"]
+        expected = ["sse4(1way),sse41(4way)", "standard"]
+        said = ["SHANI kernels left out (LIBSHA_NO_SHANI)", "AVX2 kernels left out (LIBSHA_NO_AVX2)"]
+    else:
+        cc = tmp_path / "cc"
+        cc.write_text(NO_SHA_COMPILER)
+        cc.chmod(0o755)
+        env["CC"] = str(cc)
+        expected = ["sse4(1way),sse41(4way),avx2(8way)", "sse4(1way),sse41(4way)", "standard"]
+        said = ["the compiler cannot build SHANI"]
+    build = tmp_path / "build"
+    configure = run("cmake", "-S", ROOT, "-B", build, "-DLIBSHA_WARNINGS_AS_ERRORS=ON", *args, env=env)
+    assert all(s in configure for s in said), configure
+    run("cmake", "--build", build, env=env)
+    (library,) = [p for p in build.glob("libsha.so*") if not p.is_symlink()]
+    check = ("import libsha; names = [i.name for i in libsha.implementations()]; print(names); "
+             "assert libsha.sha256(b'abc').hex() == '" + ABC + "'; "
+             "[libsha.select(n) for n in names]; print('ok')")
+    out = run(sys.executable, "-c", check, env={**os.environ, "LIBSHA_LIBRARY": str(library)}, cwd=tmp_path)
+    assert out.splitlines() == [repr(expected), "ok"]

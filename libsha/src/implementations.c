@@ -3,7 +3,9 @@
  * passes. */
 #include "sha256_impl.h"
 
-#if defined(LIBSHA_X86)
+/* Each row is built where CMake's compile probe found its instruction sets
+ * (LIBSHA_HAVE_*), best first. */
+#if defined(LIBSHA_HAVE_SHANI)
 /* SHA-NI replaces the SSE4 and AVX2 paths, as in Bitcoin Core. */
 static const struct libsha_impl x86_shani = {
     .name = "x86_shani(1way,2way)",
@@ -13,6 +15,8 @@ static const struct libsha_impl x86_shani = {
     .finalize = libsha_x86_shani_finalize,
     .d64 = {[1] = libsha_x86_shani_d64_1way, [2] = libsha_x86_shani_d64_2way},
 };
+#endif
+#if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2)
 static const struct libsha_impl sse4_avx2 = {
     .name = "sse4(1way),sse41(4way),avx2(8way)",
     .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2,
@@ -21,6 +25,8 @@ static const struct libsha_impl sse4_avx2 = {
     .finalize = libsha_sse4_finalize,
     .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx2_d64_8way},
 };
+#endif
+#if defined(LIBSHA_HAVE_SSE41)
 static const struct libsha_impl sse4 = {
     .name = "sse4(1way),sse41(4way)",
     .use = LIBSHA_USE_SSE4,
@@ -31,7 +37,7 @@ static const struct libsha_impl sse4 = {
 };
 #endif
 
-#if defined(LIBSHA_ARM)
+#if defined(LIBSHA_HAVE_ARM_SHA2)
 static const struct libsha_impl arm_shani = {
     .name = "arm_shani(1way,2way)",
     .use = LIBSHA_USE_SHANI,
@@ -49,10 +55,16 @@ static const struct libsha_impl standard = {
 };
 
 const struct libsha_impl *const libsha_registry[] = {
-#if defined(LIBSHA_X86)
-    &x86_shani, &sse4_avx2, &sse4,
+#if defined(LIBSHA_HAVE_SHANI)
+    &x86_shani,
 #endif
-#if defined(LIBSHA_ARM)
+#if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2)
+    &sse4_avx2,
+#endif
+#if defined(LIBSHA_HAVE_SSE41)
+    &sse4,
+#endif
+#if defined(LIBSHA_HAVE_ARM_SHA2)
     &arm_shani,
 #endif
     &standard,

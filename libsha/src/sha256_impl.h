@@ -189,7 +189,8 @@ void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in);
  * vzeroupper faults without AVX). */
 static inline void libsha_enter(void)
 {
-#if defined(LIBSHA_X86)
+/* Left out where the compiler cannot emit vzeroupper: that costs speed, never correctness. */
+#if defined(LIBSHA_X86) && defined(LIBSHA_HAVE_AVX)
     if (libsha_cpu_features_cached() & LIBSHA_CPU_AVX)
         libsha_x86_zeroupper();
 #endif
