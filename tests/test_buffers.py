@@ -7,10 +7,11 @@ import mmap
 import pytest
 
 import libsha
+from conftest import pattern251
 
 np = pytest.importorskip("numpy")
 
-DATA = bytes(range(256)) * 3
+DATA = pattern251(768)
 
 
 @pytest.mark.parametrize(

@@ -80,7 +80,7 @@ int main(void)
         return 1;
     }
     for (i = 0; i < MAX_LEN; ++i)
-        pattern[i] = (unsigned char)(i * 89 + 5);
+        pattern[i] = (unsigned char)((i * 89 + 5) % 251); /* no period a lane mix-up could hide in */
     libsha_select("standard");
     for (len = 0; len <= MAX_LEN; ++len) {
         libsha_sha256(pattern, len, expected[len]);

@@ -179,7 +179,7 @@ static void compute_expected(void)
 {
     size_t i, n;
     for (i = 0; i < sizeof data; ++i)
-        data[i] = (unsigned char)(i * 131 + 7);
+        data[i] = (unsigned char)((i * 131 + 7) % 251); /* no period a lane mix-up could hide in */
     for (n = 0; n <= 300; ++n)
         libsha_sha256(data, n, prefix_digest[n]);
     for (i = 0; i < 41; ++i) {

@@ -74,7 +74,7 @@ int main(int argc, char **argv)
     if (argc > 1)
         rounds = atol(argv[1]);
     for (i = 0; i < sizeof data; ++i)
-        data[i] = (unsigned char)(i * 7 + 1);
+        data[i] = (unsigned char)((i * 7 + 1) % 251); /* no period a lane mix-up could hide in */
     libsha_select("standard");
     for (i = 0; i < NLEN; ++i)
         libsha_sha256(data, lengths[i], expected[i]);
