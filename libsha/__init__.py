@@ -5,6 +5,7 @@
     h = libsha.new(); h.update(b"a"); h.hexdigest()
     libsha.hmac_sha256(b"key", b"message")
     libsha.sha256d64(blobs)           # double SHA-256 of each 64-byte blob
+    libsha.merkle_root(txids)         # (root, mutated), as Bitcoin Core computes it
 
 The pure-Python oracle is libsha.reference (it never loads the native library).
 """
@@ -29,6 +30,7 @@ from ._dispatch import (
 )
 from ._hash import SHA256
 from ._hmac import HMAC, hmac_new, hmac_sha256
+from ._merkle import merkle_root
 from ._native import ConfigurationError, LibraryLoadError
 from ._oneshot import sha256, sha256d64
 
@@ -57,6 +59,7 @@ __all__ = [
     "implementation",
     "implementations",
     "library_version",
+    "merkle_root",
     "new",
     "select",
     "sha256",

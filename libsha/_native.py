@@ -42,6 +42,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_hmac_sha256_update": (c_int, [c_void_p, c_void_p, c_size_t]),
     "libsha_hmac_sha256_final": (c_int, [c_void_p, c_void_p]),
     "libsha_hmac_sha256_wipe": (None, [c_void_p]),
+    "libsha_merkle_root": (c_int, [c_void_p, c_void_p, c_size_t, POINTER(c_int)]),
     "libsha_bench": (c_int, [c_char_p, c_int, c_void_p, c_size_t, c_uint64]),
 }
 
@@ -60,6 +61,7 @@ BENCH_D64 = 1
 BENCH_HASH_DIRTY_UPPER = 2
 BENCH_STREAM = 3
 BENCH_HMAC = 4
+BENCH_MERKLE = 5
 
 DIGEST_SIZE = 32
 BLOCK_SIZE = 64

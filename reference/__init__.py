@@ -3,10 +3,11 @@
 Installed as ``libsha.reference``; it never loads the native library, so it
 can check any SHA-256 implementation, ours included::
 
-    from libsha.reference import sha256, sha256d64, Sha256, hmac_sha256
+    from libsha.reference import sha256, sha256d64, Sha256, hmac_sha256, merkle_root
 """
 
 from .hmac import hmac_sha256
+from .merkle import merkle_root
 from .sha256 import (
     BLOCK_SIZE,
     DIGEST_SIZE,
@@ -28,6 +29,7 @@ __all__ = [
     "Sha256",
     "compress",
     "hmac_sha256",
+    "merkle_root",
     "padding",
     "sha256",
     "sha256d",

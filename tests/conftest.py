@@ -1,3 +1,5 @@
+import hashlib
+
 import pytest
 
 import libsha
@@ -42,3 +44,24 @@ def run_threads(*targets):
         t.start()
     for t in threads:
         t.join()
+
+
+def sha256d(data):
+    """Double SHA-256 by hashlib: the independent check for libsha's double hashes."""
+    return hashlib.sha256(hashlib.sha256(data).digest()).digest()
+
+
+def sha256d64_by_hashlib(data):
+    """Double SHA-256 of each 64-byte blob by hashlib, concatenated."""
+    return b"".join(sha256d(data[i : i + 64]) for i in range(0, len(data), 64))
+
+
+def merkle_root_by_hashlib(leaves):
+    """Bitcoin Core's ComputeMerkleRoot over hashlib: (root, mutated)."""
+    level, mutated = list(leaves), False
+    while len(level) > 1:
+        mutated = mutated or any(level[i] == level[i + 1] for i in range(0, len(level) - 1, 2))
+        if len(level) % 2:
+            level.append(level[-1])
+        level = [sha256d(level[i] + level[i + 1]) for i in range(0, len(level), 2)]
+    return (level[0] if level else bytes(32)), mutated

@@ -11,6 +11,7 @@ import threading
 import pytest
 
 import libsha
+from conftest import sha256d64_by_hashlib
 from libsha import _native
 
 SHANI = "x86_shani(1way,2way)"
@@ -165,9 +166,7 @@ def test_switching_while_hashing_never_gives_a_wrong_digest():
     messages = [os.urandom(n) for n in (0, 31, 64, 100, 1000, 5000)]
     expected = [hashlib.sha256(m).digest() for m in messages]
     blobs = os.urandom(64 * 37)
-    expected_d64 = b"".join(
-        hashlib.sha256(hashlib.sha256(blobs[i : i + 64]).digest()).digest() for i in range(0, len(blobs), 64)
-    )
+    expected_d64 = sha256d64_by_hashlib(blobs)
     names = sorted(RUNNABLE)
     stop = threading.Event()
     wrong, done = [], [0]

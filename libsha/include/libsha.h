@@ -199,6 +199,19 @@ LIBSHA_API void libsha_hmac_sha256_wipe(libsha_hmac_sha256_ctx *ctx);
 LIBSHA_API void libsha_sha256d64(unsigned char *out, const unsigned char *in, size_t blocks);
 
 /*
+ * The Bitcoin Merkle root of n 32-byte leaves, as Bitcoin Core's
+ * ComputeMerkleRoot: each level pairs adjacent nodes, an odd level pairs its
+ * last node with itself, a parent is the double SHA-256 of left || right.
+ * n == 1: the root is the leaf; n == 0: 32 zero bytes. *mutated (if not NULL)
+ * is set to 1 when some level holds two equal nodes at a pair position
+ * (CVE-2012-2459), else 0. The leaves are read, never written; out may
+ * overlap them. Scratch: about 10 KiB of stack, nothing allocated, any n.
+ * Returns LIBSHA_OK, LIBSHA_ERR_NULL (out NULL, or leaves NULL with n > 0) or
+ * LIBSHA_ERR_ARGUMENT (n * 32 overflows); on error nothing is written.
+ */
+LIBSHA_API int libsha_merkle_root(unsigned char out[32], const unsigned char *leaves, size_t n, int *mutated);
+
+/*
  * Benchmark kernel for shabench: runs `iterations` times, on the named
  * implementation only (the active one is left alone), either
  *   LIBSHA_BENCH_HASH: SHA-256 of buf[0..len), its first min(len, 32) bytes
@@ -212,7 +225,9 @@ LIBSHA_API void libsha_sha256d64(unsigned char *out, const unsigned char *in, si
  *                      them; they run on the active implementation, so it
  *                      must be the named one (LIBSHA_ERR_ARGUMENT otherwise), or
  *   LIBSHA_BENCH_HMAC: HMAC-SHA256 of buf[0..len) under a fixed 32-byte key,
- *                      fed back as LIBSHA_BENCH_HASH does.
+ *                      fed back as LIBSHA_BENCH_HASH does, or
+ *   LIBSHA_BENCH_MERKLE: the Merkle root of the len / 32 leaves in buf, written
+ *                      over the first leaf (len a non-zero multiple of 32).
  * Returns LIBSHA_OK or a LIBSHA_ERR_* code.
  */
 #define LIBSHA_BENCH_HASH 0
@@ -220,6 +235,7 @@ LIBSHA_API void libsha_sha256d64(unsigned char *out, const unsigned char *in, si
 #define LIBSHA_BENCH_HASH_DIRTY_UPPER 2
 #define LIBSHA_BENCH_STREAM 3
 #define LIBSHA_BENCH_HMAC 4
+#define LIBSHA_BENCH_MERKLE 5
 LIBSHA_API int libsha_bench(const char *implementation, int op, unsigned char *buf, size_t len,
                             uint64_t iterations);
 

@@ -149,6 +149,10 @@ int libsha_stream_live(const libsha_sha256_ctx *ctx);
 void libsha_wipe_ctx(libsha_sha256_ctx *ctx);
 void libsha_wipe_bytes(void *p, size_t n);
 
+/* merkle.c: the Merkle root on an explicit implementation. */
+int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], const unsigned char *leaves,
+                      size_t n, int *mutated);
+
 /* hmac.c: the one-shot HMAC on an explicit implementation. */
 int libsha_hmac_run(const struct libsha_impl *impl, const void *key, size_t keylen, const void *msg,
                     size_t msglen, unsigned char out[32]);

@@ -4,7 +4,8 @@
  * an unreadable page and, separately, ends `offset` bytes before one (offset 0:
  * right against it); digests are written so they end right before an
  * unwritable page. One-shot, streaming (in two updates), SHA256D64, and
- * HMAC-SHA256 with the same bytes as key and message (one-shot and streamed).
+ * HMAC-SHA256 with the same bytes as key and message (one-shot and streamed),
+ * and the Merkle root of every whole number of 32-byte leaves.
  * A stray access is a crash here; every digest is also checked.
  */
 #include <stdio.h>
@@ -38,7 +39,7 @@ static void check(int ok, const char *impl, const char *what, size_t len, size_t
 }
 
 static unsigned char pattern[MAX_LEN], expected[MAX_LEN + 1][32], expected_d64[MAX_LEN / 64][32];
-static unsigned char expected_hmac[MAX_LEN + 1][32];
+static unsigned char expected_hmac[MAX_LEN + 1][32], expected_merkle[MAX_LEN / 32 + 1][32];
 
 static void one_placement(const char *impl, const unsigned char *in, size_t len, size_t offset, unsigned char *out_end)
 {
@@ -58,6 +59,11 @@ static void one_placement(const char *impl, const unsigned char *in, size_t len,
         libsha_hmac_sha256_update(&hctx, in + len / 3, len - len / 3);
         check(libsha_hmac_sha256_final(&hctx, out) == LIBSHA_OK && memcmp(out, expected_hmac[len], 32) == 0, impl,
               "HMAC streaming", len, offset);
+    }
+    if (len % 32 == 0) {
+        int mutated;
+        check(libsha_merkle_root(out, in, len / 32, &mutated) == LIBSHA_OK
+                  && memcmp(out, expected_merkle[len / 32], 32) == 0, impl, "merkle root", len, offset);
     }
     if (len % 64 == 0) {
         size_t blobs = len / 64;
@@ -85,6 +91,8 @@ int main(void)
     for (len = 0; len <= MAX_LEN; ++len) {
         libsha_sha256(pattern, len, expected[len]);
         libsha_hmac_sha256(pattern, len, pattern, len, expected_hmac[len]);
+        if (len % 32 == 0)
+            libsha_merkle_root(expected_merkle[len / 32], pattern, len / 32, NULL);
     }
     libsha_sha256d64(expected_d64[0], pattern, MAX_LEN / 64);
 

@@ -2,7 +2,8 @@
  * libsha's C tests, against every implementation this CPU runs: the NIST CAVP
  * short and long messages (one-shot and streamed), streaming at every split
  * point of lengths 0..300, SHA256D64 of 0..40 blobs, in place and not, and
- * HMAC-SHA256 (RFC 4231, every split point, the API's contracts).
+ * HMAC-SHA256 (RFC 4231, every split point, the API's contracts), and the
+ * Bitcoin Merkle root against a level-by-level model.
  * Also a model of the C API in use. Runs where Python cannot (qemu, wine).
  *
  *   test_libsha VECTOR_DIR [--expect IMPLEMENTATION]
@@ -172,6 +173,64 @@ static void hmac_contracts(const char *impl)
     check(libsha_hmac_sha256_ctx_size() == sizeof(libsha_hmac_sha256_ctx), impl, "HMAC ctx size", 0);
 }
 
+/* Bitcoin Core's ComputeMerkleRoot, level by level on a copy, with
+ * libsha_sha256d64 (itself checked above): the plain model of the tree. */
+static void merkle_model(const unsigned char *leaves, size_t n, unsigned char out[32], int *mutated)
+{
+    unsigned char *level = malloc(32 * (n + 1) + 1);
+    size_t pos;
+    *mutated = 0;
+    memcpy(level, leaves, 32 * n);
+    if (n == 0)
+        memset(level, 0, 32);
+    while (n > 1) {
+        for (pos = 0; pos + 1 < n; pos += 2)
+            *mutated |= memcmp(level + 32 * pos, level + 32 * pos + 32, 32) == 0;
+        if (n & 1)
+            memcpy(level + 32 * n, level + 32 * (n - 1), 32), ++n;
+        libsha_sha256d64(level, level, n / 2);
+        n /= 2;
+    }
+    memcpy(out, level, 32);
+    free(level);
+}
+
+/* The Merkle root of 0..600 leaves (two chunk borders of the C code), with
+ * each count's last leaf repeated too (CVE-2012-2459), and the contracts. */
+static void merkle(const char *impl)
+{
+    static unsigned char leaves[32 * 602];
+    unsigned char got[32], expected[32], fill[32];
+    size_t n, i;
+    int all_ok = 1, mutated, want;
+
+    for (i = 0; i < sizeof leaves; ++i)
+        leaves[i] = (unsigned char)((i * 29 + 3) % 251);
+    for (n = 0; n <= 600; ++n) {
+        merkle_model(leaves, n, expected, &want);
+        all_ok &= libsha_merkle_root(got, leaves, n, &mutated) == LIBSHA_OK && memcmp(got, expected, 32) == 0
+                  && mutated == want && !want;
+        if (n % 2 == 1 && n > 1) { /* the last leaf twice: same root, flagged (one leaf is its own root) */
+            memcpy(leaves + 32 * n, leaves + 32 * (n - 1), 32);
+            all_ok &= libsha_merkle_root(got, leaves, n + 1, &mutated) == LIBSHA_OK
+                      && memcmp(got, expected, 32) == 0 && mutated == 1;
+            for (i = 0; i < 32; ++i)
+                leaves[32 * n + i] = (unsigned char)(((32 * n + i) * 29 + 3) % 251);
+        }
+    }
+    check(all_ok, impl, "merkle root of 0..600 leaves", 600);
+    memset(fill, 0x5a, sizeof fill);
+    memcpy(got, fill, 32);
+    mutated = 7;
+    check(libsha_merkle_root(got, NULL, 1, &mutated) == LIBSHA_ERR_NULL && memcmp(got, fill, 32) == 0 && mutated == 7,
+          impl, "merkle NULL leaves refused, nothing written", 0);
+    check(libsha_merkle_root(NULL, leaves, 1, &mutated) == LIBSHA_ERR_NULL, impl, "merkle NULL out", 0);
+    check(libsha_merkle_root(got, leaves, (size_t)-1 / 16, &mutated) == LIBSHA_ERR_ARGUMENT && mutated == 7, impl,
+          "merkle n * 32 overflow refused", 0);
+    check(libsha_merkle_root(got, NULL, 0, NULL) == LIBSHA_OK && got[0] == 0 && got[31] == 0, impl,
+          "merkle of no leaves is zeros", 0);
+}
+
 /* Expected values, computed once with 'standard' after it passed the NIST vectors. */
 static unsigned char data[64 * 41], prefix_digest[301][32], d64_expected[41 * 32];
 
@@ -252,6 +311,7 @@ int main(int argc, char **argv)
         streaming_and_d64(name);
         check(hmac_file(dir, name) == 7, name, "HMAC RFC 4231 cases", 0);
         hmac_contracts(name);
+        merkle(name);
         ++tested;
         printf("%s: %d passed, %d failed\n", name, passed - before_passed, failed - before_failed);
     }

@@ -7,7 +7,9 @@
  * mid-stream, and the finished context must be refused. HMAC-SHA256 is
  * checked against OpenSSL's HMAC() the same way, under a key cut from the
  * front of the message (the seed picks its length, 0..160, so short,
- * block-sized and hashed keys all occur). Any difference aborts (a finding).
+ * block-sized and hashed keys all occur). The message's 32-byte leaves also
+ * go through the Merkle root, against Bitcoin Core's algorithm on OpenSSL.
+ * Any difference aborts (a finding).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,6 +53,44 @@ static void check_hmac(const uint8_t *msg, size_t len, unsigned seed)
         abort();
     if (libsha_hmac_sha256_update(&ctx, msg, len) != LIBSHA_ERR_STATE || libsha_hmac_sha256_final(&ctx, got) != LIBSHA_ERR_STATE)
         abort();
+}
+
+/* The Merkle root of the message's whole 32-byte leaves (at most 160),
+ * against Bitcoin Core's algorithm on OpenSSL's SHA-256; then the same with
+ * the last leaf repeated, which an odd count must flag and not change. */
+static void check_merkle(const uint8_t *msg, size_t len)
+{
+    static unsigned char level[32 * 162];
+    unsigned char got[32], expected[32], inner[32];
+    size_t n = len / 32 > 160 ? 160 : len / 32, count, pos;
+    int mutated, want = 0, repeat;
+
+    for (repeat = 0; repeat <= (n % 2 == 1 && n > 1); ++repeat) {
+        count = n + (size_t)repeat;
+        memcpy(level, msg, 32 * n);
+        if (repeat)
+            memcpy(level + 32 * n, msg + 32 * (n - 1), 32);
+        if (libsha_merkle_root(got, level, count, &mutated) != LIBSHA_OK)
+            abort();
+        if (count == 0)
+            memset(level, 0, 32);
+        want = 0;
+        while (count > 1) {
+            for (pos = 0; pos + 1 < count; pos += 2)
+                want |= memcmp(level + 32 * pos, level + 32 * pos + 32, 32) == 0;
+            if (count & 1)
+                memcpy(level + 32 * count, level + 32 * (count - 1), 32), ++count;
+            for (pos = 0; pos < count / 2; ++pos) {
+                openssl_sha256(level + 64 * pos, 64, inner);
+                openssl_sha256(inner, 32, level + 32 * pos);
+            }
+            count /= 2;
+        }
+        if (repeat == 0)
+            memcpy(expected, level, 32);
+        if (memcmp(got, level, 32) != 0 || mutated != want || (repeat && (!mutated || memcmp(got, expected, 32) != 0)))
+            abort();
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
@@ -101,6 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
         abort();
 
     check_hmac(msg, len, input[1]);
+    check_merkle(msg, len);
 
     count = len / 64 > 64 ? 64 : len / 64;
     libsha_sha256d64(blobs_out, msg, count);

@@ -1,0 +1,57 @@
+"""The Bitcoin Merkle root of 32-byte leaves, in C."""
+
+from __future__ import annotations
+
+import ctypes
+
+from . import _native
+from ._buffers import borrow, contiguous_view
+from ._errors import check
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterable
+
+    from typing_extensions import Buffer
+
+
+def merkle_root(leaves: Buffer | Iterable[Buffer], /) -> tuple[bytes, bool]:
+    """(root, mutated) of the leaves, as Bitcoin Core's ComputeMerkleRoot.
+
+    `leaves` is a sequence of 32-byte bytes-like objects, or one bytes-like
+    object of n x 32 bytes. An odd level pairs its last node with itself;
+    `mutated` is True when some level holds two equal nodes at a pair position
+    (CVE-2012-2459). No leaves give 32 zero bytes.
+    """
+    if isinstance(leaves, str):
+        raise TypeError("merkle_root takes 32-byte leaves, not a str")
+    try:
+        view = contiguous_view(leaves, "leaves")
+    except TypeError:
+        view = None  # not a buffer: a sequence of leaves
+    if view is None:
+        data = b"".join(_leaf(i, leaf) for i, leaf in enumerate(leaves))  # type: ignore[arg-type]
+        return _root(data, len(data))
+    if view.nbytes % 32:
+        raise ValueError(f"merkle_root takes whole 32-byte leaves; {view.nbytes} bytes is not a multiple of 32")
+    with borrow(view, "leaves") as (pointer, nbytes):
+        return _root(pointer, nbytes)
+
+
+def _leaf(index: int, leaf: object) -> bytes:
+    if isinstance(leaf, str):
+        raise TypeError(f"leaf {index} is a str; leaves are 32-byte bytes-like objects")
+    try:
+        view = contiguous_view(leaf, f"leaf {index}")
+    except TypeError:
+        raise TypeError(f"leaf {index} is a {type(leaf).__name__}; leaves are 32-byte bytes-like objects") from None
+    if view.nbytes != 32:
+        raise ValueError(f"leaf {index} has {view.nbytes} bytes; leaves are 32 bytes")
+    return view.tobytes()
+
+
+def _root(pointer: object, nbytes: int) -> tuple[bytes, bool]:
+    out = _native.Digest()
+    mutated = ctypes.c_int()
+    check(_native.lib().libsha_merkle_root(out, pointer, nbytes // 32, ctypes.byref(mutated)))
+    return bytes(out.raw), bool(mutated.value)
