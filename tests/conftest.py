@@ -57,11 +57,7 @@ def sha256d64_by_hashlib(data):
 
 
 def merkle_root_by_hashlib(leaves):
-    """Bitcoin Core's ComputeMerkleRoot over hashlib: (root, mutated)."""
-    level, mutated = list(leaves), False
-    while len(level) > 1:
-        mutated = mutated or any(level[i] == level[i + 1] for i in range(0, len(level) - 1, 2))
-        if len(level) % 2:
-            level.append(level[-1])
-        level = [sha256d(level[i] + level[i + 1]) for i in range(0, len(level), 2)]
-    return (level[0] if level else bytes(32)), mutated
+    """Bitcoin Core's ComputeMerkleRoot, as libsha.reference writes it, over hashlib: (root, mutated)."""
+    from libsha.reference import merkle_root
+
+    return merkle_root(leaves, sha256d)

@@ -25,10 +25,11 @@ def test_every_count_0_to_1100_against_core_s_algorithm(implementation, rng):
         assert libsha.merkle_root(leaves) == merkle_root_by_hashlib(leaves), n
 
 
-@pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 64, 255, 256, 257, 511, 513, 1025])
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 64, 257])
 def test_the_pure_python_reference_agrees(n, rng):
+    # The reference on its own pure-Python SHA-256, against libsha.
     leaves = leaves_for(n, rng)
-    assert reference_merkle_root(leaves) == merkle_root_by_hashlib(leaves)
+    assert reference_merkle_root(leaves) == libsha.merkle_root(leaves)
 
 
 def test_large_and_random_trees(implementation, rng):
