@@ -42,8 +42,8 @@ class SHA256:
     """
 
     name = "sha256"
-    digest_size = 32
-    block_size = 64
+    digest_size = _native.DIGEST_SIZE
+    block_size = _native.BLOCK_SIZE
 
     # Short updates append to _parts without a lock (list.append is atomic);
     # everything that rewrites _parts or touches _ctx holds the lock, made on

@@ -35,8 +35,8 @@ class HMAC:
     """
 
     name = "hmac-sha256"
-    digest_size = 32
-    block_size = 64
+    digest_size = _native.DIGEST_SIZE
+    block_size = _native.BLOCK_SIZE
 
     __slots__ = ("_ctx", "_lock")
 

@@ -1,6 +1,5 @@
 """Choosing an implementation: masks, names, select/using, LIBSHA_IMPL, switching under load."""
 
-import ctypes
 import hashlib
 import os
 import platform

@@ -17,6 +17,13 @@ static inline void dirty_upper_ymm(void)
 #define CAN_DIRTY_UPPER 0
 #endif
 
+/* Writes the first min(len, 32) bytes of a digest of buf[0..len) back over buf,
+ * so that each hash depends on the one before. */
+static void feed_back(unsigned char *buf, size_t len, const unsigned char digest[32])
+{
+    memcpy(buf, digest, len < 32 ? len : 32);
+}
+
 static void hash_feedback(const struct libsha_impl *impl, unsigned char *buf, size_t len)
 {
     libsha_sha256_ctx ctx;
@@ -28,14 +35,8 @@ static void hash_feedback(const struct libsha_impl *impl, unsigned char *buf, si
     } else {
         unsigned char digest[32];
         libsha_stream_final(impl, &ctx, digest);
-        memcpy(buf, digest, len);
+        feed_back(buf, len, digest);
     }
-}
-
-/* The digest of buf[0..len) in `digest`, its first min(len, 32) bytes back into buf. */
-static void feed_back(unsigned char *buf, size_t len, const unsigned char digest[32])
-{
-    memcpy(buf, digest, len < 32 ? len : 32);
 }
 
 static void stream_feedback(unsigned char *buf, size_t len)

@@ -9,8 +9,7 @@
 static void hmac_start(const struct libsha_impl *impl, libsha_hmac_sha256_ctx *ctx, const unsigned char *key,
                        size_t keylen)
 {
-    /* Whole 16-byte words, so the transform's loads are forwarded from these stores. */
-    unsigned char block[64], pad[64];
+    unsigned char block[64], pad[64]; /* K0, then K0 ^ ipad and K0 ^ opad */
     size_t i;
 
     memset(block, 0, sizeof block);
