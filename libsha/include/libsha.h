@@ -199,6 +199,37 @@ LIBSHA_API void libsha_hmac_sha256_wipe(libsha_hmac_sha256_ctx *ctx);
 LIBSHA_API void libsha_sha256d64(unsigned char *out, const unsigned char *in, size_t blocks);
 
 /*
+ * Many independent messages at once: out[32*i..32*i+32) receives the digest of
+ * message i, for i < n. The messages go through the active implementation's
+ * widest multi-message kernel (several messages in flight, one per lane).
+ * Flags: 0, or LIBSHA_DOUBLE for SHA256(SHA256(m)) (Bitcoin txids).
+ * out must not overlap any input (the messages, lens, msgs or offsets).
+ * n == 0 is valid and writes nothing. On error nothing is written. Returns
+ * LIBSHA_OK or
+ *   LIBSHA_ERR_NULL      out, msgs, lens, offsets or data NULL where a byte
+ *                        must be read or written (a message of length 0 may
+ *                        be NULL; with offsets, data may be NULL when every
+ *                        message is empty);
+ *   LIBSHA_ERR_ARGUMENT  unknown flag bits, n * 32 overflows, out overlaps an
+ *                        input, an offset below 0 or below the one before it,
+ *                        or a message that would run past the address space;
+ *   LIBSHA_ERR_TOO_LONG  a message over 2^61 - 1 bytes.
+ */
+#define LIBSHA_DOUBLE 1u
+
+/* Message i is msgs[i][0..lens[i]). */
+LIBSHA_API int libsha_sha256_many(unsigned char *out, const void *const *msgs, const size_t *lens, size_t n,
+                                  unsigned flags);
+
+/* Arrow's layout: n + 1 offsets, message i is data[offsets[i]..offsets[i+1]).
+ * Offsets must be non-decreasing with offsets[0] >= 0 (a sliced Arrow array,
+ * offsets[0] > 0, works as it is); data is not read before offsets[0]. */
+LIBSHA_API int libsha_sha256_many_offsets32(unsigned char *out, const void *data, const int32_t *offsets,
+                                            size_t n, unsigned flags);
+LIBSHA_API int libsha_sha256_many_offsets64(unsigned char *out, const void *data, const int64_t *offsets,
+                                            size_t n, unsigned flags);
+
+/*
  * The Bitcoin Merkle root of n 32-byte leaves, as Bitcoin Core's
  * ComputeMerkleRoot: each level pairs adjacent nodes, an odd level pairs its
  * last node with itself, a parent is the double SHA-256 of left || right.
@@ -238,6 +269,16 @@ LIBSHA_API int libsha_merkle_root(unsigned char out[32], const unsigned char *le
 #define LIBSHA_BENCH_MERKLE 5
 LIBSHA_API int libsha_bench(const char *implementation, int op, unsigned char *buf, size_t len,
                             uint64_t iterations);
+
+/*
+ * Benchmark kernel for shabench's many-message rows: libsha_sha256_many_offsets64
+ * on the named implementation, `iterations` times over the same batch (each
+ * run's first digest is written over message 0's first bytes, up to 32, so
+ * no run can be skipped). Returns as libsha_sha256_many_offsets64, or
+ * LIBSHA_ERR_UNKNOWN_IMPL / LIBSHA_ERR_NOT_RUNNABLE for the name.
+ */
+LIBSHA_API int libsha_bench_many(const char *implementation, unsigned char *out, unsigned char *data,
+                                 const int64_t *offsets, size_t n, unsigned flags, uint64_t iterations);
 
 #ifdef __cplusplus
 }

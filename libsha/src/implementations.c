@@ -14,6 +14,7 @@ static const struct libsha_impl x86_shani = {
     .transform = libsha_x86_shani_transform,
     .finalize = libsha_x86_shani_finalize,
     .d64 = {[1] = libsha_x86_shani_d64_1way, [2] = libsha_x86_shani_d64_2way},
+    .many = {[2] = libsha_x86_shani_many_2way},
 };
 #endif
 #if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2)
@@ -24,6 +25,7 @@ static const struct libsha_impl sse4_avx2 = {
     .transform = libsha_sse4_transform,
     .finalize = libsha_sse4_finalize,
     .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx2_d64_8way},
+    .many = {[4] = libsha_sse41_many_4way, [8] = libsha_avx2_many_8way},
 };
 #endif
 #if defined(LIBSHA_HAVE_SSE41)
@@ -34,6 +36,7 @@ static const struct libsha_impl sse4 = {
     .transform = libsha_sse4_transform,
     .finalize = libsha_sse4_finalize,
     .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way},
+    .many = {[4] = libsha_sse41_many_4way},
 };
 #endif
 
@@ -44,6 +47,7 @@ static const struct libsha_impl arm_shani = {
     .cpu = LIBSHA_CPU_ARM_SHA2,
     .transform = libsha_arm_shani_transform,
     .d64 = {[1] = libsha_arm_shani_d64_1way, [2] = libsha_arm_shani_d64_2way},
+    .many = {[2] = libsha_arm_shani_many_2way},
 };
 #endif
 

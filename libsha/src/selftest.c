@@ -1,12 +1,15 @@
 /* Known-answer test run before an implementation is installed, as Bitcoin
  * Core's SelfTest(): a miscompiled or mis-detected kernel is never used. It
- * covers every kernel a row fills: the transform, finalize, each D64 width. */
+ * covers every kernel a row fills: the transform, finalize, each D64 width,
+ * each many-message width. */
 #include <string.h>
 
 #include "sha256_impl.h"
 #include "selftest_vectors.h"
 
 _Static_assert(sizeof selftest_d64 >= LIBSHA_MAX_LANES * 32, "known D64 answers for the widest kernel");
+_Static_assert(sizeof selftest_states / sizeof selftest_states[0] >= LIBSHA_MAX_LANES, "a start state per lane");
+_Static_assert(sizeof selftest_input >= 32 * (LIBSHA_MAX_LANES - 1) + 128, "two blocks per lane");
 
 /* A finalize function against the transform (checked first) with the padding
  * in memory, for tails that end in every 16-byte vector and that need a
@@ -38,6 +41,31 @@ static int finalize_matches(const struct libsha_impl *impl)
     return 1;
 }
 
+/* A many-message kernel against the transform (checked first): lane l starts
+ * from its own state and reads two blocks at its own offset, so a kernel that
+ * mixed up lanes, or dropped the second block, gives some lane a wrong state. */
+static int many_matches(const struct libsha_impl *impl, size_t width)
+{
+    uint32_t got[LIBSHA_MAX_LANES][8], expected[8];
+    uint32_t *states[LIBSHA_MAX_LANES];
+    const unsigned char *blocks[LIBSHA_MAX_LANES];
+    size_t lane;
+
+    for (lane = 0; lane < width; ++lane) {
+        memcpy(got[lane], selftest_states[lane], sizeof got[lane]);
+        states[lane] = got[lane];
+        blocks[lane] = selftest_input + 32 * lane;
+    }
+    impl->many[width](states, blocks, 2);
+    for (lane = 0; lane < width; ++lane) {
+        memcpy(expected, selftest_states[lane], sizeof expected);
+        impl->transform(expected, blocks[lane], 2);
+        if (memcmp(got[lane], expected, sizeof expected) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 int libsha_selftest(const struct libsha_impl *impl)
 {
     size_t blocks, width;
@@ -62,5 +90,8 @@ int libsha_selftest(const struct libsha_impl *impl)
         if (memcmp(out, selftest_d64, width * 32) != 0)
             return -1;
     }
+    for (width = 2; width <= LIBSHA_MAX_LANES; ++width)
+        if (impl->many[width] != NULL && !many_matches(impl, width))
+            return -1;
     return 0;
 }

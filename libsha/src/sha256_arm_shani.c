@@ -111,3 +111,23 @@ void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in)
     STORE_DIGEST(out, s0, s1);
     STORE_DIGEST(out + 32, t0, t1);
 }
+
+/* Many messages: two lanes' blocks with their round chains interleaved, as
+ * in the 2-way D64 kernel (the scheduler in many.c feeds the lanes). */
+void libsha_arm_shani_many_2way(uint32_t *const state[], const unsigned char *const blocks[], size_t n)
+{
+    const unsigned char *p = blocks[0], *q = blocks[1];
+    uint32x4_t s0 = vld1q_u32(&state[0][0]), s1 = vld1q_u32(&state[0][4]);
+    uint32x4_t t0 = vld1q_u32(&state[1][0]), t1 = vld1q_u32(&state[1][4]);
+
+    for (; n > 0; --n, p += 64, q += 64) {
+        uint32x4_t save0 = s0, save1 = s1, save2 = t0, save3 = t1;
+        uint32x4_t m0 = LOAD_W(p, 0), m1 = LOAD_W(p, 1), m2 = LOAD_W(p, 2), m3 = LOAD_W(p, 3);
+        uint32x4_t n0 = LOAD_W(q, 0), n1 = LOAD_W(q, 1), n2 = LOAD_W(q, 2), n3 = LOAD_W(q, 3);
+        SHA256_COMPRESS_2WAY();
+        s0 = vaddq_u32(s0, save0), s1 = vaddq_u32(s1, save1);
+        t0 = vaddq_u32(t0, save2), t1 = vaddq_u32(t1, save3);
+    }
+    vst1q_u32(&state[0][0], s0), vst1q_u32(&state[0][4], s1);
+    vst1q_u32(&state[1][0], t0), vst1q_u32(&state[1][4], t1);
+}

@@ -1,4 +1,4 @@
-/* avx2(8way): SHA256D64 of eight blobs at once in AVX2 lanes. */
+/* avx2(8way): eight blobs or messages at once in AVX2 lanes. */
 #include <immintrin.h>
 
 #include "sha256_impl.h"
@@ -17,6 +17,12 @@
 #define V_LOAD_WORD(in, i)                                                                        \
     _mm256_set_epi32(BE(in, 7, i), BE(in, 6, i), BE(in, 5, i), BE(in, 4, i), BE(in, 3, i), BE(in, 2, i), \
                      BE(in, 1, i), BE(in, 0, i))
+#define V_LOADU(p) _mm256_loadu_si256((const __m256i *)(p))
+#define LANE_WORD(p, lane, i) ((int)libsha_load_be32((p)[lane] + 4 * (i)))
+#define V_GATHER_WORD(p, i)                                                                               \
+    _mm256_set_epi32(LANE_WORD(p, 7, i), LANE_WORD(p, 6, i), LANE_WORD(p, 5, i), LANE_WORD(p, 4, i),       \
+                     LANE_WORD(p, 3, i), LANE_WORD(p, 2, i), LANE_WORD(p, 1, i), LANE_WORD(p, 0, i))
 #define MULTIWAY_D64 libsha_avx2_d64_8way
+#define MULTIWAY_MANY libsha_avx2_many_8way
 
 #include "sha256_multiway.h"

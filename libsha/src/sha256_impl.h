@@ -26,6 +26,11 @@ typedef void (*libsha_finalize_fn)(uint32_t state[8], const unsigned char pendin
  * reads all of its input before writing any output, so out may equal in. */
 typedef void (*libsha_d64_fn)(unsigned char *out, const unsigned char *in);
 
+/* Many independent messages, one per lane: lane i compresses the n
+ * consecutive 64-byte blocks at blocks[i] into state[i] (a..h in natural
+ * order). The states are distinct; block pointers may be shared. */
+typedef void (*libsha_many_fn)(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
+
 /* Lane widths a kernel may have: each is an index into a row's kernel arrays. */
 #define LIBSHA_MAX_LANES 8
 
@@ -41,6 +46,9 @@ struct libsha_impl {
     /* SHA256D64 of W blobs at once in .d64[W]: [1] is required, wider ones
      * are optional (NULL where absent). */
     libsha_d64_fn d64[LIBSHA_MAX_LANES + 1];
+    /* W messages at once in .many[W] (W >= 2, NULL where absent); one
+     * message at a time goes through the transform. */
+    libsha_many_fn many[LIBSHA_MAX_LANES + 1];
 };
 
 /* FIPS 180-4 4.2.2: the round constants. */
@@ -153,6 +161,15 @@ void libsha_wipe_bytes(void *p, size_t n);
 int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], const unsigned char *leaves,
                       size_t n, int *mutated);
 
+/* many.c: many messages on an explicit implementation, after the public
+ * entry points have checked their arguments. */
+struct libsha_batch;
+void libsha_many_run(const struct libsha_impl *impl, unsigned char *out, const struct libsha_batch *batch,
+                     size_t n, unsigned flags);
+/* libsha_sha256_many_offsets64, checks included, on impl (for the benchmark). */
+int libsha_many_offsets64_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
+                             const int64_t *offsets, size_t n, unsigned flags);
+
 /* hmac.c: the one-shot HMAC on an explicit implementation. */
 int libsha_hmac_run(const struct libsha_impl *impl, const void *key, size_t keylen, const void *msg,
                     size_t msglen, unsigned char out[32]);
@@ -169,14 +186,17 @@ void libsha_sse4_finalize(uint32_t state[8], const unsigned char pending[64], si
 void libsha_sse4_d64(unsigned char *out, const unsigned char *in);
 /* sha256_sse41.c */
 void libsha_sse41_d64_4way(unsigned char *out, const unsigned char *in);
+void libsha_sse41_many_4way(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
 /* sha256_avx2.c */
 void libsha_avx2_d64_8way(unsigned char *out, const unsigned char *in);
+void libsha_avx2_many_8way(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
 /* sha256_x86_shani.c */
 void libsha_x86_shani_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
 void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,
                                unsigned char out[32]);
 void libsha_x86_shani_d64_1way(unsigned char *out, const unsigned char *in);
 void libsha_x86_shani_d64_2way(unsigned char *out, const unsigned char *in);
+void libsha_x86_shani_many_2way(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
 /* x86_avx.c */
 void libsha_x86_zeroupper(void);
 #endif
@@ -186,6 +206,7 @@ void libsha_x86_zeroupper(void);
 void libsha_arm_shani_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
 void libsha_arm_shani_d64_1way(unsigned char *out, const unsigned char *in);
 void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in);
+void libsha_arm_shani_many_2way(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
 #endif
 
 /* First thing in every public hashing entry point: on CPUs with AVX, clear

@@ -1,9 +1,11 @@
 /*
- * SHA256D64 over LANES blobs at once, one blob per vector lane: the body
- * shared by sse41(4way) and avx2(8way). The includer defines VEC, LANES,
- * the OP_* operations on VEC (see sha256_rounds.h), V_SET1(x),
- * V_LOAD_WORD(in, i) (word i of every blob, byte-swapped), V_STOREU(p, v)
- * and MULTIWAY_D64 (the function's name).
+ * One message per vector lane: the bodies shared by sse41(4way) and
+ * avx2(8way). The includer defines VEC, LANES, the OP_* operations on VEC
+ * (see sha256_rounds.h), V_SET1(x), V_LOADU(p), V_STOREU(p, v),
+ * V_LOAD_WORD(in, i) (word i of each of LANES consecutive blobs, byte-swapped),
+ * V_GATHER_WORD(p, i) (word i of the block at each lane's pointer p[lane],
+ * byte-swapped), and the functions' names: MULTIWAY_D64 (SHA256D64 of LANES
+ * blobs) and MULTIWAY_MANY (blocks of LANES independent messages).
  */
 #include "padding_schedule.h"
 #include "sha256_impl.h"
@@ -64,5 +66,49 @@ void MULTIWAY_D64(unsigned char *out, const unsigned char *in)
             for (lane = 0; lane < LANES; ++lane)
                 libsha_store_be32(out + 32 * lane + 4 * i, lanes[lane]);
         }
+    }
+}
+
+/* Many messages: lane l compresses n blocks from blocks[l] into state[l].
+ * The states are transposed into vectors once per call, not per block. */
+void MULTIWAY_MANY(uint32_t *const state[], const unsigned char *const blocks[], size_t n)
+{
+    VEC a, b, c, d, e, f, g, h, t1, t2;
+    VEC w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15;
+    VEC s0, s1, s2, s3, s4, s5, s6, s7;
+    VEC words[8];
+    const unsigned char *p[LANES];
+    uint32_t lanes[LANES];
+    int i, lane;
+
+    for (i = 0; i < 8; ++i) {
+        for (lane = 0; lane < LANES; ++lane)
+            lanes[lane] = state[lane][i];
+        words[i] = V_LOADU(lanes);
+    }
+    a = words[0], b = words[1], c = words[2], d = words[3];
+    e = words[4], f = words[5], g = words[6], h = words[7];
+    for (lane = 0; lane < LANES; ++lane)
+        p[lane] = blocks[lane];
+
+    for (; n > 0; --n) {
+        w0 = V_GATHER_WORD(p, 0), w1 = V_GATHER_WORD(p, 1), w2 = V_GATHER_WORD(p, 2), w3 = V_GATHER_WORD(p, 3);
+        w4 = V_GATHER_WORD(p, 4), w5 = V_GATHER_WORD(p, 5), w6 = V_GATHER_WORD(p, 6), w7 = V_GATHER_WORD(p, 7);
+        w8 = V_GATHER_WORD(p, 8), w9 = V_GATHER_WORD(p, 9), w10 = V_GATHER_WORD(p, 10);
+        w11 = V_GATHER_WORD(p, 11), w12 = V_GATHER_WORD(p, 12), w13 = V_GATHER_WORD(p, 13);
+        w14 = V_GATHER_WORD(p, 14), w15 = V_GATHER_WORD(p, 15);
+        s0 = a, s1 = b, s2 = c, s3 = d, s4 = e, s5 = f, s6 = g, s7 = h;
+        SHA256_ROUNDS64(KW_ADD);
+        ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
+        for (lane = 0; lane < LANES; ++lane)
+            p[lane] += 64;
+    }
+
+    words[0] = a, words[1] = b, words[2] = c, words[3] = d;
+    words[4] = e, words[5] = f, words[6] = g, words[7] = h;
+    for (i = 0; i < 8; ++i) {
+        V_STOREU(lanes, words[i]);
+        for (lane = 0; lane < LANES; ++lane)
+            state[lane][i] = lanes[lane];
     }
 }

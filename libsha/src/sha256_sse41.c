@@ -1,4 +1,4 @@
-/* sse41(4way): SHA256D64 of four blobs at once in SSE4.1 lanes. */
+/* sse41(4way): four blobs or messages at once in SSE4.1 lanes. */
 #include <immintrin.h>
 
 #include "sha256_impl.h"
@@ -15,6 +15,10 @@
 #define V_STOREU(p, v) _mm_storeu_si128((__m128i *)(p), v)
 #define BE(p) ((int)libsha_load_be32(p))
 #define V_LOAD_WORD(in, i) _mm_set_epi32(BE((in) + 192 + 4 * (i)), BE((in) + 128 + 4 * (i)), BE((in) + 64 + 4 * (i)), BE((in) + 4 * (i)))
+#define V_LOADU(p) _mm_loadu_si128((const __m128i *)(p))
+#define LANE_WORD(p, lane, i) ((int)libsha_load_be32((p)[lane] + 4 * (i)))
+#define V_GATHER_WORD(p, i) _mm_set_epi32(LANE_WORD(p, 3, i), LANE_WORD(p, 2, i), LANE_WORD(p, 1, i), LANE_WORD(p, 0, i))
 #define MULTIWAY_D64 libsha_sse41_d64_4way
+#define MULTIWAY_MANY libsha_sse41_many_4way
 
 #include "sha256_multiway.h"

@@ -95,16 +95,28 @@
         _mm_storeu_si128((__m128i *)(out) + 1, _mm_shuffle_epi8(efgh_, mask));      \
     } while (0)
 
+/* A state in natural order (a..h) as ABEF and CDGH, and back. */
+#define LOAD_STATE(state, abef, cdgh)                                              \
+    do {                                                                           \
+        __m128i cdab_ = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&(state)[0]), 0xb1); \
+        __m128i hgfe_ = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&(state)[4]), 0x1b); \
+        abef = _mm_alignr_epi8(cdab_, hgfe_, 8);                                   \
+        cdgh = _mm_blend_epi16(hgfe_, cdab_, 0xf0);                                \
+    } while (0)
+#define STORE_STATE(state, abef, cdgh)                                             \
+    do {                                                                           \
+        __m128i abcd_, efgh_;                                                      \
+        TO_ABCD_EFGH(abef, cdgh, abcd_, efgh_);                                    \
+        _mm_storeu_si128((__m128i *)&(state)[0], abcd_);                           \
+        _mm_storeu_si128((__m128i *)&(state)[4], efgh_);                           \
+    } while (0)
+
 void libsha_x86_shani_transform(uint32_t state[8], const unsigned char *blocks, size_t n)
 {
     const __m128i mask = BSWAP32_MASK;
-    __m128i abcd = _mm_loadu_si128((const __m128i *)&state[0]);
-    __m128i efgh = _mm_loadu_si128((const __m128i *)&state[4]);
-    __m128i cdab = _mm_shuffle_epi32(abcd, 0xb1);
-    __m128i hgfe = _mm_shuffle_epi32(efgh, 0x1b);
-    __m128i s0 = _mm_alignr_epi8(cdab, hgfe, 8);    /* ABEF */
-    __m128i s1 = _mm_blend_epi16(hgfe, cdab, 0xf0); /* CDGH */
+    __m128i s0, s1;
 
+    LOAD_STATE(state, s0, s1);
     for (; n > 0; --n, blocks += 64) {
         __m128i save0 = s0, save1 = s1;
         __m128i m0 = LOAD_W(blocks, 0, mask), m1 = LOAD_W(blocks, 1, mask);
@@ -113,16 +125,14 @@ void libsha_x86_shani_transform(uint32_t state[8], const unsigned char *blocks, 
         s0 = _mm_add_epi32(s0, save0);
         s1 = _mm_add_epi32(s1, save1);
     }
-    TO_ABCD_EFGH(s0, s1, abcd, efgh);
-    _mm_storeu_si128((__m128i *)&state[0], abcd);
-    _mm_storeu_si128((__m128i *)&state[4], efgh);
+    STORE_STATE(state, s0, s1);
 }
 
 void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,
                                unsigned char out[32])
 {
     const __m128i mask = BSWAP32_MASK;
-    __m128i abcd, efgh, cdab, hgfe, s0, s1, save0, save1, m0, m1, m2, m3;
+    __m128i s0, s1, save0, save1, m0, m1, m2, m3;
 
     if (used >= 56) { /* the length needs a second block: the rare, generic way */
         unsigned char last[128];
@@ -135,12 +145,7 @@ void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64
     m0 = _mm_shuffle_epi8(m0, mask), m1 = _mm_shuffle_epi8(m1, mask);
     m2 = _mm_shuffle_epi8(m2, mask), m3 = _mm_shuffle_epi8(m3, mask);
 
-    abcd = _mm_loadu_si128((const __m128i *)&state[0]);
-    efgh = _mm_loadu_si128((const __m128i *)&state[4]);
-    cdab = _mm_shuffle_epi32(abcd, 0xb1);
-    hgfe = _mm_shuffle_epi32(efgh, 0x1b);
-    s0 = _mm_alignr_epi8(cdab, hgfe, 8);
-    s1 = _mm_blend_epi16(hgfe, cdab, 0xf0);
+    LOAD_STATE(state, s0, s1);
     save0 = s0, save1 = s1;
     COMPRESS(s0, s1, m0, m1, m2, m3);
     s0 = _mm_add_epi32(s0, save0);
@@ -210,4 +215,28 @@ void libsha_x86_shani_d64_2way(unsigned char *out, const unsigned char *in)
     t0 = _mm_add_epi32(t0, H0_ABEF), t1 = _mm_add_epi32(t1, H0_CDGH);
     STORE_DIGEST(out, s0, s1, mask);
     STORE_DIGEST(out + 32, t0, t1, mask);
+}
+
+/* Many messages: two lanes' blocks with their round chains interleaved, as
+ * in the 2-way D64 kernel (the scheduler in many.c feeds the lanes). */
+void libsha_x86_shani_many_2way(uint32_t *const state[], const unsigned char *const blocks[], size_t n)
+{
+    const __m128i mask = BSWAP32_MASK;
+    const unsigned char *p = blocks[0], *q = blocks[1];
+    __m128i s0, s1, t0, t1;
+
+    LOAD_STATE(state[0], s0, s1);
+    LOAD_STATE(state[1], t0, t1);
+    for (; n > 0; --n, p += 64, q += 64) {
+        __m128i save0 = s0, save1 = s1, save2 = t0, save3 = t1;
+        __m128i m0 = LOAD_W(p, 0, mask), m1 = LOAD_W(p, 1, mask);
+        __m128i m2 = LOAD_W(p, 2, mask), m3 = LOAD_W(p, 3, mask);
+        __m128i n0 = LOAD_W(q, 0, mask), n1 = LOAD_W(q, 1, mask);
+        __m128i n2 = LOAD_W(q, 2, mask), n3 = LOAD_W(q, 3, mask);
+        SHA256_COMPRESS_2WAY();
+        s0 = _mm_add_epi32(s0, save0), s1 = _mm_add_epi32(s1, save1);
+        t0 = _mm_add_epi32(t0, save2), t1 = _mm_add_epi32(t1, save3);
+    }
+    STORE_STATE(state[0], s0, s1);
+    STORE_STATE(state[1], t0, t1);
 }

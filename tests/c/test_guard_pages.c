@@ -5,7 +5,9 @@
  * right against it); digests are written so they end right before an
  * unwritable page. One-shot, streaming (in two updates), SHA256D64, and
  * HMAC-SHA256 with the same bytes as key and message (one-shot and streamed),
- * and the Merkle root of every whole number of 32-byte leaves.
+ * the Merkle root of every whole number of 32-byte leaves, and many messages at
+ * once (the one that touches the guard in each lane position, beside shorter
+ * prefixes of it; and through both offsets forms).
  * A stray access is a crash here; every digest is also checked.
  */
 #include <stdio.h>
@@ -64,6 +66,26 @@ static void one_placement(const char *impl, const unsigned char *in, size_t len,
         int mutated;
         check(libsha_merkle_root(out, in, len / 32, &mutated) == LIBSHA_OK
                   && memcmp(out, expected_merkle[len / 32], 32) == 0, impl, "merkle root", len, offset);
+    }
+    {
+        const void *msgs[9];
+        size_t lens[9], j, pos = offset % 9;
+        int ok;
+        int64_t off64[4] = {0, 0, (int64_t)len, (int64_t)len};
+        int32_t off32[2] = {0, (int32_t)len};
+        for (j = 0; j < 9; ++j) {
+            msgs[j] = in;
+            lens[j] = j == pos ? len : len * j / 9;
+        }
+        ok = libsha_sha256_many(out_end - 32 * 9, msgs, lens, 9, 0) == LIBSHA_OK;
+        for (j = 0; j < 9; ++j)
+            ok &= memcmp(out_end - 32 * (9 - j), expected[lens[j]], 32) == 0;
+        check(ok, impl, "many", len, offset);
+        ok = libsha_sha256_many_offsets64(out_end - 96, in, off64, 3, 0) == LIBSHA_OK
+             && memcmp(out_end - 96, expected[0], 32) == 0 && memcmp(out_end - 64, expected[len], 32) == 0
+             && memcmp(out_end - 32, expected[0], 32) == 0;
+        ok &= libsha_sha256_many_offsets32(out, in, off32, 1, 0) == LIBSHA_OK && memcmp(out, expected[len], 32) == 0;
+        check(ok, impl, "many, offsets", len, offset);
     }
     if (len % 64 == 0) {
         size_t blobs = len / 64;

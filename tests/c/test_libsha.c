@@ -3,11 +3,13 @@
  * short and long messages (one-shot and streamed), streaming at every split
  * point of lengths 0..300, SHA256D64 of 0..40 blobs, in place and not, and
  * HMAC-SHA256 (RFC 4231, every split point, the API's contracts), and the
- * Bitcoin Merkle root against a level-by-level model.
+ * Bitcoin Merkle root against a level-by-level model, and many messages at
+ * once (random batches: LIBSHA_TEST_SEED picks the seed, printed).
  * Also a model of the C API in use. Runs where Python cannot (qemu, wine).
  *
  *   test_libsha VECTOR_DIR [--expect IMPLEMENTATION]
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,6 +233,157 @@ static void merkle(const char *impl)
           "merkle of no leaves is zeros", 0);
 }
 
+/* A small seeded generator (xorshift64*), so a failing batch can be rebuilt. */
+static unsigned long long rng_state;
+
+static unsigned long long rng_next(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+/* The digest of one message the plain way (one-shot, checked above), or of
+ * its digest with LIBSHA_DOUBLE. */
+static void one_digest(const unsigned char *msg, size_t len, unsigned flags, unsigned char out[32])
+{
+    libsha_sha256(msg, len, out);
+    if (flags & LIBSHA_DOUBLE)
+        libsha_sha256(out, 32, out);
+}
+
+#define MANY_MAX 48
+#define MANY_POOL (MANY_MAX * 10241 + 64)
+
+/* One batch three ways: pointers and lengths (each message at its own place
+ * in pool), and both offsets forms over the messages laid end to end after a
+ * non-zero first offset (a sliced Arrow array), against one_digest. */
+static int many_batch(const unsigned char *pool, const size_t *starts, const size_t *lens, size_t n,
+                      unsigned flags)
+{
+    static unsigned char joined[MANY_POOL + 7], got[MANY_MAX * 32 + 1], expected[MANY_MAX * 32];
+    const void *msgs[MANY_MAX];
+    int32_t off32[MANY_MAX + 1];
+    int64_t off64[MANY_MAX + 1];
+    size_t i, at = 7;
+    int ok = 1;
+
+    for (i = 0; i < n; ++i) {
+        msgs[i] = lens[i] == 0 && i % 3 == 0 ? NULL : pool + starts[i]; /* NULL is the empty message */
+        one_digest(pool + starts[i], lens[i], flags, expected + 32 * i);
+        off32[i] = (int32_t)at, off64[i] = (int64_t)at;
+        memcpy(joined + at, pool + starts[i], lens[i]);
+        at += lens[i];
+    }
+    off32[n] = (int32_t)at, off64[n] = (int64_t)at;
+    got[32 * n] = 0xa5;
+    ok &= libsha_sha256_many(got, msgs, lens, n, flags) == LIBSHA_OK && memcmp(got, expected, 32 * n) == 0;
+    memset(got, 0, 32 * n);
+    ok &= libsha_sha256_many_offsets32(got, joined, off32, n, flags) == LIBSHA_OK
+          && memcmp(got, expected, 32 * n) == 0;
+    memset(got, 0, 32 * n);
+    ok &= libsha_sha256_many_offsets64(got, joined, off64, n, flags) == LIBSHA_OK
+          && memcmp(got, expected, 32 * n) == 0;
+    return ok && got[32 * n] == 0xa5; /* nothing past the n digests */
+}
+
+/* Many messages: every length 0..300 in every lane position (with different
+ * lengths and data beside it), seeded random batches of 0..5,000 bytes where
+ * lanes finish at very different blocks (and some 10 KiB), unaligned, with
+ * and without LIBSHA_DOUBLE; then the contracts. */
+static void many(const char *impl, unsigned long long seed)
+{
+    static unsigned char pool[MANY_POOL];
+    size_t starts[MANY_MAX], lens[MANY_MAX], i, len, pos, batch;
+    unsigned flags;
+
+    for (i = 0; i < sizeof pool; ++i)
+        pool[i] = (unsigned char)((i * 71 + 11) % 251);
+    for (flags = 0; flags <= LIBSHA_DOUBLE; ++flags) {
+        int all_ok = 1;
+        for (len = 0; len <= 300; ++len)
+            for (pos = 0; pos < 9; ++pos) {
+                for (i = 0; i < 9; ++i) {
+                    lens[i] = i == pos ? len : (len * 7 + i * 53) % 301;
+                    starts[i] = 1 + 331 * i + len; /* odd: unaligned, and each lane's own bytes */
+                }
+                all_ok &= many_batch(pool, starts, lens, 9, flags);
+            }
+        check(all_ok, impl, flags ? "many DOUBLE: every length 0..300 in every lane" : "many: every length 0..300 in every lane", 300);
+
+        rng_state = seed;
+        all_ok = 1;
+        for (batch = 0; batch < 60; ++batch) {
+            size_t n = (size_t)(rng_next() % (MANY_MAX + 1));
+            for (i = 0; i < n; ++i) {
+                unsigned long long r = rng_next();
+                switch (r % 4) {
+                case 0: lens[i] = (size_t)(r >> 8) % 64; break;
+                case 1: lens[i] = (size_t)(r >> 8) % 5001; break;
+                case 2: lens[i] = r % 16 == 1 ? 10240 : 0; break;
+                default: lens[i] = 64 * ((size_t)(r >> 8) % 80) + (r >> 20) % 2; break;
+                }
+                starts[i] = (size_t)(rng_next() % (MANY_POOL - lens[i]));
+            }
+            all_ok &= many_batch(pool, starts, lens, n, flags);
+        }
+        check(all_ok, impl, flags ? "many DOUBLE: random batches" : "many: random batches", 60);
+    }
+    {
+        unsigned char out[64 + 32], fill[sizeof out];
+        const void *msgs[2] = {pool, NULL};
+        size_t two[2] = {3, 0};
+        int32_t off32[3] = {5, 9, 9};
+        int64_t off64[3] = {5, 9, 9};
+        int64_t bad64[3] = {5, 4, 9};
+        int32_t neg32[3] = {-1, 4, 9};
+
+        memset(fill, 0x5a, sizeof fill);
+        memcpy(out, fill, sizeof out);
+        check(libsha_sha256_many(out, msgs, two, 0, 0) == LIBSHA_OK && memcmp(out, fill, sizeof out) == 0, impl,
+              "many: n == 0 writes nothing", 0);
+        check(libsha_sha256_many(NULL, NULL, NULL, 0, 0) == LIBSHA_OK, impl, "many: n == 0 with NULLs", 0);
+        check(libsha_sha256_many(NULL, msgs, two, 2, 0) == LIBSHA_ERR_NULL, impl, "many: NULL out", 0);
+        check(libsha_sha256_many(out, NULL, two, 2, 0) == LIBSHA_ERR_NULL, impl, "many: NULL msgs", 0);
+        check(libsha_sha256_many(out, msgs, NULL, 2, 0) == LIBSHA_ERR_NULL, impl, "many: NULL lens", 0);
+        two[1] = 1;
+        check(libsha_sha256_many(out, msgs, two, 2, 0) == LIBSHA_ERR_NULL && memcmp(out, fill, sizeof out) == 0,
+              impl, "many: NULL message with a length refused, nothing written", 0);
+        two[1] = 0;
+        check(libsha_sha256_many(out, msgs, two, 2, 2) == LIBSHA_ERR_ARGUMENT && memcmp(out, fill, sizeof out) == 0,
+              impl, "many: unknown flag refused", 0);
+        check(libsha_sha256_many(out, msgs, two, (size_t)-1 / 16, 0) == LIBSHA_ERR_ARGUMENT, impl,
+              "many: n * 32 overflow refused", 0);
+        msgs[0] = out + 40;
+        check(libsha_sha256_many(out, msgs, two, 2, 0) == LIBSHA_ERR_ARGUMENT && memcmp(out, fill, sizeof out) == 0,
+              impl, "many: out overlapping a message refused", 0);
+        msgs[0] = pool;
+        check(libsha_sha256_many(out, msgs, two, 2, 0) == LIBSHA_OK, impl, "many: NULL empty message", 0);
+        one_digest(NULL, 0, 0, fill);
+        check(memcmp(out + 32, fill, 32) == 0, impl, "many: NULL empty message hashes as empty", 0);
+
+        memset(fill, 0x5a, sizeof fill);
+        memcpy(out, fill, sizeof out);
+        check(libsha_sha256_many_offsets64(out, pool, bad64, 2, 0) == LIBSHA_ERR_ARGUMENT
+                  && memcmp(out, fill, sizeof out) == 0, impl, "many: decreasing offsets refused, nothing written", 0);
+        check(libsha_sha256_many_offsets32(out, pool, neg32, 2, 0) == LIBSHA_ERR_ARGUMENT
+                  && memcmp(out, fill, sizeof out) == 0, impl, "many: negative offset refused", 0);
+        check(libsha_sha256_many_offsets64(out, NULL, off64, 2, 0) == LIBSHA_ERR_NULL, impl,
+              "many: NULL data with bytes to read", 0);
+        check(libsha_sha256_many_offsets32(out, pool, NULL, 2, 0) == LIBSHA_ERR_NULL, impl, "many: NULL offsets", 0);
+        bad64[0] = 0, bad64[1] = 0, bad64[2] = INT64_MAX;
+        check(libsha_sha256_many_offsets64(out, pool, bad64, 2, 0) != LIBSHA_OK, impl,
+              "many: offsets past the address space refused", 0);
+        check(libsha_sha256_many_offsets32(out, out, off32, 2, 0) == LIBSHA_ERR_ARGUMENT, impl,
+              "many: out overlapping data refused", 0);
+        off32[1] = off32[2] = 5, off64[1] = off64[2] = 5;
+        check(libsha_sha256_many_offsets32(out, NULL, off32, 2, 0) == LIBSHA_OK
+                  && libsha_sha256_many_offsets64(out, NULL, off64, 2, LIBSHA_DOUBLE) == LIBSHA_OK,
+              impl, "many: NULL data when every message is empty", 0);
+    }
+}
+
 /* Expected values, computed once with 'standard' after it passed the NIST vectors. */
 static unsigned char data[64 * 41], prefix_digest[301][32], d64_expected[41 * 32];
 
@@ -277,6 +430,7 @@ static void streaming_and_d64(const char *impl)
 int main(int argc, char **argv)
 {
     const char *dir, *expect = NULL, *detected, *name;
+    unsigned long long seed = 20261130;
     size_t i;
     int runnable, tested = 0;
 
@@ -285,6 +439,9 @@ int main(int argc, char **argv)
         return 2;
     }
     dir = argv[1];
+    if (getenv("LIBSHA_TEST_SEED") != NULL)
+        seed = strtoull(getenv("LIBSHA_TEST_SEED"), NULL, 0);
+    printf("random batches: LIBSHA_TEST_SEED=%llu\n", seed);
     if (argc == 4)
         expect = argv[3];
     detected = libsha_implementation(); /* first use: the library detects by itself */
@@ -312,6 +469,7 @@ int main(int argc, char **argv)
         check(hmac_file(dir, name) == 7, name, "HMAC RFC 4231 cases", 0);
         hmac_contracts(name);
         merkle(name);
+        many(name, seed);
         ++tested;
         printf("%s: %d passed, %d failed\n", name, passed - before_passed, failed - before_failed);
     }

@@ -9,6 +9,9 @@
  * front of the message (the seed picks its length, 0..160, so short,
  * block-sized and hashed keys all occur). The message's 32-byte leaves also
  * go through the Merkle root, against Bitcoin Core's algorithm on OpenSSL.
+ * The message is also cut into up to 64 consecutive messages (lengths from
+ * its own bytes, so lanes end at different blocks) hashed at once, through
+ * pointers and both offsets forms, with or without LIBSHA_DOUBLE.
  * Any difference aborts (a finding).
  */
 #include <stdint.h>
@@ -93,6 +96,50 @@ static void check_merkle(const uint8_t *msg, size_t len)
     }
 }
 
+/* Many messages: msg cut at lengths its bytes choose (often short, some past
+ * several blocks), after a skipped prefix the seed picks (a sliced Arrow
+ * array's first offset above 0). */
+static void check_many(const uint8_t *msg, size_t len, unsigned seed)
+{
+    enum { MAX_MSGS = 64 };
+    static unsigned char got[32 * MAX_MSGS], expected[32 * MAX_MSGS];
+    const void *ptrs[MAX_MSGS];
+    size_t lens[MAX_MSGS], n = 0, pos = seed % 7 < len ? seed % 7 : len, i;
+    int32_t off32[MAX_MSGS + 1];
+    int64_t off64[MAX_MSGS + 1];
+    unsigned flags = seed & 1 ? LIBSHA_DOUBLE : 0;
+
+    off32[0] = (int32_t)pos, off64[0] = (int64_t)pos;
+    while (n < MAX_MSGS && pos < len) {
+        size_t want = msg[pos] % 4 == 0 ? (size_t)msg[pos] * 3 : (size_t)msg[pos] % 70;
+        lens[n] = want < len - pos ? want : len - pos;
+        ptrs[n] = lens[n] == 0 && n % 2 ? NULL : msg + pos;
+        openssl_sha256(msg + pos, lens[n], expected + 32 * n);
+        if (flags)
+            openssl_sha256(expected + 32 * n, 32, expected + 32 * n);
+        pos += lens[n++];
+        off32[n] = (int32_t)pos, off64[n] = (int64_t)pos;
+    }
+    if (libsha_sha256_many(got, ptrs, lens, n, flags) != LIBSHA_OK || memcmp(got, expected, 32 * n) != 0)
+        abort();
+    memset(got, 0, sizeof got);
+    if (libsha_sha256_many_offsets32(got, msg, off32, n, flags) != LIBSHA_OK || memcmp(got, expected, 32 * n) != 0)
+        abort();
+    memset(got, 0, sizeof got);
+    if (libsha_sha256_many_offsets64(got, msg, off64, n, flags) != LIBSHA_OK || memcmp(got, expected, 32 * n) != 0)
+        abort();
+    for (i = 0; i + 1 < n; ++i) /* one decreasing offset: refused, nothing written */
+        if (off64[i + 1] > off64[i]) {
+            int64_t keep = off64[i + 1];
+            memset(got, 0x5a, sizeof got);
+            off64[i + 1] = off64[i] - 1;
+            if (libsha_sha256_many_offsets64(got, msg, off64, n, flags) != LIBSHA_ERR_ARGUMENT || got[0] != 0x5a)
+                abort();
+            off64[i + 1] = keep;
+            break;
+        }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 {
     static unsigned char blobs_out[32 * 64], in_place[64 * 64];
@@ -142,6 +189,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 
     check_hmac(msg, len, input[1]);
     check_merkle(msg, len);
+    check_many(msg, len, input[1]);
 
     count = len / 64 > 64 ? 64 : len / 64;
     libsha_sha256d64(blobs_out, msg, count);

@@ -1,0 +1,330 @@
+/* Many independent messages at once (libsha_sha256_many and the Arrow-offsets
+ * forms), after isa-l_crypto's multi-buffer manager: every lane of the widest
+ * many-message kernel holds a message, and a lane whose message ends takes
+ * the next one, so lanes stay busy whatever the lengths.
+ *
+ * A lane walks through segments of whole 64-byte blocks: the message's own
+ * full blocks (read in place), then its padded tail (one or two blocks in the
+ * lane's buffer), then with LIBSHA_DOUBLE the outer block (the digest, padded
+ * as a 32-byte message). Each kernel call runs the selected lanes for as many
+ * blocks as the shortest segment among them has left. Once no message is
+ * waiting, the batch's last lanes move to narrower kernels, down to the
+ * transform, so a long last message does not hold eight lanes for one. */
+#include <stdint.h>
+#include <string.h>
+
+#include "sha256_impl.h"
+
+struct libsha_batch {
+    /* Either pointers and lengths (msgs, lens) or Arrow's layout: data and
+     * n + 1 offsets of 32 or 64 bits (one of off32, off64). */
+    const void *const *msgs;
+    const size_t *lens;
+    const unsigned char *data;
+    const int32_t *off32;
+    const int64_t *off64;
+};
+
+enum stage { IDLE, BODY, TAIL, OUTER };
+
+struct lane {
+    uint32_t state[8];
+    const unsigned char *next; /* the next block of the current segment */
+    size_t blocks;             /* blocks left in it */
+    size_t index;              /* the message this lane hashes */
+    size_t rest_len;           /* bytes after the message's full blocks: < 64 */
+    uint64_t bits;
+    enum stage stage;
+    unsigned char block[128]; /* the padded tail, or the outer block */
+};
+
+/* Message i; an empty one may have a NULL pointer, which is never offset. */
+static inline void message(const struct libsha_batch *b, size_t i, const unsigned char **p, size_t *len)
+{
+    int64_t start;
+    if (b->lens != NULL) {
+        *p = (const unsigned char *)b->msgs[i];
+        *len = b->lens[i];
+        return;
+    }
+    start = b->off32 != NULL ? b->off32[i] : b->off64[i];
+    *len = (size_t)((b->off32 != NULL ? b->off32[i + 1] : b->off64[i + 1]) - start);
+    *p = *len > 0 ? b->data + start : NULL;
+}
+
+/* Pads the message's last rest_len bytes (at rest) into the lane's block
+ * buffer. Done when the message starts, long before the blocks are read, so
+ * those reads need not wait for these narrow stores to reach the cache. */
+static inline void pad_tail(struct lane *l, const unsigned char *rest)
+{
+    size_t blocks = l->rest_len < 56 ? 1 : 2;
+    memset(l->block, 0, 64 * blocks);
+    if (l->rest_len > 0)
+        memcpy(l->block, rest, l->rest_len);
+    l->block[l->rest_len] = 0x80;
+    libsha_store_be64(l->block + 64 * blocks - 8, l->bits);
+}
+
+static inline void to_tail(struct lane *l)
+{
+    l->next = l->block;
+    l->blocks = l->rest_len < 56 ? 1 : 2;
+    l->stage = TAIL;
+}
+
+static inline void start(struct lane *l, const struct libsha_batch *b, size_t index)
+{
+    const unsigned char *p;
+    size_t len, full;
+
+    message(b, index, &p, &len);
+    full = len / 64;
+    memcpy(l->state, LIBSHA_H0, sizeof l->state);
+    l->index = index;
+    l->bits = (uint64_t)len * 8;
+    l->rest_len = len % 64;
+    pad_tail(l, full > 0 ? p + 64 * full : p);
+    if (full > 0) {
+        l->next = p;
+        l->blocks = full;
+        l->stage = BODY;
+    } else {
+        to_tail(l);
+    }
+}
+
+/* The lane's segment is done: on to its next one, or its digest out and the
+ * next waiting message in (IDLE when none is left). */
+static inline void advance(struct lane *l, const struct libsha_batch *b, unsigned char *out, size_t n, size_t *waiting,
+                    unsigned flags)
+{
+    if (l->stage == BODY) {
+        to_tail(l);
+        return;
+    }
+    if (l->stage == TAIL && (flags & LIBSHA_DOUBLE)) {
+        libsha_store_digest(l->block, l->state);
+        memset(l->block + 32, 0, 32);
+        l->block[32] = 0x80;
+        libsha_store_be64(l->block + 56, 256);
+        memcpy(l->state, LIBSHA_H0, sizeof l->state);
+        l->next = l->block;
+        l->blocks = 1;
+        l->stage = OUTER;
+        return;
+    }
+    libsha_store_digest(out + 32 * l->index, l->state);
+    if (*waiting < n)
+        start(l, b, (*waiting)++);
+    else
+        l->stage = IDLE;
+}
+
+static int has_width(const struct libsha_impl *impl, size_t w)
+{
+    return w == 1 || impl->many[w] != NULL;
+}
+
+/* The kernel width for `active` busy lanes: the narrowest one that holds them
+ * all if they fill more than half of it, else the widest one they fill. */
+static size_t pick_width(const struct libsha_impl *impl, size_t widest, size_t active)
+{
+    size_t w;
+    if (active >= widest)
+        return widest;
+    for (w = active; !has_width(impl, w); ++w)
+        ;
+    if (2 * active > w)
+        return w;
+    for (w = active; !has_width(impl, w); --w)
+        ;
+    return w;
+}
+
+void libsha_many_run(const struct libsha_impl *impl, unsigned char *out, const struct libsha_batch *batch,
+                     size_t n, unsigned flags)
+{
+    struct lane lanes[LIBSHA_MAX_LANES];
+    uint32_t spare[LIBSHA_MAX_LANES][8]; /* states of padding lanes, thrown away */
+    size_t widest = 1, waiting = 0, active = 0, i;
+
+    for (i = 2; i <= LIBSHA_MAX_LANES; ++i)
+        if (impl->many[i] != NULL)
+            widest = i;
+    for (i = 0; i < widest; ++i) {
+        lanes[i].stage = IDLE;
+        if (waiting < n) {
+            start(&lanes[i], batch, waiting++);
+            ++active;
+        }
+    }
+
+    while (active > 0) {
+        size_t w = pick_width(impl, widest, active), used = 0, blocks = SIZE_MAX;
+        struct lane *picked[LIBSHA_MAX_LANES];
+        uint32_t *states[LIBSHA_MAX_LANES];
+        const unsigned char *next[LIBSHA_MAX_LANES];
+
+        for (i = 0; i < widest && used < w; ++i) {
+            struct lane *l = &lanes[i];
+            if (l->stage == IDLE)
+                continue;
+            picked[used] = l;
+            states[used] = l->state;
+            next[used] = l->next;
+            if (l->blocks < blocks)
+                blocks = l->blocks;
+            ++used;
+        }
+        for (i = used; i < w; ++i) { /* fewer busy lanes than the kernel has */
+            states[i] = spare[i];
+            next[i] = next[0];
+        }
+        libsha_enter();
+        if (w == 1)
+            impl->transform(states[0], next[0], blocks);
+        else
+            impl->many[w](states, next, blocks);
+
+        for (i = 0; i < used; ++i) {
+            struct lane *l = picked[i];
+            l->blocks -= blocks;
+            if (l->blocks > 0) {
+                l->next += 64 * blocks;
+                continue;
+            }
+            advance(l, batch, out, n, &waiting, flags);
+            if (l->stage == IDLE)
+                --active;
+        }
+    }
+}
+
+/* Whether [a, a + alen) and [b, b + blen) share a byte. */
+static int overlaps(const void *a, size_t alen, const void *b, size_t blen)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return alen > 0 && blen > 0 && x < y + blen && y < x + alen;
+}
+
+/* What every form checks first: out, n and the flags. */
+static int check_common(const unsigned char *out, size_t n, unsigned flags)
+{
+    if (flags & ~(unsigned)LIBSHA_DOUBLE)
+        return LIBSHA_ERR_ARGUMENT;
+    if (n > SIZE_MAX / 32 - 1)
+        return LIBSHA_ERR_ARGUMENT;
+    if (out == NULL && n > 0)
+        return LIBSHA_ERR_NULL;
+    return LIBSHA_OK;
+}
+
+/* SHA-256's message limit, as libsha_sha256_update enforces it. */
+#define MAX_MESSAGE (((uint64_t)1 << 61) - 1)
+
+int libsha_sha256_many(unsigned char *out, const void *const *msgs, const size_t *lens, size_t n,
+                       unsigned flags)
+{
+    const struct libsha_impl *impl = libsha_active(); /* one for the whole batch */
+    struct libsha_batch batch = {0};
+    size_t i;
+    int err;
+
+    libsha_enter();
+    err = check_common(out, n, flags);
+    if (err != LIBSHA_OK || n == 0)
+        return err;
+    if (msgs == NULL || lens == NULL)
+        return LIBSHA_ERR_NULL;
+    if (overlaps(out, 32 * n, msgs, sizeof *msgs * n) || overlaps(out, 32 * n, lens, sizeof *lens * n))
+        return LIBSHA_ERR_ARGUMENT;
+    for (i = 0; i < n; ++i) {
+        if (lens[i] == 0)
+            continue;
+        if (msgs[i] == NULL)
+            return LIBSHA_ERR_NULL;
+        if ((uint64_t)lens[i] > MAX_MESSAGE)
+            return LIBSHA_ERR_TOO_LONG;
+        if ((uintptr_t)msgs[i] > UINTPTR_MAX - lens[i] || overlaps(out, 32 * n, msgs[i], lens[i]))
+            return LIBSHA_ERR_ARGUMENT;
+    }
+    batch.msgs = msgs;
+    batch.lens = lens;
+    libsha_many_run(impl, out, &batch, n, flags);
+    return LIBSHA_OK;
+}
+
+/* The checks both offsets forms share: OFF is int32_t or int64_t. */
+#define CHECK_OFFSETS(OFF)                                                                                    \
+    do {                                                                                                      \
+        int64_t first_, last_;                                                                                \
+        err = check_common(out, n, flags);                                                                    \
+        if (err != LIBSHA_OK || n == 0)                                                                       \
+            return err;                                                                                       \
+        if ((OFF) == NULL)                                                                                    \
+            return LIBSHA_ERR_NULL;                                                                           \
+        if ((OFF)[0] < 0)                                                                                     \
+            return LIBSHA_ERR_ARGUMENT;                                                                       \
+        for (i = 0; i < n; ++i)                                                                               \
+            if ((OFF)[i + 1] < (OFF)[i])                                                                      \
+                return LIBSHA_ERR_ARGUMENT;                                                                   \
+        first_ = (OFF)[0], last_ = (OFF)[n];                                                                  \
+        if (last_ > first_) {                                                                                 \
+            if (data == NULL)                                                                                 \
+                return LIBSHA_ERR_NULL;                                                                       \
+            if ((uint64_t)last_ > (uint64_t)(UINTPTR_MAX - (uintptr_t)data))                                  \
+                return LIBSHA_ERR_ARGUMENT;                                                                   \
+            if ((uint64_t)(last_ - first_) > MAX_MESSAGE)                                                 \
+                for (i = 0; i < n; ++i)                                                                       \
+                    if ((uint64_t)((OFF)[i + 1] - (OFF)[i]) > MAX_MESSAGE)                                    \
+                        return LIBSHA_ERR_TOO_LONG;                                                           \
+            if (overlaps(out, 32 * n, (const unsigned char *)data + first_, (size_t)(last_ - first_)))       \
+                return LIBSHA_ERR_ARGUMENT;                                                                   \
+        }                                                                                                     \
+        if (overlaps(out, 32 * n, (OFF), sizeof *(OFF) * (n + 1)))                                            \
+            return LIBSHA_ERR_ARGUMENT;                                                                       \
+    } while (0)
+
+static int offsets32_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
+                        const int32_t *offsets, size_t n, unsigned flags)
+{
+    struct libsha_batch batch = {0};
+    size_t i;
+    int err;
+
+    CHECK_OFFSETS(offsets);
+    batch.data = (const unsigned char *)data;
+    batch.off32 = offsets;
+    libsha_many_run(impl, out, &batch, n, flags);
+    return LIBSHA_OK;
+}
+
+int libsha_many_offsets64_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
+                             const int64_t *offsets, size_t n, unsigned flags)
+{
+    struct libsha_batch batch = {0};
+    size_t i;
+    int err;
+
+    CHECK_OFFSETS(offsets);
+    batch.data = (const unsigned char *)data;
+    batch.off64 = offsets;
+    libsha_many_run(impl, out, &batch, n, flags);
+    return LIBSHA_OK;
+}
+
+int libsha_sha256_many_offsets32(unsigned char *out, const void *data, const int32_t *offsets, size_t n,
+                                 unsigned flags)
+{
+    const struct libsha_impl *impl = libsha_active(); /* one for the whole batch */
+    libsha_enter();
+    return offsets32_on(impl, out, data, offsets, n, flags);
+}
+
+int libsha_sha256_many_offsets64(unsigned char *out, const void *data, const int64_t *offsets, size_t n,
+                                 unsigned flags)
+{
+    const struct libsha_impl *impl = libsha_active();
+    libsha_enter();
+    return libsha_many_offsets64_on(impl, out, data, offsets, n, flags);
+}
