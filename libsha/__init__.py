@@ -6,6 +6,7 @@
     libsha.hmac_sha256(b"key", b"message")
     libsha.sha256d64(blobs)           # double SHA-256 of each 64-byte blob
     libsha.merkle_root(txids)         # (root, mutated), as Bitcoin Core computes it
+    libsha.sha256_many(messages)      # a list, numpy rows or an Arrow column, at once
 
 The pure-Python oracle is libsha.reference (it never loads the native library).
 """
@@ -30,6 +31,7 @@ from ._dispatch import (
 )
 from ._hash import SHA256
 from ._hmac import HMAC, hmac_new, hmac_sha256
+from ._many import sha256_many
 from ._merkle import merkle_root
 from ._native import ConfigurationError, LibraryLoadError
 from ._oneshot import sha256, sha256d64
@@ -63,6 +65,7 @@ __all__ = [
     "new",
     "select",
     "sha256",
+    "sha256_many",
     "sha256d64",
     "using",
 ]

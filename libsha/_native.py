@@ -43,7 +43,11 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_hmac_sha256_final": (c_int, [c_void_p, c_void_p]),
     "libsha_hmac_sha256_wipe": (None, [c_void_p]),
     "libsha_merkle_root": (c_int, [c_void_p, c_void_p, c_size_t, POINTER(c_int)]),
+    "libsha_sha256_many": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
+    "libsha_sha256_many_offsets32": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
+    "libsha_sha256_many_offsets64": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
     "libsha_bench": (c_int, [c_char_p, c_int, c_void_p, c_size_t, c_uint64]),
+    "libsha_bench_many": (c_int, [c_char_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint, c_uint64]),
 }
 
 # Return codes (LIBSHA_OK, LIBSHA_ERR_*).
@@ -55,6 +59,9 @@ ERR_UNKNOWN_IMPL = -4
 ERR_NOT_RUNNABLE = -5
 ERR_ARGUMENT = -6
 ERR_SELFTEST = -7
+
+# sha256_many's flag: SHA256(SHA256(m)).
+DOUBLE = 1
 
 BENCH_HASH = 0
 BENCH_D64 = 1

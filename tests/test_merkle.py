@@ -1,16 +1,14 @@
 """The Bitcoin Merkle root: against Core's algorithm, at chunk borders, mutation, a real block, bad input."""
 
 import ctypes
-from pathlib import Path
 
 import pytest
 
 import libsha
-from conftest import merkle_root_by_hashlib, pattern251, sha256d
+from conftest import BLOCK, block_transactions, merkle_root_by_hashlib, pattern251, sha256d
 from libsha import _native
 from libsha.reference import merkle_root as reference_merkle_root
 
-BLOCK = Path(__file__).parent / "data" / "block413567.raw"
 lib = _native.lib()
 
 
@@ -54,40 +52,10 @@ def test_cve_2012_2459_duplicated_tail_is_flagged(implementation, rng):
     assert not libsha.merkle_root(leaves)[1]
 
 
-def read_varint(data, pos):
-    first = data[pos]
-    if first < 0xFD:
-        return first, pos + 1
-    size = {0xFD: 2, 0xFE: 4, 0xFF: 8}[first]
-    return int.from_bytes(data[pos + 1 : pos + 1 + size], "little"), pos + 1 + size
-
-
-def transactions(block):
-    """The serialized transactions of a block without witnesses."""
-    count, pos = read_varint(block, 80)
-    for _ in range(count):
-        start = pos
-        pos += 4  # version
-        assert block[pos] != 0, "segwit marker: this parser reads blocks without witnesses"
-        n_in, pos = read_varint(block, pos)
-        for _ in range(n_in):
-            pos += 36  # previous output
-            script, pos = read_varint(block, pos)
-            pos += script + 4  # script, sequence
-        n_out, pos = read_varint(block, pos)
-        for _ in range(n_out):
-            pos += 8  # value
-            script, pos = read_varint(block, pos)
-            pos += script
-        pos += 4  # lock time
-        yield block[start:pos]
-    assert pos == len(block), "the block holds exactly its transactions"
-
-
 @pytest.mark.skipif(not BLOCK.exists(), reason="needs tests/data/block413567.raw from the source checkout")
 def test_a_real_block_s_merkle_root():
     block = BLOCK.read_bytes()
-    txids = [sha256d(tx) for tx in transactions(block)]
+    txids = [sha256d(tx) for tx in block_transactions(block)]
     assert len(txids) == 1557
     header_root = block[36:68]  # after version (4) and the previous block's hash (32)
     assert libsha.merkle_root(txids) == (header_root, False)

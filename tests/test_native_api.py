@@ -171,7 +171,7 @@ def test_constants_mirrored_from_the_header():
     header = (Path(include_dir()) / "libsha.h").read_text()
     defines = {m[1]: m[2] for m in re.finditer(r"#define LIBSHA_(\w+) \(?(-?\d+)u?\)?", header)}
     mirrored = {k: v for k, v in vars(_native).items()
-                if re.fullmatch(r"OK|ERR_\w+|BENCH_\w+|DIGEST_SIZE|BLOCK_SIZE", k)}
+                if re.fullmatch(r"OK|ERR_\w+|BENCH_\w+|DIGEST_SIZE|BLOCK_SIZE|DOUBLE", k)}
     mirrored.update({k: v for k, v in vars(_dispatch).items() if re.fullmatch(r"USE_(STANDARD|SSE4|AVX2|SHANI)", k)})
     cpu = {"sse4.1": "CPU_SSE41", "avx": "CPU_AVX", "avx2": "CPU_AVX2", "sha": "CPU_X86_SHA", "arm-sha2": "CPU_ARM_SHA2"}
     mirrored.update({cpu[name]: bit for name, bit in _dispatch.CPU_FEATURES.items()})

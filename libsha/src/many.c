@@ -180,6 +180,8 @@ void libsha_many_run(const struct libsha_impl *impl, unsigned char *out, const s
             states[i] = spare[i];
             next[i] = next[0];
         }
+        /* glibc's memset and memcpy (the tails) may use AVX-512 registers
+         * and leave upper state dirty; SSE kernels then run at half speed. */
         libsha_enter();
         if (w == 1)
             impl->transform(states[0], next[0], blocks);

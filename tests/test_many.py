@@ -1,0 +1,247 @@
+"""sha256_many: every implementation against hashlib, the input forms, threads, a real block, bad input."""
+
+import ctypes
+import hashlib
+import subprocess
+import sys
+from array import array
+
+import pytest
+
+import libsha
+from conftest import BLOCK, block_transactions, merkle_root_by_hashlib, pattern251, sha256d
+from libsha import _native
+
+lib = _native.lib()
+
+
+def by_hashlib(messages, double=False):
+    return [sha256d(m) if double else hashlib.sha256(m).digest() for m in messages]
+
+
+def mixed_batch(rng, n):
+    """Lengths 0..5,000 and some 10 KiB, mixed so lanes finish at very different blocks."""
+    lengths = [rng.choice((0, rng.randrange(64), rng.randrange(5001), 10240, 64 * rng.randrange(1, 40)))
+               for _ in range(n)]
+    return [rng.randbytes(length) for length in lengths]
+
+
+@pytest.mark.parametrize("double", [False, True])
+def test_random_batches_on_every_implementation(implementation, rng, double):
+    for n in (1, 2, 3, 7, 8, 9, 17, 100):
+        messages = mixed_batch(rng, n)
+        assert libsha.sha256_many(messages, double=double) == by_hashlib(messages, double)
+
+
+def test_every_length_0_to_300_in_every_lane_position(implementation):
+    # Nine messages (more than the widest kernel's eight lanes): the one under
+    # test in each position, the others of other lengths and other bytes.
+    data = pattern251(300 + 9 * 331)
+    for length in range(301):
+        for position in range(9):
+            messages = [data[331 * i : 331 * i + (length if i == position else (length * 7 + i * 53) % 301)]
+                        for i in range(9)]
+            assert libsha.sha256_many(messages) == by_hashlib(messages), (length, position)
+
+
+def test_unaligned_and_shared_memory(implementation):
+    # Memoryviews at odd offsets into one buffer, overlapping one another.
+    data = bytearray(pattern251(5000))
+    messages = [memoryview(data)[i : i + 7 * i] for i in range(1, 300, 13)]
+    assert libsha.sha256_many(messages) == by_hashlib(bytes(m) for m in messages)
+
+
+def test_input_forms():
+    messages = [b"", b"abc", bytearray(b"\x00" * 70), memoryview(b"0123456789")[3:]]
+    expected = by_hashlib(bytes(m) for m in messages)
+    assert libsha.sha256_many(messages) == expected
+    assert libsha.sha256_many(tuple(messages)) == expected
+    assert libsha.sha256_many(m for m in messages) == expected
+    assert libsha.sha256_many([]) == []
+    # Items of other formats and shapes are hashed as their bytes, as hashlib does.
+    words = array("I", range(100))
+    grid = memoryview(bytes(range(24))).cast("B", (4, 6))
+    assert libsha.sha256_many([words, grid]) == by_hashlib([words.tobytes(), grid.tobytes()])
+
+
+def test_many_chunks_and_long_messages(rng):
+    from libsha import _many
+
+    messages = [rng.randbytes(rng.randrange(0, 3)) for _ in range(2 * _many.CHUNK + 5)]
+    assert libsha.sha256_many(messages) == by_hashlib(messages)
+    same = [rng.randbytes(33) for _ in range(_many.CHUNK + 1)]  # one length: the cached offsets
+    assert libsha.sha256_many(same) == by_hashlib(same)
+    # Messages past the chunk's byte budget go in chunks of their own.
+    big = [b"a" * (_many.CHUNK_BYTES // 2 + 1), b"b", b"c" * (_many.CHUNK_BYTES + 3), b""]
+    assert libsha.sha256_many(big, threads=2) == by_hashlib(big)
+
+
+@pytest.mark.parametrize("threads", [0, 1, 2, 3, 8])
+def test_threads_keep_the_order(rng, threads):
+    from libsha import _many
+
+    messages = [rng.randbytes(rng.randrange(200)) for _ in range(3 * _many.CHUNK + 11)]
+    assert libsha.sha256_many(messages, threads=threads, double=True) == by_hashlib(messages, True)
+
+
+def test_a_real_block_s_txids_and_merkle_root():
+    if not BLOCK.exists():
+        pytest.skip("needs tests/data/block413567.raw from the source checkout")
+    block = BLOCK.read_bytes()
+    transactions = list(block_transactions(block))
+    txids = libsha.sha256_many(transactions, double=True)
+    assert txids == [sha256d(tx) for tx in transactions]
+    assert len(txids) == 1557
+    header_root = block[36:68]
+    assert libsha.merkle_root(txids) == (header_root, False)
+    assert libsha.merkle_root(txids + txids[-1:]) == (header_root, True)
+    root_1554 = merkle_root_by_hashlib(txids[:1554])[0]
+    assert libsha.merkle_root(txids[:1554] + txids[1552:1554]) == (root_1554, True)
+
+
+@pytest.mark.parametrize(
+    "bad, kind, words",
+    [
+        ([b"ok", "text"], TypeError, "message 1 is a str"),
+        ([b"ok", b"ok", 5], TypeError, "message 2 is a int"),
+        ([None], TypeError, "message 0 is a NoneType"),
+        ([memoryview(bytes(8))[::2]], ValueError, "message 0 must be a C-contiguous"),
+        (b"abc", TypeError, "not one bytes"),
+        ("abc", TypeError, "not one str"),
+        (5, TypeError, "not int"),
+    ],
+)
+def test_bad_input(bad, kind, words):
+    with pytest.raises(kind, match=words):
+        libsha.sha256_many(bad)
+
+
+@pytest.mark.parametrize(
+    "kwargs, kind, words",
+    [
+        ({"threads": -1}, ValueError, "threads must be 0"),
+        ({"threads": "2"}, TypeError, "threads must be an int"),
+        ({"threads": True}, TypeError, "threads must be an int"),
+        ({"double": "yes"}, TypeError, "double must be True or False"),
+    ],
+)
+def test_bad_options(kwargs, kind, words):
+    with pytest.raises(kind, match=words):
+        libsha.sha256_many([b"x"], **kwargs)
+
+
+def test_a_str_added_by_another_thread_is_still_refused():
+    # Each chunk is checked as it is taken: nothing unchecked reaches C.
+    from libsha import _many
+
+    messages = [b"x"] * (_many.CHUNK + 1) + ["late"]
+    with pytest.raises(TypeError, match=f"message {_many.CHUNK + 1} is a str"):
+        libsha.sha256_many(messages)
+
+
+def test_numpy_rows(rng):
+    numpy = pytest.importorskip("numpy")
+    for n, length in [(0, 5), (5, 0), (1, 64), (37, 55), (3000, 17)]:
+        rows = numpy.frombuffer(rng.randbytes(n * length), dtype=numpy.uint8).reshape(n, length)
+        for double in (False, True):
+            got = libsha.sha256_many(rows, double=double, threads=2)
+            assert got.shape == (n, 32) and got.dtype == numpy.uint8
+            assert [bytes(row) for row in got] == by_hashlib((bytes(row) for row in rows), double)
+
+
+def test_numpy_bad_input():
+    numpy = pytest.importorskip("numpy")
+    with pytest.raises(ValueError, match="2-D numpy array.*1-D"):
+        libsha.sha256_many(numpy.zeros(64, dtype=numpy.uint8))
+    with pytest.raises(ValueError, match="3-D"):
+        libsha.sha256_many(numpy.zeros((2, 2, 2), dtype=numpy.uint8))
+    with pytest.raises(TypeError, match="uint8, not int32"):
+        libsha.sha256_many(numpy.zeros((2, 2), dtype=numpy.int32))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        libsha.sha256_many(numpy.zeros((4, 8), dtype=numpy.uint8)[:, ::2])
+
+
+ARROW_TYPES = ["binary", "large_binary", "string", "large_string"]
+
+
+@pytest.mark.parametrize("arrow_type", ARROW_TYPES)
+def test_arrow_columns(arrow_type, rng):
+    pyarrow = pytest.importorskip("pyarrow")
+    texts = "string" in arrow_type
+    values = [None if rng.random() < 0.1 else rng.randbytes(rng.randrange(0, 300)) for _ in range(2500)]
+    if texts:
+        values = [None if v is None else v.hex() + "é" for v in values]
+    column = pyarrow.array(values, getattr(pyarrow, arrow_type)())
+
+    def expected(items, double=False):
+        return [None if v is None else (sha256d if double else lambda m: hashlib.sha256(m).digest())(
+            v.encode() if texts else v) for v in items]
+
+    for double in (False, True):
+        got = libsha.sha256_many(column, double=double)
+        assert got.type == pyarrow.binary(32)
+        assert got.to_pylist() == expected(values, double)
+    # A slice's offsets start above 0: read as they are, in threads too.
+    part = column.slice(7, 2000)
+    assert libsha.sha256_many(part, threads=2).to_pylist() == expected(values[7:2007])
+    chunked = pyarrow.chunked_array([column.slice(0, 10), column.slice(10, 0), column.slice(10)])
+    got = libsha.sha256_many(chunked)
+    assert isinstance(got, pyarrow.ChunkedArray) and got.num_chunks == 3
+    assert got.to_pylist() == expected(values)
+
+
+def test_arrow_bad_input():
+    pyarrow = pytest.importorskip("pyarrow")
+    with pytest.raises(TypeError, match="not int32"):
+        libsha.sha256_many(pyarrow.array([1, 2], pyarrow.int32()))
+    with pytest.raises(TypeError, match="not fixed_size_binary"):
+        libsha.sha256_many(pyarrow.chunked_array([], pyarrow.binary(32)))
+    # Offsets that decrease (pyarrow's basic validation lets them through): refused.
+    offsets = pyarrow.py_buffer(array("i", [0, 5, 3]).tobytes())
+    data = pyarrow.py_buffer(b"0123456789")
+    broken = pyarrow.Array.from_buffers(pyarrow.binary(), 2, [None, offsets, data])
+    with pytest.raises(ValueError, match="argument out of range"):
+        libsha.sha256_many(broken)
+
+
+def test_optional_libraries_are_not_imported():
+    code = (
+        "import sys, libsha; libsha.sha256_many([b'abc'], threads=2); "
+        "print(sorted(m for m in ('numpy', 'pyarrow') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def out_buffer(n, fill=0x5A):
+    return ctypes.create_string_buffer(bytes([fill]) * (32 * n), 32 * n)
+
+
+def test_c_contracts():
+    out = out_buffer(3)
+    messages = (ctypes.c_void_p * 3)(ctypes.cast(ctypes.c_char_p(b"abc"), ctypes.c_void_p), None, None)
+    lengths = (ctypes.c_size_t * 3)(3, 0, 1)
+    assert lib.libsha_sha256_many(out, messages, lengths, 3, 0) == _native.ERR_NULL
+    assert out.raw == b"\x5a" * 96  # nothing written
+    lengths[2] = 0
+    assert lib.libsha_sha256_many(out, messages, lengths, 3, 4) == _native.ERR_ARGUMENT
+    assert lib.libsha_sha256_many(out, messages, lengths, (1 << 64) // 32, 0) == _native.ERR_ARGUMENT
+    assert out.raw == b"\x5a" * 96
+    assert lib.libsha_sha256_many(out, messages, lengths, 3, 0) == _native.OK
+    assert out.raw == hashlib.sha256(b"abc").digest() + hashlib.sha256(b"").digest() * 2
+    assert lib.libsha_sha256_many(None, None, None, 0, 0) == _native.OK
+
+    data = b"0123456789"
+    for bad in ([0, 5, 3], [-1, 2, 3]):  # decreasing, negative
+        out = out_buffer(2)
+        assert lib.libsha_sha256_many_offsets32(out, data, (ctypes.c_int32 * 3)(*bad), 2, 0) == _native.ERR_ARGUMENT
+        assert lib.libsha_sha256_many_offsets64(out, data, (ctypes.c_int64 * 3)(*bad), 2, 0) == _native.ERR_ARGUMENT
+        assert out.raw == b"\x5a" * 64
+    assert lib.libsha_sha256_many_offsets64(out, None, (ctypes.c_int64 * 3)(0, 1, 2), 2, 0) == _native.ERR_NULL
+    assert lib.libsha_sha256_many_offsets64(out, data, None, 2, 0) == _native.ERR_NULL
+    offsets = (ctypes.c_int64 * 3)(2, 5, 9)  # a slice: the first offset above 0
+    assert lib.libsha_sha256_many_offsets64(out, data, offsets, 2, _native.DOUBLE) == _native.OK
+    assert out.raw == sha256d(data[2:5]) + sha256d(data[5:9])
+    # Output over the input is refused.
+    buffer = ctypes.create_string_buffer(data * 10)
+    assert lib.libsha_sha256_many_offsets32(buffer, buffer, (ctypes.c_int32 * 2)(0, 40), 1, 0) == _native.ERR_ARGUMENT
