@@ -107,8 +107,9 @@ def _hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int) -> l
         for chunk in _chunks(msgs):
             digests.extend(_unpack(_hash_chunk(*chunk, flags), chunk[2]))
         return digests
-    # The calling thread joins the next chunks while the workers hash them
-    # (without the GIL); a window of 2 chunks per worker bounds the copies.
+    # The calling thread checks and measures the next chunks while the workers
+    # join and hash them (mostly without the GIL); a window of 2 chunks per
+    # worker bounds the copies.
     from collections import deque
     from concurrent.futures import ThreadPoolExecutor
 
@@ -124,8 +125,8 @@ def _hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int) -> l
     return digests
 
 
-def _chunks(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[bytes, array[int], int]]:
-    """(joined bytes, their n + 1 offsets, n) for each chunk of the messages.
+def _chunks(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[list[Any], array[int], int]]:
+    """(messages, their n + 1 offsets end to end, n) for each chunk.
 
     Each chunk is a slice taken and checked under the GIL, so a list another
     thread changes meanwhile never hands C an unchecked object.
@@ -144,7 +145,7 @@ def _chunks(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[bytes, array[in
         if offsets[-1] > CHUNK_BYTES and count > 1:  # long messages: fewer per chunk
             count = max(1, bisect_right(offsets, CHUNK_BYTES) - 1)
             part, offsets = part[:count], offsets[: count + 1]
-        yield b"".join(part), offsets, count
+        yield part, offsets, count
         start += count
 
 
@@ -163,7 +164,9 @@ def _uniform_offsets(length: int, count: int) -> array[int]:
     return offsets
 
 
-def _hash_chunk(data: bytes, offsets: array[int], count: int, flags: int) -> ctypes.Array[ctypes.c_char]:
+def _hash_chunk(part: list[Any], offsets: array[int], count: int, flags: int) -> ctypes.Array[ctypes.c_char]:
+    # In a worker thread, join copies a chunk of 1 MiB or more without the GIL too.
+    data = b"".join(part)
     out = ctypes.create_string_buffer(32 * count)
     check(_native.lib().libsha_sha256_many_offsets64(out, data, offsets.buffer_info()[0], count, flags))
     return out

@@ -5,7 +5,7 @@ import hashlib
 import hmac
 import ssl
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Optional
 
 import libsha
 from libsha import _native
@@ -22,6 +22,7 @@ class Benchmark:
     unit_bytes: int  # bytes hashed per iteration
     make_run: Callable[[], Callable[[int], None]]  # allocates, then returns run(iterations)
     peer: bool = False
+    max_epochs: Optional[int] = None  # a cap for rows whose one iteration takes seconds
 
     @property
     def title(self):
@@ -204,7 +205,9 @@ def runnable_implementations():
 
 def default_benchmarks(implementations):
     """Every row of a default run: each implementation's, then the peers'."""
+    from .many import native_many_benchmarks, python_many_benchmarks
+
     rows = []
     for impl in implementations:
-        rows += native_benchmarks(impl)
-    return rows + python_benchmarks() + peer_benchmarks()
+        rows += native_benchmarks(impl) + native_many_benchmarks(impl)
+    return rows + python_benchmarks() + python_many_benchmarks() + peer_benchmarks()

@@ -125,7 +125,8 @@ def run_benchmarks(args):
     try:
         for i, b in enumerate(benchmarks):
             progress.update(i, b.title)
-            rows.append((b, measure(b.make_run(), b.unit_bytes, args.epochs, args.min_time * 1e6)))
+            epochs = min(args.epochs, b.max_epochs or args.epochs)
+            rows.append((b, measure(b.make_run(), b.unit_bytes, epochs, args.min_time * 1e6)))
     except KeyboardInterrupt:
         interrupted = True
     finally:

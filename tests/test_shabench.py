@@ -11,7 +11,7 @@ import pytest
 
 import libsha
 from shabench import cli, report
-from shabench.benchmarks import Benchmark, default_benchmarks, runnable_implementations
+from shabench.benchmarks import Benchmark, backend, default_benchmarks, runnable_implementations
 from shabench.measure import Measurement, median_absolute_percent_error
 from shabench.sizes import parse_sizes
 
@@ -130,6 +130,16 @@ def test_default_rows_cover_every_implementation_and_peer():
         # What a Python caller gets, labelled as a Python loop, beside hashlib's row of the same name.
         assert f"{name} using {call} ('{active}', Python loop)" in titles
         assert any(t.startswith(f"{name} using h") and "libsha" not in t and t.endswith("Python loop)") for t in titles)
+    for impl in RUNNABLE:  # many messages at once, timed in C
+        for name in ("SHA256_MANY_1000x16KiB", "SHA256_MANY_10000x1KiB", "SHA256_MANY_1000000x64b"):
+            assert f"{name} using the '{impl}' SHA256 implementation" in titles
+    for name, call in (("SHA256_MANY_1000000x64b", "libsha.sha256_many(list)"),
+                       ("SHA256_MANY_65536x1KiB", "libsha.sha256_many(list, threads=2)"),
+                       ("MERKLE_1000000", "libsha.merkle_root(list)")):
+        # One Python call for the whole batch, labelled so, beside a Python loop over hashlib.
+        assert f"{name} using {call} ('{active}', one Python call)" in titles
+    assert "SHA256_MANY_1000000x64b using hashlib.sha256 (" + backend("sha256") + ", list comprehension)" in titles
+    assert "MERKLE_1000000 using libsha.reference.merkle_root over hashlib.sha256 (Python loop)" in titles
     for peer in ("SHA256 using hashlib.sha256", "SHA1 using hashlib.sha1", "SHA512 using hashlib.sha512",
                  "SHA3_256_1M using hashlib.sha3_256", "BLAKE2b using hashlib.blake2b"):
         assert any(t.startswith(peer) and t.endswith("Python loop)") for t in titles), peer

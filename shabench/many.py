@@ -1,0 +1,131 @@
+"""Rows for many messages at once: libsha's multi-buffer C loop per implementation,
+and what a Python caller gets from sha256_many and merkle_root beside hashlib.
+
+Every row's unit is a byte of message (or of leaf), so ns/byte compares with
+the single-stream rows: a 64-byte-message row's ns/byte is ns per message / 64,
+the same unit as SHA256D64's ns per 64-byte blob / 64.
+"""
+
+import ctypes
+import hashlib
+from array import array
+
+import libsha
+from libsha import _native
+
+from .benchmarks import Benchmark, _peer
+
+# (row name, message count, message length)
+C_BATCHES = [("SHA256_MANY_1000x16KiB", 1000, 16384), ("SHA256_MANY_10000x1KiB", 10000, 1024),
+             ("SHA256_MANY_1000000x64b", 1_000_000, 64)]
+PY_MESSAGES = 1_000_000
+PY_LENGTH = 64
+MERKLE_LEAVES_PY = 1_000_000
+THREADS_BATCH = (65536, 1024)  # 64 MiB of 1 KiB messages
+
+
+def _pattern(n):
+    """n bytes of a 251-byte cycle, built at C speed."""
+    cycle = bytes(range(251))
+    return (cycle * (n // 251 + 1))[:n]
+
+
+def _messages(count, length):
+    data = _pattern(count * length)
+    return [data[i * length : (i + 1) * length] for i in range(count)]
+
+
+def _native_many(implementation, count, length):
+    def make():
+        lib = _native.lib()
+        data = ctypes.create_string_buffer(_pattern(count * length), count * length)
+        offsets = array("q", range(0, (count + 1) * length, length))
+        out = ctypes.create_string_buffer(32 * count)
+        name = implementation.encode()
+
+        def run(iterations):
+            code = lib.libsha_bench_many(name, out, data, offsets.buffer_info()[0], count, 0, iterations)
+            if code != _native.OK:
+                raise RuntimeError(f"libsha_bench_many({implementation!r}) failed with {code}")
+
+        return run
+
+    return make
+
+
+def native_many_benchmarks(implementation):
+    """libsha_sha256_many_offsets64 over whole batches, timed in C."""
+    return [Benchmark(name, implementation, count * length, _native_many(implementation, count, length))
+            for name, count, length in C_BATCHES]
+
+
+def _python_call(call, messages_of):
+    def make():
+        messages = messages_of()
+
+        def run(iterations):
+            for _ in range(iterations):
+                call(messages)
+
+        return run
+
+    return make
+
+
+def _hashlib_list(messages):
+    sha256 = hashlib.sha256
+    return [sha256(m).digest() for m in messages]
+
+
+def _arrow_column():
+    import pyarrow
+
+    return pyarrow.array(_messages(PY_MESSAGES, PY_LENGTH), pyarrow.binary())
+
+
+def _leaves():
+    return _messages(MERKLE_LEAVES_PY, 32)
+
+
+def _merkle_by_hashlib(leaves):
+    from libsha.reference import merkle_root
+
+    sha256 = hashlib.sha256
+    return merkle_root(leaves, lambda pair: sha256(sha256(pair).digest()).digest())
+
+
+def _one_call(call):
+    return f"{call} ('{libsha.implementation()}', one Python call)"
+
+
+def python_many_benchmarks():
+    """One sha256_many call beside hashlib's list comprehension, on the same messages."""
+    name = f"SHA256_MANY_{PY_MESSAGES}x{PY_LENGTH}b"
+    unit = PY_MESSAGES * PY_LENGTH
+    messages = lambda: _messages(PY_MESSAGES, PY_LENGTH)  # noqa: E731
+    rows = [
+        Benchmark(name, _one_call("libsha.sha256_many(list)"), unit,
+                  _python_call(libsha.sha256_many, messages), True),
+        Benchmark(name, _peer("sha256").replace("Python loop", "list comprehension"), unit,
+                  _python_call(_hashlib_list, messages), True, max_epochs=5),
+    ]
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        pass  # the Arrow row needs pyarrow (pip install 'libsha[columns]')
+    else:
+        rows.append(Benchmark(name, _one_call("libsha.sha256_many(pyarrow binary array)"), unit,
+                              _python_call(libsha.sha256_many, _arrow_column), True))
+    count, length = THREADS_BATCH
+    for threads in (1, 2):
+        rows.append(Benchmark(f"SHA256_MANY_{count}x1KiB", _one_call(f"libsha.sha256_many(list, threads={threads})"),
+                              count * length, _python_call(lambda m, t=threads: libsha.sha256_many(m, threads=t),
+                                                           lambda: _messages(count, length)), True))
+    leaves = f"MERKLE_{MERKLE_LEAVES_PY}"
+    rows.append(Benchmark(leaves, _one_call("libsha.merkle_root(list)"),
+                          32 * MERKLE_LEAVES_PY, _python_call(libsha.merkle_root, _leaves), True))
+    rows.append(Benchmark(leaves, _one_call("libsha.merkle_root(b''.join(leaves))"), 32 * MERKLE_LEAVES_PY,
+                          _python_call(libsha.merkle_root, lambda: b"".join(_leaves())), True))
+    rows.append(Benchmark(leaves, "libsha.reference.merkle_root over hashlib.sha256 (Python loop)",
+                          32 * MERKLE_LEAVES_PY, _python_call(_merkle_by_hashlib, _leaves), True, max_epochs=3))
+    return rows
