@@ -102,6 +102,7 @@ def _offsets_call(out: int, data: int | None, offsets: int, width: int, n: int, 
     def part(start: int, stop: int) -> int:
         # Offsets from `start` on: the C side reads data + offsets[i], so a part
         # needs no rebasing (its first offset is simply above 0).
-        return function(out + 32 * start, data, offsets + width * start, stop - start, flags)
+        code: int = function(out + 32 * start, data, offsets + width * start, stop - start, flags)
+        return code
 
     run_parts(part, n, workers, "sha256_many")

@@ -125,7 +125,7 @@ def _hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int) -> l
     return digests
 
 
-def _chunks(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[list[Any], array[int], int]]:
+def _chunks(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[list[Any] | tuple[Any, ...], array[int], int]]:
     """(messages, their n + 1 offsets end to end, n) for each chunk.
 
     Each chunk is a slice taken and checked under the GIL, so a list another
@@ -164,7 +164,7 @@ def _uniform_offsets(length: int, count: int) -> array[int]:
     return offsets
 
 
-def _hash_chunk(part: list[Any], offsets: array[int], count: int, flags: int) -> ctypes.Array[ctypes.c_char]:
+def _hash_chunk(part: list[Any] | tuple[Any, ...], offsets: array[int], count: int, flags: int) -> ctypes.Array[ctypes.c_char]:
     # In a worker thread, join copies a chunk of 1 MiB or more without the GIL too.
     data = b"".join(part)
     out = ctypes.create_string_buffer(32 * count)
@@ -174,7 +174,7 @@ def _hash_chunk(part: list[Any], offsets: array[int], count: int, flags: int) ->
 
 def _unpack(out: Buffer, count: int) -> tuple[bytes, ...]:
     unpacker = _UNPACK_CHUNK if count == CHUNK else struct.Struct("32s" * count)
-    return unpacker.unpack_from(out)  # type: ignore[return-value]
+    return unpacker.unpack_from(out)
 
 
 def run_parts(call: Callable[[int, int], int], n: int, workers: int, what: str = "") -> None:

@@ -43,7 +43,7 @@ def _joined_leaves(leaves: Iterable[object]) -> bytes:
     if type(leaves) is not list and type(leaves) is not tuple:
         leaves = list(leaves)
     # The common case at C speed: every leaf a bytes object of 32 bytes.
-    if _BYTES_ONLY.issuperset(map(type, leaves)) and list(map(len, leaves)).count(32) == len(leaves):  # type: ignore[arg-type]
+    if _BYTES_ONLY.issuperset(map(type, leaves)) and list(map(len, leaves)).count(32) == len(leaves):
         return b"".join(leaves)  # type: ignore[arg-type]
     return b"".join(_leaf(i, leaf) for i, leaf in enumerate(leaves))
 

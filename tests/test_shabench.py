@@ -288,8 +288,10 @@ def test_ctrl_c_prints_the_rows_done(capsys, monkeypatch):
     captured = capsys.readouterr()
     assert "SHA256 using the 'standard'" in captured.out and "SHA256_32b" not in captured.out
     from shabench.benchmarks import native_benchmarks
+    from shabench.many import native_many_benchmarks
 
-    assert f"interrupted after 1 of {len(native_benchmarks('standard'))} rows" in captured.err
+    rows = len(native_benchmarks("standard")) + len(native_many_benchmarks("standard"))
+    assert f"interrupted after 1 of {rows} rows" in captured.err
 
 
 def test_debug_builds_are_flagged():
