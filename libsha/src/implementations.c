@@ -15,6 +15,7 @@ static const struct libsha_impl x86_shani = {
     .finalize = libsha_x86_shani_finalize,
     .d64 = {[1] = libsha_x86_shani_d64_1way, [2] = libsha_x86_shani_d64_2way},
     .many = {[2] = libsha_x86_shani_many_2way},
+    .many_last = {[2] = libsha_x86_shani_many_last_2way},
 };
 #endif
 #if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2)
@@ -48,6 +49,7 @@ static const struct libsha_impl arm_shani = {
     .transform = libsha_arm_shani_transform,
     .d64 = {[1] = libsha_arm_shani_d64_1way, [2] = libsha_arm_shani_d64_2way},
     .many = {[2] = libsha_arm_shani_many_2way},
+    .many_last = {[2] = libsha_arm_shani_many_last_2way},
 };
 #endif
 

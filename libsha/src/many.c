@@ -7,7 +7,10 @@
  * full blocks (read in place), then its padded tail (one or two blocks in the
  * lane's buffer), then with LIBSHA_DOUBLE the outer block (the digest, padded
  * as a 32-byte message). Each kernel call runs the selected lanes for as many
- * blocks as the shortest segment among them has left. Once no message is
+ * blocks as the shortest segment among them has left. Where the row has a
+ * many_last kernel and every selected lane is at a one-block tail, the tails
+ * are padded in registers instead and the lanes finish in that one call
+ * (outer hash included): the common case of messages of one length. Once no message is
  * waiting, the batch's last lanes move to narrower kernels, down to the
  * transform, so a long last message does not hold eight lanes for one. */
 #include <stdint.h>
@@ -32,9 +35,12 @@ struct lane {
     const unsigned char *next; /* the next block of the current segment */
     size_t blocks;             /* blocks left in it */
     size_t index;              /* the message this lane hashes */
-    size_t rest_len;           /* bytes after the message's full blocks: < 64 */
+    const unsigned char *rest; /* the message's bytes after its full blocks */
+    size_t rest_len;           /* < 64 */
+    size_t before;             /* the message's bytes before rest */
     uint64_t bits;
     enum stage stage;
+    int padded;               /* the tail is in block[] */
     unsigned char block[128]; /* the padded tail, or the outer block */
 };
 
@@ -52,27 +58,32 @@ static inline void message(const struct libsha_batch *b, size_t i, const unsigne
     *p = *len > 0 ? b->data + start : NULL;
 }
 
-/* Pads the message's last rest_len bytes (at rest) into the lane's block
- * buffer. Done when the message starts, long before the blocks are read, so
- * those reads need not wait for these narrow stores to reach the cache. */
-static inline void pad_tail(struct lane *l, const unsigned char *rest)
+/* Pads the message's last rest_len bytes into the lane's block buffer. Rows
+ * without a many_last kernel do this when the message starts, long before the
+ * blocks are read, so those reads need not wait for these narrow stores to
+ * reach the cache. */
+static inline void pad_tail(struct lane *l)
 {
     size_t blocks = l->rest_len < 56 ? 1 : 2;
     memset(l->block, 0, 64 * blocks);
     if (l->rest_len > 0)
-        memcpy(l->block, rest, l->rest_len);
+        memcpy(l->block, l->rest, l->rest_len);
     l->block[l->rest_len] = 0x80;
     libsha_store_be64(l->block + 64 * blocks - 8, l->bits);
+    l->padded = 1;
 }
 
+/* The lane's tail is its next segment (padded now if it was not yet). */
 static inline void to_tail(struct lane *l)
 {
+    if (!l->padded)
+        pad_tail(l);
     l->next = l->block;
     l->blocks = l->rest_len < 56 ? 1 : 2;
     l->stage = TAIL;
 }
 
-static inline void start(struct lane *l, const struct libsha_batch *b, size_t index)
+static inline void start(struct lane *l, const struct libsha_batch *b, size_t index, int eager)
 {
     const unsigned char *p;
     size_t len, full;
@@ -83,23 +94,38 @@ static inline void start(struct lane *l, const struct libsha_batch *b, size_t in
     l->index = index;
     l->bits = (uint64_t)len * 8;
     l->rest_len = len % 64;
-    pad_tail(l, full > 0 ? p + 64 * full : p);
+    l->before = len - l->rest_len;
+    l->rest = full > 0 ? p + 64 * full : p;
+    l->padded = 0;
+    if (eager)
+        pad_tail(l);
     if (full > 0) {
         l->next = p;
         l->blocks = full;
         l->stage = BODY;
     } else {
-        to_tail(l);
+        l->stage = TAIL; /* the segment is set up when it runs (to_tail) */
+        l->blocks = 0;
     }
 }
 
-/* The lane's segment is done: on to its next one, or its digest out and the
- * next waiting message in (IDLE when none is left). */
-static inline void advance(struct lane *l, const struct libsha_batch *b, unsigned char *out, size_t n, size_t *waiting,
-                    unsigned flags)
+/* The lane's message is hashed: its digest out, and the next waiting
+ * message in (IDLE when none is left). */
+static inline void finish(struct lane *l, const struct libsha_batch *b, size_t n, size_t *waiting, int eager)
+{
+    if (*waiting < n)
+        start(l, b, (*waiting)++, eager);
+    else
+        l->stage = IDLE;
+}
+
+/* The lane's segment is done: on to its next one, or finished. */
+static inline void advance(struct lane *l, const struct libsha_batch *b, unsigned char *out, size_t n,
+                           size_t *waiting, unsigned flags, int eager)
 {
     if (l->stage == BODY) {
-        to_tail(l);
+        l->stage = TAIL;
+        l->blocks = 0;
         return;
     }
     if (l->stage == TAIL && (flags & LIBSHA_DOUBLE)) {
@@ -114,10 +140,7 @@ static inline void advance(struct lane *l, const struct libsha_batch *b, unsigne
         return;
     }
     libsha_store_digest(out + 32 * l->index, l->state);
-    if (*waiting < n)
-        start(l, b, (*waiting)++);
-    else
-        l->stage = IDLE;
+    finish(l, b, n, waiting, eager);
 }
 
 static int has_width(const struct libsha_impl *impl, size_t w)
@@ -146,15 +169,20 @@ void libsha_many_run(const struct libsha_impl *impl, unsigned char *out, const s
 {
     struct lane lanes[LIBSHA_MAX_LANES];
     uint32_t spare[LIBSHA_MAX_LANES][8]; /* states of padding lanes, thrown away */
+    unsigned char spare_out[LIBSHA_MAX_LANES][32];
     size_t widest = 1, waiting = 0, active = 0, i;
+    int eager = 1;
 
-    for (i = 2; i <= LIBSHA_MAX_LANES; ++i)
+    for (i = 2; i <= LIBSHA_MAX_LANES; ++i) {
         if (impl->many[i] != NULL)
             widest = i;
+        if (impl->many_last[i] != NULL)
+            eager = 0;
+    }
     for (i = 0; i < widest; ++i) {
         lanes[i].stage = IDLE;
         if (waiting < n) {
-            start(&lanes[i], batch, waiting++);
+            start(&lanes[i], batch, waiting++, eager);
             ++active;
         }
     }
@@ -164,25 +192,55 @@ void libsha_many_run(const struct libsha_impl *impl, unsigned char *out, const s
         struct lane *picked[LIBSHA_MAX_LANES];
         uint32_t *states[LIBSHA_MAX_LANES];
         const unsigned char *next[LIBSHA_MAX_LANES];
+        /* One lane left at its tail: through the 2-lane last-block kernel, the
+         * second lane a copy, if the row has one. */
+        size_t wl = impl->many_last[w] == NULL && w == 1 && impl->many_last[2] != NULL ? 2 : w;
+        int last_blocks = impl->many_last[wl] != NULL;
 
         for (i = 0; i < widest && used < w; ++i) {
             struct lane *l = &lanes[i];
             if (l->stage == IDLE)
                 continue;
+            last_blocks &= l->stage == TAIL && !l->padded && l->rest_len < 56;
             picked[used] = l;
-            states[used] = l->state;
-            next[used] = l->next;
-            if (l->blocks < blocks)
-                blocks = l->blocks;
-            ++used;
+            states[used++] = l->state;
         }
-        for (i = used; i < w; ++i) { /* fewer busy lanes than the kernel has */
+        for (i = used; i < wl; ++i) /* fewer busy lanes than the kernel has */
             states[i] = spare[i];
-            next[i] = next[0];
-        }
         /* glibc's memset and memcpy (the tails) may use AVX-512 registers
          * and leave upper state dirty; SSE kernels then run at half speed. */
         libsha_enter();
+
+        if (last_blocks) {
+            struct libsha_tail tails[LIBSHA_MAX_LANES];
+            unsigned char *outs[LIBSHA_MAX_LANES];
+            for (i = 0; i < wl; ++i) {
+                const struct lane *l = picked[i < used ? i : 0];
+                tails[i].rest = l->rest;
+                tails[i].len = l->rest_len;
+                tails[i].before = l->before;
+                tails[i].bits = l->bits;
+                outs[i] = i < used ? out + 32 * l->index : spare_out[i];
+            }
+            impl->many_last[wl](states, tails, outs, flags);
+            for (i = 0; i < used; ++i) {
+                finish(picked[i], batch, n, &waiting, eager);
+                if (picked[i]->stage == IDLE)
+                    --active;
+            }
+            continue;
+        }
+
+        for (i = 0; i < used; ++i) {
+            struct lane *l = picked[i];
+            if (l->stage == TAIL && l->blocks == 0)
+                to_tail(l);
+            next[i] = l->next;
+            if (l->blocks < blocks)
+                blocks = l->blocks;
+        }
+        for (i = used; i < w; ++i)
+            next[i] = next[0];
         if (w == 1)
             impl->transform(states[0], next[0], blocks);
         else
@@ -195,7 +253,7 @@ void libsha_many_run(const struct libsha_impl *impl, unsigned char *out, const s
                 l->next += 64 * blocks;
                 continue;
             }
-            advance(l, batch, out, n, &waiting, flags);
+            advance(l, batch, out, n, &waiting, flags, eager);
             if (l->stage == IDLE)
                 --active;
         }

@@ -1,7 +1,7 @@
 /* Known-answer test run before an implementation is installed, as Bitcoin
  * Core's SelfTest(): a miscompiled or mis-detected kernel is never used. It
  * covers every kernel a row fills: the transform, finalize, each D64 width,
- * each many-message width. */
+ * each many-message and last-block width. */
 #include <string.h>
 
 #include "sha256_impl.h"
@@ -10,6 +10,7 @@
 _Static_assert(sizeof selftest_d64 >= LIBSHA_MAX_LANES * 32, "known D64 answers for the widest kernel");
 _Static_assert(sizeof selftest_states / sizeof selftest_states[0] >= LIBSHA_MAX_LANES, "a start state per lane");
 _Static_assert(sizeof selftest_input >= 32 * (LIBSHA_MAX_LANES - 1) + 128, "two blocks per lane");
+_Static_assert(sizeof selftest_input >= 57 * (LIBSHA_MAX_LANES - 1) + 56, "a tail per lane");
 
 /* A finalize function against the transform (checked first) with the padding
  * in memory, for tails that end in every 16-byte vector and that need a
@@ -66,6 +67,55 @@ static int many_matches(const struct libsha_impl *impl, size_t width)
     return 1;
 }
 
+/* A many_last kernel against the transform, padding in memory: lanes with
+ * their own states, tails of their own lengths (in every 16-byte vector) and
+ * bytes, with and without LIBSHA_DOUBLE. */
+static int many_last_matches(const struct libsha_impl *impl, size_t width)
+{
+    uint32_t got[LIBSHA_MAX_LANES][8];
+    uint32_t *states[LIBSHA_MAX_LANES];
+    struct libsha_tail tails[LIBSHA_MAX_LANES];
+    unsigned char digests[LIBSHA_MAX_LANES][32], *out[LIBSHA_MAX_LANES];
+    unsigned flags;
+    size_t lane;
+
+    for (flags = 0; flags <= LIBSHA_DOUBLE; ++flags) {
+        for (lane = 0; lane < width; ++lane) {
+            memcpy(got[lane], selftest_states[lane], sizeof got[lane]);
+            states[lane] = got[lane];
+            tails[lane].before = 57 * lane;
+            tails[lane].rest = selftest_input + tails[lane].before;
+            tails[lane].len = (lane * 13 + 7 + 7 * flags) % 56;
+            tails[lane].bits = (uint64_t)(tails[lane].before + tails[lane].len) * 8;
+            out[lane] = digests[lane];
+        }
+        impl->many_last[width](states, tails, out, flags);
+        for (lane = 0; lane < width; ++lane) {
+            uint32_t expected[8];
+            unsigned char block[64], digest[32];
+            memcpy(expected, selftest_states[lane], sizeof expected);
+            memset(block, 0, sizeof block);
+            memcpy(block, tails[lane].rest, tails[lane].len);
+            block[tails[lane].len] = 0x80;
+            libsha_store_be64(block + 56, tails[lane].bits);
+            impl->transform(expected, block, 1);
+            libsha_store_digest(digest, expected);
+            if (flags & LIBSHA_DOUBLE) {
+                memset(block, 0, sizeof block);
+                memcpy(block, digest, 32);
+                block[32] = 0x80;
+                libsha_store_be64(block + 56, 256);
+                memcpy(expected, LIBSHA_H0, sizeof expected);
+                impl->transform(expected, block, 1);
+                libsha_store_digest(digest, expected);
+            }
+            if (memcmp(digests[lane], digest, 32) != 0)
+                return 0;
+        }
+    }
+    return 1;
+}
+
 int libsha_selftest(const struct libsha_impl *impl)
 {
     size_t blocks, width;
@@ -91,7 +141,8 @@ int libsha_selftest(const struct libsha_impl *impl)
             return -1;
     }
     for (width = 2; width <= LIBSHA_MAX_LANES; ++width)
-        if (impl->many[width] != NULL && !many_matches(impl, width))
+        if ((impl->many[width] != NULL && !many_matches(impl, width))
+            || (impl->many_last[width] != NULL && !many_last_matches(impl, width)))
             return -1;
     return 0;
 }

@@ -131,3 +131,70 @@ void libsha_arm_shani_many_2way(uint32_t *const state[], const unsigned char *co
     vst1q_u32(&state[0][0], s0), vst1q_u32(&state[0][4], s1);
     vst1q_u32(&state[1][0], t0), vst1q_u32(&state[1][4], t1);
 }
+
+/* One vector of a message's last block read in place (see struct
+ * libsha_tail): bytes past the message cleared, the 0x80 marker at len. A
+ * vector that would run past the end is loaded so that it ends there and its
+ * bytes moved down (a table lookup clears what comes from past 15). */
+static inline uint8x16_t tail_vector(const struct libsha_tail *t, int base)
+{
+    static const uint8_t iota[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const uint8x16_t index = vaddq_u8(vld1q_u8(iota), vdupq_n_u8((uint8_t)base));
+    const uint8x16_t used = vdupq_n_u8((uint8_t)t->len);
+    uint8x16_t v, keep, marker;
+
+    if (t->len >= (size_t)base + 16)
+        return vld1q_u8(t->rest + base);
+    if (t->len > (size_t)base) {
+        int r = (int)t->len - base;
+        if (t->len + t->before >= 16) {
+            v = vqtbl1q_u8(vld1q_u8(t->rest + t->len - 16), vaddq_u8(vld1q_u8(iota), vdupq_n_u8((uint8_t)(16 - r))));
+        } else {
+            uint8_t small[16] = {0};
+            memcpy(small, t->rest + base, (size_t)r);
+            v = vld1q_u8(small);
+        }
+    } else {
+        v = vdupq_n_u8(0);
+    }
+    keep = vcgtq_u8(used, index);
+    marker = vandq_u8(vceqq_u8(used, index), vdupq_n_u8(0x80));
+    return vorrq_u8(vandq_u8(v, keep), marker);
+}
+
+/* The tail's block as message words: the length in bits in bytes 56..63. */
+#define TAIL_BLOCK(t, w0, w1, w2, w3)                                                                    \
+    do {                                                                                                 \
+        uint8x16_t last_ = vreinterpretq_u8_u64(vsetq_lane_u64(LIBSHA_TO_BE64((t).bits),                 \
+                                                               vreinterpretq_u64_u8(tail_vector(&(t), 48)), 1)); \
+        w0 = vreinterpretq_u32_u8(vrev32q_u8(tail_vector(&(t), 0)));                                     \
+        w1 = vreinterpretq_u32_u8(vrev32q_u8(tail_vector(&(t), 16)));                                    \
+        w2 = vreinterpretq_u32_u8(vrev32q_u8(tail_vector(&(t), 32)));                                    \
+        w3 = vreinterpretq_u32_u8(vrev32q_u8(last_));                                                    \
+    } while (0)
+
+/* The last block of two messages, padded in registers, and with
+ * LIBSHA_DOUBLE their outer hashes, both lanes interleaved. */
+void libsha_arm_shani_many_last_2way(uint32_t *const state[], const struct libsha_tail tails[],
+                                     unsigned char *const out[], unsigned flags)
+{
+    const uint32x4_t h0 = vld1q_u32(&LIBSHA_H0[0]), h1 = vld1q_u32(&LIBSHA_H0[4]);
+    uint32x4_t s0 = vld1q_u32(&state[0][0]), s1 = vld1q_u32(&state[0][4]);
+    uint32x4_t t0 = vld1q_u32(&state[1][0]), t1 = vld1q_u32(&state[1][4]);
+    uint32x4_t save0 = s0, save1 = s1, save2 = t0, save3 = t1, m0, m1, m2, m3, n0, n1, n2, n3;
+
+    TAIL_BLOCK(tails[0], m0, m1, m2, m3);
+    TAIL_BLOCK(tails[1], n0, n1, n2, n3);
+    SHA256_COMPRESS_2WAY();
+    s0 = vaddq_u32(s0, save0), s1 = vaddq_u32(s1, save1), t0 = vaddq_u32(t0, save2), t1 = vaddq_u32(t1, save3);
+    if (flags & LIBSHA_DOUBLE) {
+        m0 = s0, m1 = s1, n0 = t0, n1 = t1;
+        m2 = n2 = vld1q_u32(&OUTER_PAD[0]);
+        m3 = n3 = vld1q_u32(&OUTER_PAD[4]);
+        s0 = t0 = h0, s1 = t1 = h1;
+        SHA256_COMPRESS_2WAY();
+        s0 = vaddq_u32(s0, h0), s1 = vaddq_u32(s1, h1), t0 = vaddq_u32(t0, h0), t1 = vaddq_u32(t1, h1);
+    }
+    STORE_DIGEST(out[0], s0, s1);
+    STORE_DIGEST(out[1], t0, t1);
+}

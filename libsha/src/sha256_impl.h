@@ -31,6 +31,22 @@ typedef void (*libsha_d64_fn)(unsigned char *out, const unsigned char *in);
  * order). The states are distinct; block pointers may be shared. */
 typedef void (*libsha_many_fn)(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
 
+/* A message's last bytes, read in place: the len (< 64) bytes at rest, after
+ * `before` bytes of the same message; bits is the message's length in bits. */
+struct libsha_tail {
+    const unsigned char *rest;
+    size_t len;
+    size_t before;
+    uint64_t bits;
+};
+
+/* Optional: finishes W lanes whose full blocks are done, each tail padded in
+ * registers (tails[i].len < 56: one block), and with LIBSHA_DOUBLE the outer
+ * hash too; lane i's digest goes to out[i]. Reads nothing outside a tail's
+ * [rest - before, rest + len). */
+typedef void (*libsha_many_last_fn)(uint32_t *const state[], const struct libsha_tail tails[],
+                                    unsigned char *const out[], unsigned flags);
+
 /* Lane widths a kernel may have: each is an index into a row's kernel arrays. */
 #define LIBSHA_MAX_LANES 8
 
@@ -49,6 +65,9 @@ struct libsha_impl {
     /* W messages at once in .many[W] (W >= 2, NULL where absent); one
      * message at a time goes through the transform. */
     libsha_many_fn many[LIBSHA_MAX_LANES + 1];
+    /* The last block of W messages at once, padded in registers, in
+     * .many_last[W] (optional: else the tails are padded in memory). */
+    libsha_many_last_fn many_last[LIBSHA_MAX_LANES + 1];
 };
 
 /* FIPS 180-4 4.2.2: the round constants. */
@@ -197,6 +216,8 @@ void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64
 void libsha_x86_shani_d64_1way(unsigned char *out, const unsigned char *in);
 void libsha_x86_shani_d64_2way(unsigned char *out, const unsigned char *in);
 void libsha_x86_shani_many_2way(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
+void libsha_x86_shani_many_last_2way(uint32_t *const state[], const struct libsha_tail tails[],
+                                     unsigned char *const out[], unsigned flags);
 /* x86_avx.c */
 void libsha_x86_zeroupper(void);
 #endif
@@ -207,6 +228,8 @@ void libsha_arm_shani_transform(uint32_t state[8], const unsigned char *blocks, 
 void libsha_arm_shani_d64_1way(unsigned char *out, const unsigned char *in);
 void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in);
 void libsha_arm_shani_many_2way(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
+void libsha_arm_shani_many_last_2way(uint32_t *const state[], const struct libsha_tail tails[],
+                                     unsigned char *const out[], unsigned flags);
 #endif
 
 /* First thing in every public hashing entry point: on CPUs with AVX, clear

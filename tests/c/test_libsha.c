@@ -311,6 +311,14 @@ static void many(const char *impl, unsigned long long seed)
                 all_ok &= many_batch(pool, starts, lens, 9, flags);
             }
         check(all_ok, impl, flags ? "many DOUBLE: every length 0..300 in every lane" : "many: every length 0..300 in every lane", 300);
+        all_ok = 1; /* all of one length (1..9 messages): tails that end together */
+        for (len = 0; len <= 300; ++len)
+            for (batch = 1; batch <= 9; ++batch) {
+                for (i = 0; i < batch; ++i)
+                    lens[i] = len, starts[i] = 3 + 307 * i;
+                all_ok &= many_batch(pool, starts, lens, batch, flags);
+            }
+        check(all_ok, impl, flags ? "many DOUBLE: batches of one length 0..300" : "many: batches of one length 0..300", 300);
 
         rng_state = seed;
         all_ok = 1;

@@ -1,6 +1,8 @@
 /*
- * Threads hash (streaming, one-shot, SHA256D64) and compare with digests
- * computed beforehand, while other threads switch the implementation with
+ * Threads hash (streaming, one-shot, SHA256D64, and each its own part of one
+ * many-message batch into one shared output, as sha256_many(threads=) splits
+ * a batch) and compare with digests computed beforehand, while other threads
+ * switch the implementation with
  * libsha_select and libsha_autodetect as fast as they can. Built with
  * -fsanitize=thread by tools/sanitize.sh: zero reports, zero wrong digests.
  *
@@ -20,15 +22,25 @@ static const size_t lengths[] = {0, 1, 31, 55, 56, 63, 64, 65, 127, 200, 1000, 4
 #define NLEN (sizeof lengths / sizeof lengths[0])
 
 static unsigned char data[4160], expected[NLEN][32], expected_d64[32 * BLOBS]; /* data: the longest message */
+/* The shared batch: PART messages per hasher, message j of length lengths[j % NLEN]. */
+#define PART 24
+static const void *batch_msgs[HASHERS * PART];
+static size_t batch_lens[HASHERS * PART];
+static unsigned char batch_out[HASHERS * PART * 32];
 static long rounds = 2000;
+static long hasher_wrong[HASHERS];
 static volatile int stop;
 
 static void *hasher(void *arg)
 {
     long *wrong = arg, r;
+    size_t part = (size_t)(wrong - hasher_wrong), first = part * PART;
     unsigned char out[32 * BLOBS];
     for (r = 0; r < rounds; ++r) {
         size_t i;
+        libsha_sha256_many(batch_out + 32 * first, batch_msgs + first, batch_lens + first, PART, 0);
+        for (i = first; i < first + PART; ++i)
+            *wrong += memcmp(batch_out + 32 * i, expected[i % NLEN], 32) != 0;
         for (i = 0; i < NLEN; ++i) {
             libsha_sha256_ctx ctx;
             unsigned char digest[32];
@@ -68,7 +80,7 @@ static void *switcher(void *arg)
 int main(int argc, char **argv)
 {
     pthread_t hashers[HASHERS], switchers[SWITCHERS];
-    long wrong[HASHERS] = {0}, switches[SWITCHERS] = {0}, total_wrong = 0, total_switches = 0;
+    long *wrong = hasher_wrong, switches[SWITCHERS] = {0}, total_wrong = 0, total_switches = 0;
     size_t i;
 
     if (argc > 1)
@@ -79,6 +91,8 @@ int main(int argc, char **argv)
     for (i = 0; i < NLEN; ++i)
         libsha_sha256(data, lengths[i], expected[i]);
     libsha_sha256d64(expected_d64, data, BLOBS);
+    for (i = 0; i < HASHERS * PART; ++i)
+        batch_msgs[i] = data, batch_lens[i] = lengths[i % NLEN];
 
     for (i = 0; i < SWITCHERS; ++i)
         pthread_create(&switchers[i], NULL, switcher, &switches[i]);
@@ -94,7 +108,8 @@ int main(int argc, char **argv)
         total_switches += switches[i];
     }
     printf("%ld digests checked by %d threads during %ld switches\n",
-           (long)HASHERS * rounds * (2 * (long)NLEN + 1), HASHERS, total_switches);
-    printf("%ld passed, %ld failed\n", (long)HASHERS * rounds * (2 * (long)NLEN + 1) - total_wrong, total_wrong);
+           (long)HASHERS * rounds * (2 * (long)NLEN + 1 + PART), HASHERS, total_switches);
+    printf("%ld passed, %ld failed\n", (long)HASHERS * rounds * (2 * (long)NLEN + 1 + PART) - total_wrong,
+           total_wrong);
     return total_wrong != 0;
 }
