@@ -3,8 +3,8 @@
  * avx2(8way). The includer defines VEC, LANES, the OP_* operations on VEC
  * (see sha256_rounds.h), V_SET1(x), V_LOADU(p), V_STOREU(p, v),
  * V_LOAD_WORD(in, i) (word i of each of LANES consecutive blobs, byte-swapped),
- * V_GATHER_WORD(p, i) (word i of the block at each lane's pointer p[lane],
- * byte-swapped), and the functions' names: MULTIWAY_D64 (SHA256D64 of LANES
+ * V_GATHER_BLOCK(p, w) (the 16 words of the block at each lane's pointer
+ * p[lane], byte-swapped, one vector per word into w[0..15]), and the functions' names: MULTIWAY_D64 (SHA256D64 of LANES
  * blobs) and MULTIWAY_MANY (blocks of LANES independent messages).
  */
 #include "padding_schedule.h"
@@ -92,11 +92,10 @@ void MULTIWAY_MANY(uint32_t *const state[], const unsigned char *const blocks[],
         p[lane] = blocks[lane];
 
     for (; n > 0; --n) {
-        w0 = V_GATHER_WORD(p, 0), w1 = V_GATHER_WORD(p, 1), w2 = V_GATHER_WORD(p, 2), w3 = V_GATHER_WORD(p, 3);
-        w4 = V_GATHER_WORD(p, 4), w5 = V_GATHER_WORD(p, 5), w6 = V_GATHER_WORD(p, 6), w7 = V_GATHER_WORD(p, 7);
-        w8 = V_GATHER_WORD(p, 8), w9 = V_GATHER_WORD(p, 9), w10 = V_GATHER_WORD(p, 10);
-        w11 = V_GATHER_WORD(p, 11), w12 = V_GATHER_WORD(p, 12), w13 = V_GATHER_WORD(p, 13);
-        w14 = V_GATHER_WORD(p, 14), w15 = V_GATHER_WORD(p, 15);
+        VEC w[16];
+        V_GATHER_BLOCK(p, w);
+        w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7];
+        w8 = w[8], w9 = w[9], w10 = w[10], w11 = w[11], w12 = w[12], w13 = w[13], w14 = w[14], w15 = w[15];
         s0 = a, s1 = b, s2 = c, s3 = d, s4 = e, s5 = f, s6 = g, s7 = h;
         SHA256_ROUNDS64(KW_ADD);
         ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);

@@ -3,8 +3,9 @@
 The fuzz input picks an implementation, a message, how it is cut into update()
 calls, which buffer type carries each piece (bytes, bytearray, memoryview at an
 offset, read-only memoryview, array, ctypes array) and where digest()/copy()
-happen mid-stream; whole 64-byte blobs also go through sha256d64, and an HMAC
-under a key cut from the message's front is checked against the stdlib. Bad input is
+happen mid-stream; whole 64-byte blobs also go through sha256d64, an HMAC
+under a key cut from the message's front is checked against the stdlib, and
+sha256_many hashes the message cut into pieces (each in its own buffer type). Bad input is
 fuzzed too: every call either returns the right digest or raises the documented
 exception (TypeError/ValueError), never anything else. A difference raises
 AssertionError, which atheris reports as a finding with the input that caused it.
@@ -99,6 +100,22 @@ def check_hmac(fdp, message):
     assert h.digest() == expected and h.hexdigest() == expected.hex(), "hmac object"
 
 
+def check_many(fdp, message):
+    """sha256_many over the message cut into pieces the input chooses, each in its own buffer type."""
+    pieces, pos = [], 0
+    while pos < len(message) and len(pieces) < 40:
+        step = fdp.ConsumeIntInRange(0, 300) if fdp.remaining_bytes() else len(message) - pos
+        pieces.append(message[pos:pos + step])
+        pos += len(pieces[-1])
+    double = fdp.ConsumeBool()
+    threads = fdp.ConsumeIntInRange(1, 3)
+    expected = [hashlib.sha256(p).digest() for p in pieces]
+    if double:
+        expected = [hashlib.sha256(d).digest() for d in expected]
+    got = libsha.sha256_many([carried(fdp, p) for p in pieces], double=double, threads=threads)
+    assert got == expected, "sha256_many"
+
+
 def check_bad_input(fdp):
     """Wrong types and values: the documented exception, nothing else."""
     choice = fdp.ConsumeIntInRange(0, 4)
@@ -163,6 +180,7 @@ def test_one_input(data):
     check_streaming(fdp, message)
     check_d64(fdp, message)
     check_hmac(fdp, message)
+    check_many(fdp, message)
 
 
 def main():
