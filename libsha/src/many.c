@@ -345,30 +345,21 @@ int libsha_sha256_many(unsigned char *out, const void *const *msgs, const size_t
             return LIBSHA_ERR_ARGUMENT;                                                                       \
     } while (0)
 
-static int offsets32_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
-                        const int32_t *offsets, size_t n, unsigned flags)
+/* Either form of offsets (the other one NULL), checks included. */
+int libsha_many_offsets_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
+                           const int32_t *off32, const int64_t *off64, size_t n, unsigned flags)
 {
     struct libsha_batch batch = {0};
     size_t i;
     int err;
 
-    CHECK_OFFSETS(offsets);
+    if (off64 == NULL)
+        CHECK_OFFSETS(off32);
+    else
+        CHECK_OFFSETS(off64);
     batch.data = (const unsigned char *)data;
-    batch.off32 = offsets;
-    libsha_many_run(impl, out, &batch, n, flags);
-    return LIBSHA_OK;
-}
-
-int libsha_many_offsets64_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
-                             const int64_t *offsets, size_t n, unsigned flags)
-{
-    struct libsha_batch batch = {0};
-    size_t i;
-    int err;
-
-    CHECK_OFFSETS(offsets);
-    batch.data = (const unsigned char *)data;
-    batch.off64 = offsets;
+    batch.off32 = off32;
+    batch.off64 = off64;
     libsha_many_run(impl, out, &batch, n, flags);
     return LIBSHA_OK;
 }
@@ -378,7 +369,7 @@ int libsha_sha256_many_offsets32(unsigned char *out, const void *data, const int
 {
     const struct libsha_impl *impl = libsha_active(); /* one for the whole batch */
     libsha_enter();
-    return offsets32_on(impl, out, data, offsets, n, flags);
+    return libsha_many_offsets_on(impl, out, data, offsets, NULL, n, flags);
 }
 
 int libsha_sha256_many_offsets64(unsigned char *out, const void *data, const int64_t *offsets, size_t n,
@@ -386,5 +377,5 @@ int libsha_sha256_many_offsets64(unsigned char *out, const void *data, const int
 {
     const struct libsha_impl *impl = libsha_active();
     libsha_enter();
-    return libsha_many_offsets64_on(impl, out, data, offsets, n, flags);
+    return libsha_many_offsets_on(impl, out, data, NULL, offsets, n, flags);
 }

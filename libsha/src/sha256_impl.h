@@ -185,9 +185,10 @@ int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], con
 struct libsha_batch;
 void libsha_many_run(const struct libsha_impl *impl, unsigned char *out, const struct libsha_batch *batch,
                      size_t n, unsigned flags);
-/* libsha_sha256_many_offsets64, checks included, on impl (for the benchmark). */
-int libsha_many_offsets64_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
-                             const int64_t *offsets, size_t n, unsigned flags);
+/* The offsets forms, checks included, on impl (also the benchmark's): one of
+ * off32 and off64 is NULL. */
+int libsha_many_offsets_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
+                           const int32_t *off32, const int64_t *off64, size_t n, unsigned flags);
 
 /* hmac.c: the one-shot HMAC on an explicit implementation. */
 int libsha_hmac_run(const struct libsha_impl *impl, const void *key, size_t keylen, const void *msg,
