@@ -204,12 +204,14 @@ def test_arrow_bad_input():
         libsha.sha256_many(broken)
 
 
-def test_optional_libraries_are_not_imported():
+def test_optional_libraries_are_not_imported(tmp_path):
     code = (
         "import sys, libsha; libsha.sha256_many([b'abc'], threads=2); "
         "print(sorted(m for m in ('numpy', 'pyarrow') if m in sys.modules))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    # From tmp_path: in the checkout, its libsha/ (no library inside) would shadow the installed one.
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=tmp_path).stdout
     assert out.strip() == "[]"
 
 
