@@ -1,8 +1,13 @@
 """The shabench command line: `shabench [options]` benchmarks, `shabench verify` checks."""
 
 import argparse
+import os
 import re
 import sys
+
+# shabench never uses BLAS, but pyarrow's row imports numpy, whose OpenBLAS
+# threads spin after loading: on a 2-core machine that halves the rows after it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import libsha
 

@@ -8,6 +8,7 @@ the same unit as SHA256D64's ns per 64-byte blob / 64.
 
 import ctypes
 import hashlib
+import importlib.util
 from array import array
 
 import libsha
@@ -109,11 +110,10 @@ def python_many_benchmarks():
         Benchmark(name, _peer("sha256").replace("Python loop", "list comprehension"), unit,
                   _python_call(_hashlib_list, messages), True, max_epochs=5),
     ]
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        pass  # the Arrow row needs pyarrow (pip install 'libsha[columns]')
-    else:
+    # The Arrow row needs pyarrow (pip install 'libsha[columns]'). Looked up, not
+    # imported: importing it loads numpy, whose BLAS threads spin for a while
+    # and would take a core from the rows measured meanwhile.
+    if importlib.util.find_spec("pyarrow") is not None:
         rows.append(Benchmark(name, _one_call("libsha.sha256_many(pyarrow binary array)"), unit,
                               _python_call(libsha.sha256_many, _arrow_column), True))
     count, length = THREADS_BATCH
