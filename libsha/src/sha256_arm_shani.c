@@ -183,9 +183,14 @@ void libsha_arm_shani_many_last_2way(uint32_t *const state[], const struct libsh
     uint32x4_t t0 = vld1q_u32(&state[1][0]), t1 = vld1q_u32(&state[1][4]);
     uint32x4_t save0 = s0, save1 = s1, save2 = t0, save3 = t1, m0, m1, m2, m3, n0, n1, n2, n3;
 
-    TAIL_BLOCK(tails[0], m0, m1, m2, m3);
-    TAIL_BLOCK(tails[1], n0, n1, n2, n3);
-    SHA256_COMPRESS_2WAY();
+    if (tails[0].bits == 512 && tails[1].bits == 512) {
+        /* Two 64-byte messages: the padding block D64 uses, K + W from a table. */
+        SHA256_PAD64_2WAY();
+    } else {
+        TAIL_BLOCK(tails[0], m0, m1, m2, m3);
+        TAIL_BLOCK(tails[1], n0, n1, n2, n3);
+        SHA256_COMPRESS_2WAY();
+    }
     s0 = vaddq_u32(s0, save0), s1 = vaddq_u32(s1, save1), t0 = vaddq_u32(t0, save2), t1 = vaddq_u32(t1, save3);
     if (flags & LIBSHA_DOUBLE) {
         m0 = s0, m1 = s1, n0 = t0, n1 = t1;

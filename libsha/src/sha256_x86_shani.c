@@ -249,16 +249,21 @@ void libsha_x86_shani_many_last_2way(uint32_t *const state[], const struct libsh
     const __m128i mask = BSWAP32_MASK;
     __m128i s0, s1, t0, t1, save0, save1, save2, save3, m0, m1, m2, m3, n0, n1, n2, n3;
 
-    LIBSHA_X86_TAIL_BLOCK(tails[0], m0, m1, m2, m3);
-    LIBSHA_X86_TAIL_BLOCK(tails[1], n0, n1, n2, n3);
-    m0 = _mm_shuffle_epi8(m0, mask), m1 = _mm_shuffle_epi8(m1, mask);
-    m2 = _mm_shuffle_epi8(m2, mask), m3 = _mm_shuffle_epi8(m3, mask);
-    n0 = _mm_shuffle_epi8(n0, mask), n1 = _mm_shuffle_epi8(n1, mask);
-    n2 = _mm_shuffle_epi8(n2, mask), n3 = _mm_shuffle_epi8(n3, mask);
     LOAD_STATE(state[0], s0, s1);
     LOAD_STATE(state[1], t0, t1);
     save0 = s0, save1 = s1, save2 = t0, save3 = t1;
-    SHA256_COMPRESS_2WAY();
+    if (tails[0].bits == 512 && tails[1].bits == 512) {
+        /* Two 64-byte messages: the padding block D64 uses, K + W from a table. */
+        SHA256_PAD64_2WAY();
+    } else {
+        LIBSHA_X86_TAIL_BLOCK(tails[0], m0, m1, m2, m3);
+        LIBSHA_X86_TAIL_BLOCK(tails[1], n0, n1, n2, n3);
+        m0 = _mm_shuffle_epi8(m0, mask), m1 = _mm_shuffle_epi8(m1, mask);
+        m2 = _mm_shuffle_epi8(m2, mask), m3 = _mm_shuffle_epi8(m3, mask);
+        n0 = _mm_shuffle_epi8(n0, mask), n1 = _mm_shuffle_epi8(n1, mask);
+        n2 = _mm_shuffle_epi8(n2, mask), n3 = _mm_shuffle_epi8(n3, mask);
+        SHA256_COMPRESS_2WAY();
+    }
     s0 = _mm_add_epi32(s0, save0), s1 = _mm_add_epi32(s1, save1);
     t0 = _mm_add_epi32(t0, save2), t1 = _mm_add_epi32(t1, save3);
     if (flags & LIBSHA_DOUBLE) {
