@@ -2,7 +2,8 @@
 # libsha under the sanitizers (run by CI after the test suite):
 #   1. ASan + UBSan (-fno-sanitize-recover): the C tests, then the pytest suite against that
 #      library (LIBSHA_LIBRARY, with the sanitizer runtimes preloaded into Python);
-#   2. TSan: the C thread-stress test (hashing while others switch implementations);
+#   2. TSan: the C thread-stress test (hashing while others switch implementations), and
+#      sha256_many(threads=) from Python against that library (the TSan runtime preloaded);
 #   3. valgrind memcheck: the C tests, for the implementations valgrind can execute.
 # Fuzzing is tools/fuzz.sh.
 #   PYTHON=<python with the test extras> tools/sanitize.sh [WORKDIR]
@@ -36,6 +37,9 @@ unset ASAN_OPTIONS UBSAN_OPTIONS
 echo "== TSan"
 build "$work/tsan" "-fsanitize=thread"
 TSAN_OPTIONS=halt_on_error=1 "$work/tsan/test_threads" 1000
+# Python is not instrumented; its locks are seen through the runtime's interceptors, libsha's accesses directly.
+(cd "$work" && TSAN_OPTIONS=halt_on_error=1 LD_PRELOAD="$(gcc -print-file-name=libtsan.so)" \
+  LIBSHA_LIBRARY="$(realpath "$work/tsan/libsha.so")" "$python" "$repo/tests/threads_check.py")
 
 echo "== valgrind memcheck"
 if command -v valgrind >/dev/null 2>&1; then
