@@ -229,6 +229,12 @@ LIBSHA_API int libsha_sha256_many_offsets32(unsigned char *out, const void *data
 LIBSHA_API int libsha_sha256_many_offsets64(unsigned char *out, const void *data, const int64_t *offsets,
                                             size_t n, unsigned flags);
 
+/* Lowercase hex: writes 2 * len characters (no terminating NUL) for
+ * in[0..len) to out, which must not overlap in. Returns LIBSHA_OK,
+ * LIBSHA_ERR_NULL (out or in NULL with len > 0: nothing written) or
+ * LIBSHA_ERR_ARGUMENT (2 * len overflows). */
+LIBSHA_API int libsha_hex(char *out, const void *in, size_t len);
+
 /*
  * The Bitcoin Merkle root of n 32-byte leaves, as Bitcoin Core's
  * ComputeMerkleRoot: each level pairs adjacent nodes, an odd level pairs its

@@ -7,7 +7,7 @@
  * HMAC-SHA256 with the same bytes as key and message (one-shot and streamed),
  * the Merkle root of every whole number of 32-byte leaves, and many messages at
  * once (the one that touches the guard in each lane position, beside shorter
- * prefixes of it; and through both offsets forms).
+ * prefixes of it; and through both offsets forms), and hex of the first 64.
  * A stray access is a crash here; every digest is also checked.
  */
 #include <stdio.h>
@@ -86,6 +86,15 @@ static void one_placement(const char *impl, const unsigned char *in, size_t len,
              && memcmp(out_end - 32, expected[0], 32) == 0;
         ok &= libsha_sha256_many_offsets32(out, in, off32, 1, 0) == LIBSHA_OK && memcmp(out, expected[len], 32) == 0;
         check(ok, impl, "many, offsets", len, offset);
+    }
+    if (len <= 64) { /* hex: the input against its guard, the text against the output's */
+        char *text = (char *)out_end - 2 * len;
+        static const char digit[] = "0123456789abcdef";
+        size_t k;
+        int ok = libsha_hex(text, in, len) == LIBSHA_OK;
+        for (k = 0; k < len; ++k)
+            ok &= text[2 * k] == digit[in[k] >> 4] && text[2 * k + 1] == digit[in[k] & 15];
+        check(ok, impl, "hex", len, offset);
     }
     if (len % 64 == 0) {
         size_t blobs = len / 64;

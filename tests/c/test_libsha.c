@@ -392,6 +392,31 @@ static void many(const char *impl, unsigned long long seed)
     }
 }
 
+/* libsha_hex against snprintf for every length 0..300, nothing written past
+ * 2 * len; the contracts. */
+static void hex(void)
+{
+    unsigned char in[300];
+    char out[601], expected[601];
+    size_t len, k;
+    int all_ok = 1;
+
+    for (k = 0; k < sizeof in; ++k)
+        in[k] = (unsigned char)((k * 37 + 11) % 251);
+    for (len = 0; len <= 300; ++len) {
+        for (k = 0; k < len; ++k)
+            snprintf(expected + 2 * k, 3, "%02x", in[k]);
+        memset(out, '#', sizeof out);
+        all_ok &= libsha_hex(out, in, len) == LIBSHA_OK && memcmp(out, expected, 2 * len) == 0
+                  && out[2 * len] == '#';
+    }
+    check(all_ok, "-", "hex of every length 0..300", 300);
+    memset(out, '#', sizeof out);
+    check(libsha_hex(NULL, in, 1) == LIBSHA_ERR_NULL && libsha_hex(out, NULL, 1) == LIBSHA_ERR_NULL
+              && libsha_hex(NULL, NULL, 0) == LIBSHA_OK && out[0] == '#', "-", "hex NULLs", 0);
+    check(libsha_hex(out, in, (size_t)-1 / 2 + 1) == LIBSHA_ERR_ARGUMENT && out[0] == '#', "-", "hex 2 * len overflow", 0);
+}
+
 /* Expected values, computed once with 'standard' after it passed the NIST vectors. */
 static unsigned char data[64 * 41], prefix_digest[301][32], d64_expected[41 * 32];
 
@@ -460,6 +485,7 @@ int main(int argc, char **argv)
     check(libsha_select("standard") == LIBSHA_OK, "standard", "select", 0);
     check(nist_file(dir, "SHA256ShortMsg.rsp", "standard") == 65, "standard", "ShortMsg records", 0);
     compute_expected();
+    hex();
     check(libsha_select("no such implementation") == LIBSHA_ERR_UNKNOWN_IMPL, "-", "unknown name refused", 0);
 
     for (i = 0; (name = libsha_implementation_at(i, &runnable)) != NULL; ++i) {

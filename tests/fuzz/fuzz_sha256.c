@@ -11,7 +11,8 @@
  * go through the Merkle root, against Bitcoin Core's algorithm on OpenSSL.
  * The message is also cut into up to 64 consecutive messages (lengths from
  * its own bytes, so lanes end at different blocks) hashed at once, through
- * pointers and both offsets forms, with or without LIBSHA_DOUBLE.
+ * pointers and both offsets forms, with or without LIBSHA_DOUBLE, and
+ * libsha_hex encodes the message.
  * Any difference aborts (a finding).
  */
 #include <stdint.h>
@@ -140,6 +141,21 @@ static void check_many(const uint8_t *msg, size_t len, unsigned seed)
         }
 }
 
+/* libsha_hex of the message against a byte-by-byte encoding. */
+static void check_hex(const uint8_t *msg, size_t len)
+{
+    static char got[2 * 4096 + 1];
+    static const char digit[] = "0123456789abcdef";
+    size_t i, n = len < 4096 ? len : 4096;
+
+    got[2 * n] = '#';
+    if (libsha_hex(got, msg, n) != LIBSHA_OK || got[2 * n] != '#')
+        abort();
+    for (i = 0; i < n; ++i)
+        if (got[2 * i] != digit[msg[i] >> 4] || got[2 * i + 1] != digit[msg[i] & 15])
+            abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 {
     static unsigned char blobs_out[32 * 64], in_place[64 * 64];
@@ -190,6 +206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
     check_hmac(msg, len, input[1]);
     check_merkle(msg, len);
     check_many(msg, len, input[1]);
+    check_hex(msg, len);
 
     count = len / 64 > 64 ? 64 : len / 64;
     libsha_sha256d64(blobs_out, msg, count);
