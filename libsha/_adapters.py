@@ -1,17 +1,17 @@
-"""sha256_many over numpy and Arrow data, read in place through their buffers.
+"""sha256_many over numpy, Arrow, Polars and pandas data, read in place through Arrow's buffers.
 
-Imported only when such an object is passed, and never imports numpy or
-pyarrow itself before then: they stay optional.
+Imported only when such an object is passed, and never imports those
+packages itself before then: they stay optional.
 """
 
 from __future__ import annotations
 
-import ctypes
 import sys
 
 from . import _native
 from ._buffers import NonContiguousError
-from ._many import run_parts
+from ._errors import check
+from ._many import hash_list, run_parts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,8 +22,8 @@ _OFFSETS32 = ("binary", "string")
 _OFFSETS64 = ("large_binary", "large_string")
 
 
-def numpy_rows(array: Any, flags: int, workers: int) -> Any:
-    """(n, 32) uint8 digests of the rows of a 2-D C-contiguous uint8 array."""
+def numpy_rows(array: Any, flags: int, workers: int, hex: bool) -> Any:
+    """(n, 32) uint8 digests of the rows of a 2-D C-contiguous uint8 array (hex: n str of 64)."""
     numpy = sys.modules["numpy"]
     if array.ndim != 2:
         raise ValueError(
@@ -38,16 +38,20 @@ def numpy_rows(array: Any, flags: int, workers: int) -> Any:
     out = numpy.empty((n, 32), dtype=numpy.uint8)
     offsets = numpy.arange(n + 1, dtype=numpy.int64) * length
     _offsets_call(out.ctypes.data, array.ctypes.data, offsets.ctypes.data, 8, n, flags, workers)
+    if hex:
+        text = numpy.empty(n, dtype="S64")
+        check(_native.lib().libsha_hex(text.ctypes.data, out.ctypes.data, 32 * n))
+        return text.astype("U64")
     return out
 
 
-def arrow(column: Any, flags: int, workers: int) -> Any:
-    """FixedSizeBinary(32) digests of a binary or string Array (or ChunkedArray)."""
+def arrow(column: Any, flags: int, workers: int, hex: bool) -> Any:
+    """Digests of a binary or string Array (or ChunkedArray): FixedSizeBinary(32), or string with hex."""
     pyarrow = sys.modules["pyarrow"]
     if isinstance(column, pyarrow.ChunkedArray):
         _offset_width(column.type)  # refuse a wrong type even with no chunks
-        chunks = [arrow(chunk, flags, workers) for chunk in column.chunks]
-        return pyarrow.chunked_array(chunks, type=pyarrow.binary(32))
+        chunks = [arrow(chunk, flags, workers, hex) for chunk in column.chunks]
+        return pyarrow.chunked_array(chunks, type=_result_type(pyarrow, hex, chunks))
     width = _offset_width(column.type)
     n = len(column)
     validity, offsets_buffer, data_buffer = column.buffers()[:3]
@@ -61,27 +65,82 @@ def arrow(column: Any, flags: int, workers: int) -> Any:
         data_size = data_buffer.size if data_buffer is not None else 0
         if last > data_size:
             raise ValueError(f"the Arrow array's offsets reach byte {last} of a {data_size}-byte data buffer")
-    out = bytearray(32 * n)
+    # Arrow's memory pool, not bytearray: its freed pages are reused, where a
+    # fresh 64 MB bytearray is mapped and faulted in page by page on each call.
+    out = pyarrow.allocate_buffer(32 * n)
     if n:
-        out_view = (ctypes.c_char * len(out)).from_buffer(out)
         data_address = data_buffer.address if data_buffer is not None and data_buffer.size else None
-        _offsets_call(
-            ctypes.addressof(out_view),
-            data_address,
-            offsets_buffer.address + width * first,
-            width,
-            n,
-            flags,
-            workers,
-        )
-        del out_view
+        _offsets_call(out.address, data_address, offsets_buffer.address + width * first, width, n, flags, workers)
     if column.null_count == 0:
         validity = None
     elif column.offset != 0:  # the bitmap is shared with the parent: take a fresh one
         validity = column.is_valid().buffers()[1]
-    return pyarrow.Array.from_buffers(
-        pyarrow.binary(32), n, [validity, pyarrow.py_buffer(out)], null_count=column.null_count
-    )
+    if not hex:
+        return pyarrow.Array.from_buffers(pyarrow.binary(32), n, [validity, out], null_count=column.null_count)
+    text = pyarrow.allocate_buffer(64 * n)
+    if n:
+        check(_native.lib().libsha_hex(text.address, out.address, 32 * n))
+    string = pyarrow.large_string() if 64 * n >= 1 << 31 else pyarrow.string()
+    return pyarrow.Array.from_buffers(string, n, [validity, _fixed_offsets(pyarrow, n, 64, string), text],
+                                      null_count=column.null_count)
+
+
+def polars_series(series: Any, flags: int, workers: int, hex: bool) -> Any:
+    """A Binary or String polars Series in, a Series of the same name out (Binary, or String with hex)."""
+    polars = sys.modules["polars"]
+    if series.dtype not in (polars.Binary, polars.String):
+        raise TypeError(f"sha256_many takes a polars Binary or String Series, not {series.dtype}")
+    _import_pyarrow()
+    return polars.Series(series.name, arrow(series.to_arrow(), flags, workers, hex))
+
+
+def pandas_series(series: Any, flags: int, workers: int, hex: bool) -> Any:
+    """A pandas Series of bytes or str in, a Series with the same index and name out.
+
+    Arrow-backed Series go through Arrow without a copy and come back Arrow-backed;
+    object Series go through the list path (str as UTF-8; None and NaN stay None).
+    """
+    pandas = sys.modules["pandas"]
+    dtype = series.dtype
+    if hasattr(series.array, "__arrow_array__") and not isinstance(dtype, pandas.CategoricalDtype) \
+            and (isinstance(dtype, pandas.ArrowDtype) or getattr(dtype, "storage", None) == "pyarrow"):
+        pyarrow = _import_pyarrow()
+        try:
+            digests = arrow(series.array.__arrow_array__(), flags, workers, hex)
+        except TypeError:
+            raise TypeError(f"sha256_many takes a pandas Series of bytes or str, not {dtype}") from None
+        if isinstance(digests, pyarrow.ChunkedArray) and digests.num_chunks == 1:
+            digests = digests.chunk(0)
+        return pandas.Series(pandas.arrays.ArrowExtensionArray(digests), index=series.index, name=series.name)
+    if dtype != object and not isinstance(dtype, pandas.StringDtype):
+        raise TypeError(f"sha256_many takes a pandas Series of bytes or str, not {dtype}")
+    values = series.tolist()
+    present = [i for i, v in enumerate(values) if not _missing(pandas, v)]
+    messages = [_as_bytes(values[i], series.index[i]) for i in present]
+    digests: list[Any] = [None] * len(values)
+    for i, digest in zip(present, hash_list(messages, flags, workers, hex)):
+        digests[i] = digest
+    return pandas.Series(digests, index=series.index, name=series.name, dtype=object)
+
+
+def _missing(pandas: Any, value: object) -> bool:
+    return value is None or value is pandas.NA or (isinstance(value, float) and value != value)
+
+
+def _as_bytes(value: object, label: object) -> object:
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return value
+    raise TypeError(f"the value at index {label!r} is a {type(value).__name__}; sha256_many takes bytes or str")
+
+
+def _import_pyarrow() -> Any:
+    try:
+        import pyarrow
+    except ImportError:
+        raise ImportError("hashing this column goes through Arrow: pip install pyarrow (or 'libsha[columns]')") from None
+    return pyarrow
 
 
 def _offset_width(arrow_type: Any) -> int:
@@ -93,6 +152,24 @@ def _offset_width(arrow_type: Any) -> int:
     raise TypeError(
         f"sha256_many takes Arrow binary, large_binary, string or large_string data, not {arrow_type}"
     )
+
+
+def _result_type(pyarrow: Any, hex: bool, chunks: list[Any]) -> Any:
+    if not hex:
+        return pyarrow.binary(32)
+    if any(chunk.type == pyarrow.large_string() for chunk in chunks):
+        raise ValueError("hex digests of a chunked column over 2 GiB of text: hash its chunks one by one")
+    return pyarrow.string()
+
+
+def _fixed_offsets(pyarrow: Any, n: int, width: int, string: Any) -> Any:
+    """Arrow offsets 0, width, 2 * width, ... (n + 1 of them), summed by Arrow, not in Python."""
+    import pyarrow.compute
+
+    kind = pyarrow.int64() if string == pyarrow.large_string() else pyarrow.int32()
+    steps = pyarrow.repeat(pyarrow.scalar(width, kind), n)
+    sums = pyarrow.compute.cumulative_sum(steps) if n else pyarrow.array([], kind)
+    return pyarrow.concat_arrays([pyarrow.array([0], kind), sums]).buffers()[1]
 
 
 def _offsets_call(out: int, data: int | None, offsets: int, width: int, n: int, flags: int, workers: int) -> None:

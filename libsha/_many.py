@@ -29,7 +29,7 @@ _PLAIN = frozenset((bytes, bytearray))
 _UNPACK_CHUNK = struct.Struct("32s" * CHUNK)
 
 
-def sha256_many(messages: Any, *, double: bool = False, threads: int = 1) -> Any:
+def sha256_many(messages: Any, *, double: bool = False, threads: int = 1, hex: bool = False) -> Any:
     """SHA-256 of each message, as hashlib would give them, in input order.
 
     `messages` is one of:
@@ -39,26 +39,25 @@ def sha256_many(messages: Any, *, double: bool = False, threads: int = 1) -> Any
       (n, 32) uint8 array;
     - a pyarrow Binary, LargeBinary, String or LargeString Array (strings are
       hashed as their UTF-8 bytes, nulls stay null): returns a
-      FixedSizeBinary(32) Array; a ChunkedArray of those gives a ChunkedArray.
+      FixedSizeBinary(32) Array; a ChunkedArray of those gives a ChunkedArray;
+    - a polars Binary or String Series: returns a Binary Series of the same name;
+    - a pandas Series of bytes or str: returns a Series with the same index
+      (Arrow-backed ones stay Arrow-backed; in object ones None and NaN stay None).
 
-    `double=True` gives SHA256(SHA256(m)) (Bitcoin txids). `threads=N` splits
-    the batch across N threads (0: one per CPU); the GIL is released while C
-    hashes, and the order is kept. numpy and pyarrow are imported only when
-    such an object is passed.
+    `double=True` gives SHA256(SHA256(m)) (Bitcoin txids). `hex=True` gives
+    lowercase hex instead of bytes: str, or a string column (encoded in C).
+    `threads=N` splits the batch across N threads (0: one per CPU); the GIL is
+    released while C hashes, and the order is kept. numpy, pyarrow, polars and
+    pandas are imported only when such an object is passed.
     """
-    flags = _native.DOUBLE if _flag(double) else 0
+    flags = _native.DOUBLE if _flag(double, "double") else 0
+    as_hex = _flag(hex, "hex")
     workers = _threads(threads)
-    numpy = sys.modules.get("numpy")
-    pyarrow = sys.modules.get("pyarrow")
-    # Only an object of an imported module can be one of its arrays.
-    if numpy is not None and isinstance(messages, numpy.ndarray):
+    adapter = _adapter_for(messages)
+    if adapter is not None:
         from . import _adapters
 
-        return _adapters.numpy_rows(messages, flags, workers)
-    if pyarrow is not None and isinstance(messages, (pyarrow.Array, pyarrow.ChunkedArray)):
-        from . import _adapters
-
-        return _adapters.arrow(messages, flags, workers)
+        return getattr(_adapters, adapter)(messages, flags, workers, as_hex)
     if isinstance(messages, (str, bytes, bytearray, memoryview)):
         raise TypeError(
             f"sha256_many takes a collection of messages, not one {type(messages).__name__} "
@@ -71,13 +70,29 @@ def sha256_many(messages: Any, *, double: bool = False, threads: int = 1) -> Any
             raise TypeError(
                 f"sha256_many takes an iterable of bytes-like objects, not {type(messages).__name__}"
             ) from None
-    return _hash_list(messages, flags, workers)
+    return hash_list(messages, flags, workers, as_hex)
 
 
-def _flag(double: object) -> bool:
-    if not isinstance(double, (bool, int)):
-        raise TypeError(f"double must be True or False, not {type(double).__name__}")
-    return bool(double)
+def _adapter_for(messages: object) -> str | None:
+    """The _adapters function for a column or array object, or None for a collection."""
+    # Only an object of an imported module can be one of its types: nothing is imported here.
+    modules = sys.modules
+    numpy, pyarrow, polars, pandas = (modules.get(m) for m in ("numpy", "pyarrow", "polars", "pandas"))
+    if numpy is not None and isinstance(messages, numpy.ndarray):
+        return "numpy_rows"
+    if pyarrow is not None and isinstance(messages, (pyarrow.Array, pyarrow.ChunkedArray)):
+        return "arrow"
+    if polars is not None and isinstance(messages, polars.Series):
+        return "polars_series"
+    if pandas is not None and isinstance(messages, pandas.Series):
+        return "pandas_series"
+    return None
+
+
+def _flag(value: object, name: str) -> bool:
+    if not isinstance(value, (bool, int)):
+        raise TypeError(f"{name} must be True or False, not {type(value).__name__}")
+    return bool(value)
 
 
 def _threads(threads: object) -> int:
@@ -101,11 +116,13 @@ def _message(index: int, item: object) -> object:
     return view.cast("B") if view.ndim != 1 or view.format not in ("B", "b", "c") else view
 
 
-def _hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int) -> list[bytes]:
-    digests: list[bytes] = []
+def hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: bool = False) -> list[Any]:
+    """Digests (bytes, or str with hex) of a list or tuple of bytes-like messages, in order."""
+    digests: list[Any] = []
+    unpack = _unpack_hex if hex else _unpack
     if workers == 1 or len(msgs) <= CHUNK:
         for chunk in _chunks(msgs):
-            digests.extend(_unpack(_hash_chunk(*chunk, flags), chunk[2]))
+            digests.extend(unpack(_hash_chunk(*chunk, flags), chunk[2]))
         return digests
     # The calling thread checks and measures the next chunks while the workers
     # join and hash them (mostly without the GIL); a window of 2 chunks per
@@ -118,10 +135,10 @@ def _hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int) -> l
         for chunk in _chunks(msgs):
             if len(window) >= 2 * workers:
                 future, count = window.popleft()
-                digests.extend(_unpack(future.result(), count))
+                digests.extend(unpack(future.result(), count))
             window.append((pool.submit(_hash_chunk, *chunk, flags), chunk[2]))
         for future, count in window:
-            digests.extend(_unpack(future.result(), count))
+            digests.extend(unpack(future.result(), count))
     return digests
 
 
@@ -175,6 +192,16 @@ def _hash_chunk(part: list[Any] | tuple[Any, ...], offsets: array[int], count: i
 def _unpack(out: Buffer, count: int) -> tuple[bytes, ...]:
     unpacker = _UNPACK_CHUNK if count == CHUNK else struct.Struct("32s" * count)
     return unpacker.unpack_from(out)
+
+
+_HEX_SLICES = [slice(i, i + 64) for i in range(0, 64 * CHUNK, 64)]
+
+
+def _unpack_hex(out: ctypes.Array[ctypes.c_char], count: int) -> Iterable[str]:
+    """The digests as 64-character lowercase str, encoded in C."""
+    text = ctypes.create_string_buffer(64 * count)
+    check(_native.lib().libsha_hex(text, out, 32 * count))
+    return map(text.raw.decode("ascii").__getitem__, _HEX_SLICES[:count] if count < CHUNK else _HEX_SLICES)
 
 
 def run_parts(call: Callable[[int, int], int], n: int, workers: int, what: str = "") -> None:
