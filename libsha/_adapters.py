@@ -6,6 +6,7 @@ packages itself before then: they stay optional.
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 from . import _native
@@ -117,10 +118,10 @@ def pandas_series(series: Any, flags: int, workers: int, hex: bool) -> Any:
     values = series.tolist()
     present = [i for i, v in enumerate(values) if not _missing(pandas, v)]
     messages = [_as_bytes(values[i], series.index[i]) for i in present]
-    digests: list[Any] = [None] * len(values)
+    column: list[Any] = [None] * len(values)
     for i, digest in zip(present, hash_list(messages, flags, workers, hex)):
-        digests[i] = digest
-    return pandas.Series(digests, index=series.index, name=series.name, dtype=object)
+        column[i] = digest
+    return pandas.Series(column, index=series.index, name=series.name, dtype=object)
 
 
 def _missing(pandas: Any, value: object) -> bool:
@@ -137,10 +138,9 @@ def _as_bytes(value: object, label: object) -> object:
 
 def _import_pyarrow() -> Any:
     try:
-        import pyarrow
+        return importlib.import_module("pyarrow")
     except ImportError:
         raise ImportError("hashing this column goes through Arrow: pip install pyarrow (or 'libsha[columns]')") from None
-    return pyarrow
 
 
 def _offset_width(arrow_type: Any) -> int:
@@ -164,11 +164,10 @@ def _result_type(pyarrow: Any, hex: bool, chunks: list[Any]) -> Any:
 
 def _fixed_offsets(pyarrow: Any, n: int, width: int, string: Any) -> Any:
     """Arrow offsets 0, width, 2 * width, ... (n + 1 of them), summed by Arrow, not in Python."""
-    import pyarrow.compute
-
+    compute = importlib.import_module("pyarrow.compute")
     kind = pyarrow.int64() if string == pyarrow.large_string() else pyarrow.int32()
     steps = pyarrow.repeat(pyarrow.scalar(width, kind), n)
-    sums = pyarrow.compute.cumulative_sum(steps) if n else pyarrow.array([], kind)
+    sums = compute.cumulative_sum(steps) if n else pyarrow.array([], kind)
     return pyarrow.concat_arrays([pyarrow.array([0], kind), sums]).buffers()[1]
 
 
