@@ -205,9 +205,10 @@ def runnable_implementations():
 
 def default_benchmarks(implementations):
     """Every row of a default run: each implementation's, then the peers'."""
+    from .columns import column_benchmarks
     from .many import native_many_benchmarks, python_many_benchmarks
 
     rows = []
     for impl in implementations:
         rows += native_benchmarks(impl) + native_many_benchmarks(impl)
-    return rows + python_benchmarks() + python_many_benchmarks() + peer_benchmarks()
+    return rows + python_benchmarks() + python_many_benchmarks() + column_benchmarks() + peer_benchmarks()

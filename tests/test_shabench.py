@@ -303,3 +303,37 @@ def test_debug_builds_are_flagged():
     lines = context.header_lines({"cpu": "c", "machine": "m", "cpu_count": 2, "features": [], "libsha_version": "1",
                                   "build_type": "Debug", "python": "3", "openssl": "o", "implementation": "standard"})
     assert any(line.startswith("Warning:") for line in lines)
+
+
+def test_column_rows_check_every_peer_then_run(monkeypatch, capsys):
+    pytest.importorskip("pyarrow")
+    from shabench import columns
+
+    # Small shapes: each row's make() compares the peer's digests with libsha's, then runs once.
+    monkeypatch.setattr(columns, "SHAPES", [("COLUMN_64b_1M", 3000, 64), ("COLUMN_1KiB_100k", 300, 1024)])
+    lines = []
+    rows = columns.column_benchmarks(report=lines.append)
+    titles = [b.title for b in rows]
+    active = libsha.implementation()
+    for name in ("COLUMN_64b_1M", "COLUMN_1KiB_100k"):
+        for call in ("threads=1", "threads=0", "hex=True, threads=1"):
+            assert f"{name} using libsha.sha256_many(pyarrow binary{', ' + call if call.startswith('hex') else ', ' + call}) " \
+                   f"('{active}', one Python call)" in titles
+        assert any(t.startswith(f"{name} using hashlib.sha256 (") for t in titles)
+    for peer, packages in (("polars-hash sha2_256 (Rust)", ("polars", "polars_hash")), ("DuckDB sha256() (C++)", ("duckdb",))):
+        installed = all(__import__("importlib").util.find_spec(p) for p in packages)
+        assert (f"COLUMN_64b_1M using {peer}" in titles) == installed
+        assert any(peer.split()[0] in line and "left out" in line for line in lines) != installed
+    for row in rows:
+        row.make_run()(1)
+
+
+def test_a_peer_that_disagrees_is_not_timed(monkeypatch):
+    pytest.importorskip("pyarrow")
+    from shabench import columns
+
+    monkeypatch.setattr(columns, "SHAPES", [("COLUMN_64b_1M", 50, 64)])
+    monkeypatch.setattr(columns, "_expected_hex", lambda values: ["0" * 64] * len(values))
+    hashlib_row = next(r for r in columns.column_benchmarks(report=lambda line: None) if "hashlib" in r.title)
+    with pytest.raises(RuntimeError, match="hashlib disagrees with libsha"):
+        hashlib_row.make_run()
