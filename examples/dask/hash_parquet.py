@@ -65,7 +65,7 @@ def run(args, client):
     frame = dask.dataframe.read_parquet(args.input_dir, dtype_backend="pyarrow")
     check_column(frame, args.column)
     digest_type = pyarrow.string() if args.hex else pyarrow.binary(32)
-    meta = frame._meta.assign(sha256=pandas.Series([], dtype=pandas.ArrowDtype(digest_type)))
+    meta = {**frame.dtypes.to_dict(), "sha256": pandas.ArrowDtype(digest_type)}
     hashed = frame.map_partitions(hash_partition, args.column, args.hex, meta=meta)
 
     # Written beside the output directory, moved into place when every partition is done.
