@@ -142,3 +142,16 @@ def test_hex_matches_the_c_encoder():
     assert _native.lib().libsha_hex(out, data, len(data)) == _native.OK
     assert out.raw.decode() == data.hex()
     assert _native.lib().libsha_hex(None, data, 1) == _native.ERR_NULL
+
+
+def test_pandas_string_dtypes():
+    pandas = pytest.importorskip("pandas")
+    values = ["a", None, "", "é∑"]
+    expected = [digest_of(v, hex=True) for v in values]
+    for dtype in ("string[python]", "string[pyarrow]", None):  # None: pandas' default for str
+        if dtype == "string[pyarrow]":
+            pytest.importorskip("pyarrow")
+        series = pandas.Series(values, dtype=dtype)
+        got = [None if (v is None or v is pandas.NA or (isinstance(v, float) and v != v)) else v
+               for v in libsha.sha256_many(series, hex=True).tolist()]
+        assert got == expected, dtype
