@@ -23,6 +23,7 @@ class Benchmark:
     make_run: Callable[[], Callable[[int], None]]  # allocates, then returns run(iterations)
     peer: bool = False
     max_epochs: Optional[int] = None  # a cap for rows whose one iteration takes seconds
+    left_out: Optional[str] = None  # why this row cannot run here (a peer not installed): listed, not run
 
     @property
     def title(self):

@@ -83,6 +83,17 @@ def select(benchmarks, pattern):
     return [b for b in benchmarks if pattern.search(b.name) or pattern.search(b.title)]
 
 
+def left_out_groups(benchmarks):
+    """(reason, runners, row names) for the rows that cannot run here: one line per reason."""
+    groups = {}
+    for b in benchmarks:
+        if b.left_out:
+            runners, names = groups.setdefault(b.left_out, ([], []))
+            runners += [b.runner] if b.runner not in runners else []
+            names += [b.name] if b.name not in names else []
+    return [(reason, runners, names) for reason, (runners, names) in groups.items()]
+
+
 def options_record(args):
     return {"filter": args.filter.pattern if args.filter else None, "impl": args.impl, "min_time_ms": args.min_time,
             "epochs": args.epochs, "sizes": [s for _, s in args.sizes] if args.sizes else None}
@@ -117,7 +128,7 @@ def run_benchmarks(args):
     benchmarks = select(benchmarks, args.filter)
     if args.list:
         for b in benchmarks:
-            print(b.title)
+            print(b.title + (f"  (left out: {b.left_out})" if b.left_out else ""))
         return 0
     if not benchmarks:
         print("shabench: no benchmark matches (see --list)", file=sys.stderr)
@@ -126,9 +137,13 @@ def run_benchmarks(args):
     context = run_context.collect(options_record(args))
     for note in run_context.warnings(context):
         print(note, file=sys.stderr)
+    for reason, runners, names in left_out_groups(benchmarks):
+        print(f"shabench: left out, {reason}: {', '.join(runners)} in {', '.join(names)}", file=sys.stderr)
     rows, progress, interrupted = [], Progress(len(benchmarks)), False
     try:
         for i, b in enumerate(benchmarks):
+            if b.left_out:
+                continue
             progress.update(i, b.title)
             epochs = min(args.epochs, b.max_epochs or args.epochs)
             rows.append((b, measure(b.make_run(), b.unit_bytes, epochs, args.min_time * 1e6)))
@@ -136,6 +151,9 @@ def run_benchmarks(args):
         interrupted = True
     finally:
         progress.close()
+    if not rows and not interrupted:
+        print("shabench: every matching row was left out (see above)", file=sys.stderr)
+        return 2
     if not rows:
         print("shabench: interrupted before the first row", file=sys.stderr)
         return 130

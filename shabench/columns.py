@@ -2,13 +2,13 @@
 tools people reach for (hashlib in a loop, polars-hash, DuckDB), on the same
 generated data in one run. Every peer's digests are checked against libsha's
 before it is timed; a peer whose package is missing is left out with one line
-saying why (pip install 'libsha[bench]' brings them all).
+saying why when its rows are asked for (pip install 'libsha[bench]' brings them all).
 """
 
 import hashlib
+import importlib
 import importlib.util
 import random
-import sys
 
 import libsha
 
@@ -106,20 +106,21 @@ def _missing(*packages):
     return [p for p in packages if importlib.util.find_spec(p) is None]
 
 
-def column_benchmarks(report=None):
-    """The COLUMN rows of every shape; report() (stderr) gets one line per peer left out."""
-    report = report or (lambda line: print(line, file=sys.stderr))
-    if _missing("pyarrow"):
-        report("shabench: COLUMN rows left out: pyarrow is not installed (pip install 'libsha[bench]')")
-        return []
-    peers = [("polars-hash", ("polars", "polars_hash"), _polars_hash_row), ("DuckDB", ("duckdb",), _duckdb_row)]
-    for peer, packages, _ in peers:
-        if _missing(*packages):
-            report(f"shabench: COLUMN rows of {peer} left out: {', '.join(_missing(*packages))} not installed "
-                   "(pip install 'libsha[bench]')")
+def _left_out(row, packages):
+    row.left_out = f"{', '.join(packages)} not installed (pip install 'libsha[bench]')"
+    return row
+
+
+def column_benchmarks():
+    """The COLUMN rows of every shape; a peer not installed gives rows that say so instead of running."""
+    peers = [(("polars", "polars_hash"), _polars_hash_row), (("duckdb",), _duckdb_row)]
     rows = []
     for name, count, length in SHAPES:
-        rows += [_libsha_row(name, count, length, 1, False), _libsha_row(name, count, length, 0, False),
+        shape = [_libsha_row(name, count, length, 1, False), _libsha_row(name, count, length, 0, False),
                  _libsha_row(name, count, length, 1, True), _hashlib_row(name, count, length)]
-        rows += [make(name, count, length) for _, packages, make in peers if not _missing(*packages)]
+        shape += [_left_out(make(name, count, length), _missing(*packages)) if _missing(*packages)
+                  else make(name, count, length) for packages, make in peers]
+        if _missing("pyarrow"):  # the data goes through Arrow, for libsha and for the checks
+            shape = [_left_out(row, ["pyarrow"]) for row in shape]
+        rows += shape
     return rows

@@ -305,27 +305,41 @@ def test_debug_builds_are_flagged():
     assert any(line.startswith("Warning:") for line in lines)
 
 
-def test_column_rows_check_every_peer_then_run(monkeypatch, capsys):
+def test_column_rows_check_every_peer_then_run(monkeypatch):
     pytest.importorskip("pyarrow")
     from shabench import columns
 
     # Small shapes: each row's make() compares the peer's digests with libsha's, then runs once.
     monkeypatch.setattr(columns, "SHAPES", [("COLUMN_64b_1M", 3000, 64), ("COLUMN_1KiB_100k", 300, 1024)])
-    lines = []
-    rows = columns.column_benchmarks(report=lines.append)
+    rows = columns.column_benchmarks()
     titles = [b.title for b in rows]
     active = libsha.implementation()
     for name in ("COLUMN_64b_1M", "COLUMN_1KiB_100k"):
         for call in ("threads=1", "threads=0", "hex=True, threads=1"):
-            assert f"{name} using libsha.sha256_many(pyarrow binary{', ' + call if call.startswith('hex') else ', ' + call}) " \
-                   f"('{active}', one Python call)" in titles
+            assert f"{name} using libsha.sha256_many(pyarrow binary, {call}) ('{active}', one Python call)" in titles
         assert any(t.startswith(f"{name} using hashlib.sha256 (") for t in titles)
-    for peer, packages in (("polars-hash sha2_256 (Rust)", ("polars", "polars_hash")), ("DuckDB sha256() (C++)", ("duckdb",))):
-        installed = all(__import__("importlib").util.find_spec(p) for p in packages)
-        assert (f"COLUMN_64b_1M using {peer}" in titles) == installed
-        assert any(peer.split()[0] in line and "left out" in line for line in lines) != installed
+        assert f"{name} using polars-hash sha2_256 (Rust)" in titles and f"{name} using DuckDB sha256() (C++)" in titles
     for row in rows:
-        row.make_run()(1)
+        installed = row.left_out is None
+        if "polars-hash" in row.title or "DuckDB" in row.title:
+            packages = ("polars", "polars_hash") if "polars" in row.title else ("duckdb",)
+            assert installed == all(__import__("importlib").util.find_spec(p) for p in packages)
+        if installed:
+            row.make_run()(1)
+        else:
+            assert "not installed (pip install 'libsha[bench]')" in row.left_out
+
+
+def test_a_left_out_row_says_why_only_when_asked_for(monkeypatch, capsys):
+    from shabench import columns
+
+    monkeypatch.setattr(columns, "_missing", lambda *packages: [p for p in packages if p == "duckdb"])
+    assert cli.main(["--filter", "COLUMN_64b_1M using DuckDB", "--list"]) == 0
+    assert "left out: duckdb not installed" in capsys.readouterr().out
+    assert cli.main(["--filter", "COLUMN_64b_1M using DuckDB", "--epochs", "1"]) == 2  # nothing could run
+    err = capsys.readouterr().err
+    assert err.count("left out, ") == 1
+    assert "left out, duckdb not installed (pip install 'libsha[bench]'): DuckDB sha256() (C++) in COLUMN_64b_1M" in err
 
 
 def test_a_peer_that_disagrees_is_not_timed(monkeypatch):
@@ -334,6 +348,6 @@ def test_a_peer_that_disagrees_is_not_timed(monkeypatch):
 
     monkeypatch.setattr(columns, "SHAPES", [("COLUMN_64b_1M", 50, 64)])
     monkeypatch.setattr(columns, "_expected_hex", lambda values: ["0" * 64] * len(values))
-    hashlib_row = next(r for r in columns.column_benchmarks(report=lambda line: None) if "hashlib" in r.title)
+    hashlib_row = next(r for r in columns.column_benchmarks() if "hashlib" in r.title)
     with pytest.raises(RuntimeError, match="hashlib disagrees with libsha"):
         hashlib_row.make_run()
