@@ -6,6 +6,7 @@ packages itself before then: they stay optional.
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import sys
 
@@ -18,9 +19,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# Arrow types whose layout is validity, offsets, data: offsets of 32 or 64 bits.
+# Arrow types whose layout is validity, offsets, data: offsets of 32 or 64 bits;
+# and those of validity, 16-byte views, data buffers.
 _OFFSETS32 = ("binary", "string")
 _OFFSETS64 = ("large_binary", "large_string")
+_VIEW_TYPES = ("binary_view", "string_view")
+_VIEWS = 16
 
 
 def numpy_rows(array: Any, flags: int, workers: int, hex: bool) -> Any:
@@ -55,23 +59,15 @@ def arrow(column: Any, flags: int, workers: int, hex: bool) -> Any:
         return pyarrow.chunked_array(chunks, type=_result_type(pyarrow, hex, chunks))
     width = _offset_width(column.type)
     n = len(column)
-    validity, offsets_buffer, data_buffer = column.buffers()[:3]
-    # Offsets of a sliced array start at its offset; every one must lie in the data.
-    first = column.offset
-    needed = width * (first + n + 1) if n else 0
-    if n and (offsets_buffer is None or offsets_buffer.size < needed):
-        raise ValueError(f"the Arrow array's offsets buffer holds fewer than {first + n + 1} offsets")
-    if n:
-        last = memoryview(offsets_buffer).cast("i" if width == 4 else "q")[first + n]
-        data_size = data_buffer.size if data_buffer is not None else 0
-        if last > data_size:
-            raise ValueError(f"the Arrow array's offsets reach byte {last} of a {data_size}-byte data buffer")
+    buffers = column.buffers()
+    validity = buffers[0]
     # Arrow's memory pool, not bytearray: its freed pages are reused, where a
     # fresh 64 MB bytearray is mapped and faulted in page by page on each call.
     out = pyarrow.allocate_buffer(32 * n)
-    if n:
-        data_address = data_buffer.address if data_buffer is not None and data_buffer.size else None
-        _offsets_call(out.address, data_address, offsets_buffer.address + width * first, width, n, flags, workers)
+    if n and width == _VIEWS:
+        _views_call(out.address, buffers[1], buffers[2:], column.offset, n, flags, workers)
+    elif n:
+        _offsets_checked_call(out.address, buffers[1], buffers[2], width, column.offset, n, flags, workers)
     if column.null_count == 0:
         validity = None
     elif column.offset != 0:  # the bitmap is shared with the parent: take a fresh one
@@ -86,13 +82,46 @@ def arrow(column: Any, flags: int, workers: int, hex: bool) -> Any:
                                       null_count=column.null_count)
 
 
+def _offsets_checked_call(out: int, offsets_buffer: Any, data_buffer: Any, width: int, first: int, n: int,
+                          flags: int, workers: int) -> None:
+    """Offsets of a sliced array start at its offset; every one must lie in the data."""
+    if offsets_buffer is None or offsets_buffer.size < width * (first + n + 1):
+        raise ValueError(f"the Arrow array's offsets buffer holds fewer than {first + n + 1} offsets")
+    last = memoryview(offsets_buffer).cast("i" if width == 4 else "q")[first + n]
+    data_size = data_buffer.size if data_buffer is not None else 0
+    if last > data_size:
+        raise ValueError(f"the Arrow array's offsets reach byte {last} of a {data_size}-byte data buffer")
+    data_address = data_buffer.address if data_buffer is not None and data_buffer.size else None
+    _offsets_call(out, data_address, offsets_buffer.address + width * first, width, n, flags, workers)
+
+
+def _views_call(out: int, views: Any, data_buffers: list[Any], first: int, n: int, flags: int, workers: int) -> None:
+    """Binary views (Polars' and DuckDB's layout): C checks each view against its buffer's size."""
+    if views is None or views.size < 16 * (first + n):
+        raise ValueError(f"the Arrow array's views buffer holds fewer than {first + n} views")
+    count = len(data_buffers)
+    addresses = (ctypes.c_void_p * max(count, 1))(*[b.address if b is not None else None for b in data_buffers])
+    sizes = (ctypes.c_int64 * max(count, 1))(*[b.size if b is not None else 0 for b in data_buffers])
+    function = _native.lib().libsha_sha256_many_views
+
+    def part(start: int, stop: int) -> int:
+        code: int = function(out + 32 * start, views.address + 16 * (first + start), addresses, sizes, count,
+                             stop - start, flags)
+        return code
+
+    run_parts(part, n, workers, "sha256_many")
+
+
 def polars_series(series: Any, flags: int, workers: int, hex: bool) -> Any:
     """A Binary or String polars Series in, a Series of the same name out (Binary, or String with hex)."""
     polars = sys.modules["polars"]
     if series.dtype not in (polars.Binary, polars.String):
         raise TypeError(f"sha256_many takes a polars Binary or String Series, not {series.dtype}")
     _import_pyarrow()
-    return polars.Series(series.name, arrow(series.to_arrow(), flags, workers, hex))
+    # Polars keeps binary views: at the newest compat level they come out as they are, no copy.
+    newest = getattr(getattr(polars, "CompatLevel", None), "newest", None)
+    column = series.to_arrow(compat_level=newest()) if newest is not None else series.to_arrow()
+    return polars.Series(series.name, arrow(column, flags, workers, hex))
 
 
 def pandas_series(series: Any, flags: int, workers: int, hex: bool) -> Any:
@@ -149,8 +178,11 @@ def _offset_width(arrow_type: Any) -> int:
         return 4
     if name in _OFFSETS64:
         return 8
+    if name in _VIEW_TYPES:
+        return _VIEWS
     raise TypeError(
-        f"sha256_many takes Arrow binary, large_binary, string or large_string data, not {arrow_type}"
+        f"sha256_many takes Arrow binary, large_binary, string, large_string, binary_view or string_view data, "
+        f"not {arrow_type}"
     )
 
 

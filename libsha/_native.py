@@ -46,6 +46,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_sha256_many": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
     "libsha_sha256_many_offsets32": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
     "libsha_sha256_many_offsets64": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
+    "libsha_sha256_many_views": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_size_t, c_uint]),
     "libsha_hex": (c_int, [c_void_p, c_void_p, c_size_t]),
     "libsha_bench": (c_int, [c_char_p, c_int, c_void_p, c_size_t, c_uint64]),
     "libsha_bench_many": (c_int, [c_char_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint, c_uint64]),

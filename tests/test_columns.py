@@ -48,7 +48,7 @@ def test_numpy_hex(rng):
     assert list(got) == [digest_of(row.tobytes(), hex=True) for row in rows]
 
 
-@pytest.mark.parametrize("arrow_type", ["binary", "large_binary", "string", "large_string"])
+@pytest.mark.parametrize("arrow_type", ["binary", "large_binary", "string", "large_string", "binary_view", "string_view"])
 @pytest.mark.parametrize("double", [False, True])
 def test_arrow_hex(rng, arrow_type, double):
     pyarrow = pytest.importorskip("pyarrow")

@@ -161,7 +161,7 @@ def test_numpy_bad_input():
         libsha.sha256_many(numpy.zeros((4, 8), dtype=numpy.uint8)[:, ::2])
 
 
-ARROW_TYPES = ["binary", "large_binary", "string", "large_string"]
+ARROW_TYPES = ["binary", "large_binary", "string", "large_string", "binary_view", "string_view"]
 
 
 @pytest.mark.parametrize("arrow_type", ARROW_TYPES)

@@ -229,6 +229,15 @@ LIBSHA_API int libsha_sha256_many_offsets32(unsigned char *out, const void *data
 LIBSHA_API int libsha_sha256_many_offsets64(unsigned char *out, const void *data, const int64_t *offsets,
                                             size_t n, unsigned flags);
 
+/* Arrow's binary-view layout (BinaryView, Utf8View; Polars' and DuckDB's
+ * strings): n views of 16 bytes, each an int32 length, then the value itself
+ * when it is at most 12 bytes, else a 4-byte prefix, an int32 index into
+ * buffers and an int32 offset there. buffers[k] holds buffer_sizes[k] bytes;
+ * a view outside its buffer, a negative length, index or offset is
+ * LIBSHA_ERR_ARGUMENT, checked before anything is read or written. */
+LIBSHA_API int libsha_sha256_many_views(unsigned char *out, const void *views, const void *const *buffers,
+                                        const int64_t *buffer_sizes, size_t nbuffers, size_t n, unsigned flags);
+
 /* Lowercase hex: writes 2 * len characters (no terminating NUL) for
  * in[0..len) to out, which must not overlap in. Returns LIBSHA_OK,
  * LIBSHA_ERR_NULL (out or in NULL with len > 0: nothing written) or

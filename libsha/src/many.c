@@ -19,14 +19,25 @@
 #include "sha256_impl.h"
 
 struct libsha_batch {
-    /* Either pointers and lengths (msgs, lens) or Arrow's layout: data and
-     * n + 1 offsets of 32 or 64 bits (one of off32, off64). */
+    /* Pointers and lengths (msgs, lens); or Arrow's layout: data and n + 1
+     * offsets of 32 or 64 bits (one of off32, off64); or Arrow's binary views
+     * (16 bytes each) into buffers. */
     const void *const *msgs;
     const size_t *lens;
     const unsigned char *data;
     const int32_t *off32;
     const int64_t *off64;
+    const unsigned char *views;
+    const void *const *buffers;
 };
+
+/* A binary view's int32 field at byte `at` (0: length, 8: buffer index, 12: offset). */
+static inline int32_t view_field(const unsigned char *view, int at)
+{
+    int32_t x;
+    memcpy(&x, view + at, 4);
+    return x;
+}
 
 enum stage { IDLE, BODY, TAIL, OUTER };
 
@@ -51,6 +62,15 @@ static inline void message(const struct libsha_batch *b, size_t i, const unsigne
     if (b->lens != NULL) {
         *p = (const unsigned char *)b->msgs[i];
         *len = b->lens[i];
+        return;
+    }
+    if (b->views != NULL) {
+        const unsigned char *view = b->views + 16 * i;
+        *len = (size_t)view_field(view, 0);
+        if (*len <= 12)
+            *p = view + 4; /* short values live in the view itself */
+        else
+            *p = (const unsigned char *)b->buffers[view_field(view, 8)] + view_field(view, 12);
         return;
     }
     start = b->off32 != NULL ? b->off32[i] : b->off64[i];
@@ -378,4 +398,50 @@ int libsha_sha256_many_offsets64(unsigned char *out, const void *data, const int
     const struct libsha_impl *impl = libsha_active();
     libsha_enter();
     return libsha_many_offsets_on(impl, out, data, NULL, offsets, n, flags);
+}
+
+int libsha_sha256_many_views(unsigned char *out, const void *views, const void *const *buffers,
+                             const int64_t *buffer_sizes, size_t nbuffers, size_t n, unsigned flags)
+{
+    const struct libsha_impl *impl = libsha_active();
+    const unsigned char *v = (const unsigned char *)views;
+    struct libsha_batch batch = {0};
+    size_t i;
+    int err;
+
+    libsha_enter();
+    err = check_common(out, n, flags);
+    if (err != LIBSHA_OK || n == 0)
+        return err;
+    if (views == NULL)
+        return LIBSHA_ERR_NULL;
+    if (n > SIZE_MAX / 16 || overlaps(out, 32 * n, views, 16 * n))
+        return LIBSHA_ERR_ARGUMENT;
+    if (nbuffers > 0 && (buffers == NULL || buffer_sizes == NULL))
+        return LIBSHA_ERR_NULL;
+    for (i = 0; i < nbuffers; ++i) {
+        if (buffer_sizes[i] < 0)
+            return LIBSHA_ERR_ARGUMENT;
+        if (buffer_sizes[i] > 0 && buffers[i] == NULL)
+            return LIBSHA_ERR_NULL;
+        if ((uint64_t)buffer_sizes[i] > (uint64_t)(UINTPTR_MAX - (uintptr_t)buffers[i])
+            || overlaps(out, 32 * n, buffers[i], (size_t)buffer_sizes[i]))
+            return LIBSHA_ERR_ARGUMENT;
+    }
+    /* Every view must lie inside its buffer: nothing is read that the caller did not name. */
+    for (i = 0; i < n; ++i) {
+        const unsigned char *view = v + 16 * i;
+        int32_t len = view_field(view, 0), index, offset;
+        if (len < 0)
+            return LIBSHA_ERR_ARGUMENT;
+        if (len <= 12)
+            continue;
+        index = view_field(view, 8), offset = view_field(view, 12);
+        if (index < 0 || (size_t)index >= nbuffers || offset < 0 || (int64_t)offset + len > buffer_sizes[index])
+            return LIBSHA_ERR_ARGUMENT;
+    }
+    batch.views = v;
+    batch.buffers = buffers;
+    libsha_many_run(impl, out, &batch, n, flags);
+    return LIBSHA_OK;
 }

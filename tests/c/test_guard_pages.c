@@ -85,6 +85,15 @@ static void one_placement(const char *impl, const unsigned char *in, size_t len,
              && memcmp(out_end - 96, expected[0], 32) == 0 && memcmp(out_end - 64, expected[len], 32) == 0
              && memcmp(out_end - 32, expected[0], 32) == 0;
         ok &= libsha_sha256_many_offsets32(out, in, off32, 1, 0) == LIBSHA_OK && memcmp(out, expected[len], 32) == 0;
+        if (len > 12) { /* a binary view of the message, its buffer the message alone */
+            unsigned char view[16] = {0};
+            const void *buffers[1] = {in};
+            int64_t size = (int64_t)len;
+            int32_t n32 = (int32_t)len;
+            memcpy(view, &n32, 4);
+            ok &= libsha_sha256_many_views(out, view, buffers, &size, 1, 1, 0) == LIBSHA_OK
+                  && memcmp(out, expected[len], 32) == 0;
+        }
         check(ok, impl, "many, offsets", len, offset);
     }
     if (len <= 64) { /* hex: the input against its guard, the text against the output's */

@@ -285,6 +285,27 @@ static int many_batch(const unsigned char *pool, const size_t *starts, const siz
     memset(got, 0, 32 * n);
     ok &= libsha_sha256_many_offsets64(got, joined, off64, n, flags) == LIBSHA_OK
           && memcmp(got, expected, 32 * n) == 0;
+    { /* Arrow's binary views: short values inline, the rest in pool or in joined */
+        static unsigned char views[MANY_MAX * 16];
+        const void *buffers[2] = {pool, joined};
+        int64_t sizes[2] = {MANY_POOL, (int64_t)at};
+        for (i = 0; i < n; ++i) {
+            int32_t len = (int32_t)lens[i], index = (int32_t)(i % 2);
+            int32_t offset = index == 0 ? (int32_t)starts[i] : off32[i];
+            memset(views + 16 * i, 0, 16);
+            memcpy(views + 16 * i, &len, 4);
+            if (lens[i] <= 12) {
+                memcpy(views + 16 * i + 4, pool + starts[i], lens[i]);
+            } else {
+                memcpy(views + 16 * i + 4, pool + starts[i], 4);
+                memcpy(views + 16 * i + 8, &index, 4);
+                memcpy(views + 16 * i + 12, &offset, 4);
+            }
+        }
+        memset(got, 0, 32 * n);
+        ok &= libsha_sha256_many_views(got, views, buffers, sizes, 2, n, flags) == LIBSHA_OK
+              && memcmp(got, expected, 32 * n) == 0;
+    }
     return ok && got[32 * n] == 0xa5; /* nothing past the n digests */
 }
 
@@ -385,6 +406,29 @@ static void many(const char *impl, unsigned long long seed)
               "many: offsets past the address space refused", 0);
         check(libsha_sha256_many_offsets32(out, out, off32, 2, 0) == LIBSHA_ERR_ARGUMENT, impl,
               "many: out overlapping data refused", 0);
+        { /* views: one outside its buffer, a bad index, a negative length: refused, nothing written */
+            unsigned char views[32] = {0};
+            const void *buffers[1] = {pool};
+            int64_t size = 100;
+            int32_t len = 20, index = 0, offset = 81;
+            memcpy(views, &len, 4), memcpy(views + 8, &index, 4), memcpy(views + 12, &offset, 4);
+            memset(out, 0x5a, sizeof out);
+            check(libsha_sha256_many_views(out, views, buffers, &size, 1, 2, 0) == LIBSHA_ERR_ARGUMENT
+                      && out[0] == 0x5a, impl, "many views: past the buffer refused", 0);
+            offset = 80, memcpy(views + 12, &offset, 4);
+            check(libsha_sha256_many_views(out, views, buffers, &size, 1, 2, 0) == LIBSHA_OK, impl,
+                  "many views: up to the buffer's end", 0);
+            index = 1, memcpy(views + 8, &index, 4);
+            check(libsha_sha256_many_views(out, views, buffers, &size, 1, 2, 0) == LIBSHA_ERR_ARGUMENT, impl,
+                  "many views: index past the buffers refused", 0);
+            len = -1, memcpy(views, &len, 4);
+            check(libsha_sha256_many_views(out, views, buffers, &size, 1, 2, 0) == LIBSHA_ERR_ARGUMENT, impl,
+                  "many views: negative length refused", 0);
+            check(libsha_sha256_many_views(out, NULL, buffers, &size, 1, 2, 0) == LIBSHA_ERR_NULL
+                      && libsha_sha256_many_views(out, views, NULL, &size, 1, 2, 0) == LIBSHA_ERR_NULL
+                      && libsha_sha256_many_views(NULL, NULL, NULL, NULL, 0, 0, 0) == LIBSHA_OK,
+                  impl, "many views: NULLs", 0);
+        }
         off32[1] = off32[2] = 5, off64[1] = off64[2] = 5;
         check(libsha_sha256_many_offsets32(out, NULL, off32, 2, 0) == LIBSHA_OK
                   && libsha_sha256_many_offsets64(out, NULL, off64, 2, LIBSHA_DOUBLE) == LIBSHA_OK,

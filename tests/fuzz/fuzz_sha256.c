@@ -11,7 +11,7 @@
  * go through the Merkle root, against Bitcoin Core's algorithm on OpenSSL.
  * The message is also cut into up to 64 consecutive messages (lengths from
  * its own bytes, so lanes end at different blocks) hashed at once, through
- * pointers and both offsets forms, with or without LIBSHA_DOUBLE, and
+ * pointers, both offsets forms and binary views, with or without LIBSHA_DOUBLE, and
  * libsha_hex encodes the message.
  * Any difference aborts (a finding).
  */
@@ -129,6 +129,26 @@ static void check_many(const uint8_t *msg, size_t len, unsigned seed)
     memset(got, 0, sizeof got);
     if (libsha_sha256_many_offsets64(got, msg, off64, n, flags) != LIBSHA_OK || memcmp(got, expected, 32 * n) != 0)
         abort();
+    { /* Arrow's binary views over the same pieces: short ones inline, the rest in msg */
+        static unsigned char views[16 * MAX_MSGS];
+        const void *buffers[1] = {msg};
+        int64_t size = (int64_t)len;
+        for (i = 0; i < n; ++i) {
+            int32_t piece = (int32_t)lens[i], index = 0, at = (int32_t)off64[i];
+            memset(views + 16 * i, 0, 16);
+            memcpy(views + 16 * i, &piece, 4);
+            if (lens[i] <= 12) {
+                memcpy(views + 16 * i + 4, msg + at, lens[i]);
+            } else {
+                memcpy(views + 16 * i + 8, &index, 4);
+                memcpy(views + 16 * i + 12, &at, 4);
+            }
+        }
+        memset(got, 0, sizeof got);
+        if (libsha_sha256_many_views(got, views, buffers, &size, 1, n, flags) != LIBSHA_OK
+            || memcmp(got, expected, 32 * n) != 0)
+            abort();
+    }
     for (i = 0; i + 1 < n; ++i) /* one decreasing offset: refused, nothing written */
         if (off64[i + 1] > off64[i]) {
             int64_t keep = off64[i + 1];
