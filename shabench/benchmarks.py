@@ -151,7 +151,8 @@ def _hmac_calls():
 
 
 def _hashlib_d64():
-    blobs = [bytes([i % 256]) * 64 for i in range(D64_BLOBS)]
+    data = bytes((i * 131 + 7) % 251 for i in range(64 * D64_BLOBS))  # no repeating blobs
+    blobs = [data[64 * i : 64 * i + 64] for i in range(D64_BLOBS)]
     sha256 = hashlib.sha256
 
     def run(iterations):

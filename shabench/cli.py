@@ -17,7 +17,7 @@ from .benchmarks import default_benchmarks, runnable_implementations, sweep_benc
 from .measure import measure
 from .progress import Progress
 from .sizes import parse_sizes
-from .verify import verify
+from .verify import new_seed, verify
 
 FORMATS = ("table", "markdown", "json", "csv")
 
@@ -174,8 +174,10 @@ def run_benchmarks(args):
 
 def run_verify(args):
     implementations = args.impl or runnable_implementations()
-    print(f"Verifying {len(implementations)} implementation(s) against NIST CAVP, hashlib and libsha.reference")
-    text, passed = verify(implementations)
+    seed = new_seed()
+    print(f"Verifying {len(implementations)} implementation(s) against NIST CAVP, hashlib and libsha.reference "
+          f"(random data: seed {seed}; SHABENCH_SEED={seed} replays it)")
+    text, passed = verify(implementations, seed)
     print(text)
     print("all OK" if passed else "FAILED: do not trust the implementations marked FAIL on this machine")
     return 0 if passed else 1

@@ -12,29 +12,28 @@ from libsha.reference import nist
 
 
 def _nist(name):
-    def check():
+    def check(rng):
         return all(libsha.sha256(m) == d for m, d in nist.messages(name))
 
     return check
 
 
-def _monte():
+def _monte(rng):
     seed, expected = nist.monte()
     return nist.monte_checkpoints(libsha.sha256, seed, len(expected)) == expected
 
 
-def _random_messages():
-    rng = random.Random(2026)
+def _random_messages(rng):
     for n in list(range(0, 300)) + [rng.randrange(300, 70000) for _ in range(20)]:
         m = rng.randbytes(n)
         if libsha.sha256(m) != hashlib.sha256(m).digest():
             return False
     # The reference is slow: a few lengths around block borders.
-    return all(libsha.sha256(m) == reference.sha256(m) for m in (os.urandom(n) for n in (0, 55, 56, 64, 119, 200)))
+    return all(libsha.sha256(m) == reference.sha256(m) for m in (rng.randbytes(n) for n in (0, 55, 56, 64, 119, 200)))
 
 
-def _streaming():
-    data = os.urandom(300)
+def _streaming(rng):
+    data = rng.randbytes(300)
     for n in range(0, 301, 7):
         for k in range(0, n + 1, 5):
             h = libsha.new(data[:k])
@@ -44,8 +43,8 @@ def _streaming():
     return True
 
 
-def _d64_tails():
-    data = os.urandom(64 * 1024)
+def _d64_tails(rng):
+    data = rng.randbytes(64 * 1024)
     for blobs in list(range(41)) + [1024]:
         chunk = data[: 64 * blobs]
         expected = b"".join(hashlib.sha256(hashlib.sha256(chunk[i:i + 64]).digest()).digest()
@@ -65,15 +64,20 @@ CHECKS = [
 ]
 
 
-def verify(implementations):
-    """Returns (table text, all passed)."""
+def new_seed():
+    """A seed for the random checks: SHABENCH_SEED if set (to replay a run), else a fresh one."""
+    return int(os.environ.get("SHABENCH_SEED", random.randrange(1 << 32)))
+
+
+def verify(implementations, seed):
+    """Returns (table text, all passed). Every implementation gets the same random data from seed."""
     body, passed = [], True
     for name in implementations:
         with libsha.using(name):
             results = []
             for _, check in CHECKS:
                 try:
-                    ok = bool(check())
+                    ok = bool(check(random.Random(seed)))
                 except Exception as exc:  # a crash in a check is a failure to report, not to hide
                     ok = False
                     results.append(f"FAIL ({type(exc).__name__})")

@@ -99,7 +99,9 @@ def test_null_pointers():
     assert lib.libsha_sha256(None, 1, out) == _native.ERR_NULL
     assert lib.libsha_sha256(b"abc", 3, None) == _native.ERR_NULL
     lib.libsha_sha256d64(None, None, 0)
-    lib.libsha_sha256d64(out, None, 1)  # does nothing rather than crash
+    before = out.raw
+    lib.libsha_sha256d64(out, None, 1)  # does nothing rather than crash: out is not touched
+    assert out.raw == before
     lib.libsha_sha256_init(None)
     lib.libsha_sha256_wipe(None)
 

@@ -224,6 +224,21 @@ def test_verify_passes(capsys):
         assert f"`{impl}`" in out
 
 
+def test_verify_prints_its_seed_and_replays_it(capsys, monkeypatch):
+    from shabench import verify
+
+    seen = []
+    monkeypatch.setattr(verify, "CHECKS", [("first bytes", lambda rng: seen.append(rng.randbytes(8)) or True)])
+    monkeypatch.setenv("SHABENCH_SEED", "1234")
+    assert cli.main(["verify", "--impl", "standard"]) == 0
+    assert "seed 1234; SHABENCH_SEED=1234 replays it" in capsys.readouterr().out
+    monkeypatch.delenv("SHABENCH_SEED")
+    assert cli.main(["verify", "--impl", "standard"]) == 0
+    seed = int(re.search(r"seed (\d+);", capsys.readouterr().out)[1])
+    assert seen[0] == __import__("random").Random(1234).randbytes(8)
+    assert seen[1] == __import__("random").Random(seed).randbytes(8)
+
+
 def test_verify_fails_when_an_implementation_is_wrong(capsys, monkeypatch):
     # A test hook: make 'standard' give a wrong digest for one NIST message length.
     real = libsha.sha256
