@@ -7,6 +7,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Iterator
+
     from typing_extensions import Buffer
 
 import struct
@@ -63,25 +65,35 @@ def small_sigma1(x: int) -> int:
     return rotr(x, 17) ^ rotr(x, 19) ^ (x >> 10)
 
 
-def compress(state: tuple[int, ...], block: bytes) -> tuple[int, ...]:
-    """6.2.2: one compression of a 64-byte block into an 8-word state.
-
-    Returns the new state as a tuple of eight 32-bit words.
-    """
+def message_schedule(block: bytes) -> list[int]:
+    """6.2.2 step 1: the 64 words W[0..63] of a 64-byte block's message schedule."""
     if len(block) != BLOCK_SIZE:
         raise ValueError(f"a block is {BLOCK_SIZE} bytes, not {len(block)}")
-    # Step 1: the message schedule.
     w = list(struct.unpack(">16I", block))
     for t in range(16, 64):
         w.append((small_sigma1(w[t - 2]) + w[t - 7] + small_sigma0(w[t - 15]) + w[t - 16]) & MASK)
-    # Steps 2 and 3: the 64 rounds.
+    return w
+
+
+def rounds(state: tuple[int, ...], w: list[int]) -> Iterator[tuple[int, ...]]:
+    """6.2.2 steps 2 and 3: the working variables a..h after each of the 64 rounds."""
     a, b, c, d, e, f, g, h = state
     for t in range(64):
         t1 = (h + big_sigma1(e) + ch(e, f, g) + K[t] + w[t]) & MASK
         t2 = (big_sigma0(a) + maj(a, b, c)) & MASK
         h, g, f, e, d, c, b, a = g, f, e, (d + t1) & MASK, c, b, a, (t1 + t2) & MASK
+        yield a, b, c, d, e, f, g, h
+
+
+def compress(state: tuple[int, ...], block: bytes) -> tuple[int, ...]:
+    """6.2.2: one compression of a 64-byte block into an 8-word state.
+
+    Returns the new state as a tuple of eight 32-bit words.
+    """
+    for working in rounds(state, message_schedule(block)):
+        pass
     # Step 4: the intermediate hash value.
-    return tuple((x + y) & MASK for x, y in zip(state, (a, b, c, d, e, f, g, h)))
+    return tuple((x + y) & MASK for x, y in zip(state, working))
 
 
 def padding(message_length: int) -> bytes:

@@ -79,3 +79,41 @@ def test_generated_c_tables_are_current():
         pytest.skip("tools/ is not present (tests run outside a source checkout)")
     result = subprocess.run([sys.executable, str(tool), "--check"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_trace_matches_nist_s_worked_example():
+    # FIPS 180-4's example computation for "abc" (csrc.nist.gov, SHA256.pdf): rounds 0 and 63.
+    from libsha.reference.trace import trace
+
+    text = trace(b"abc")
+    assert "t= 0: 5D6AEBCD 6A09E667 BB67AE85 3C6EF372 FA2A4622 510E527F 9B05688C 1F83D9AB" in text
+    assert "t=63: 506E3058 D39A2165 04D24D6C B85E2CE9 5EF50F24 FB121210 948D25B6 961F4894" in text
+    assert "W[15] = 00000018" in text and "W[63] = " in text
+    assert "H[0] = 506E3058 + 6A09E667 = BA7816BF" in text
+    assert text.splitlines()[-1] == "Digest: " + hashlib.sha256(b"abc").hexdigest()
+
+
+@pytest.mark.parametrize("n", [0, 55, 56, 64, 119, 200])
+def test_trace_digest_and_blocks(n):
+    from libsha.reference.trace import trace
+
+    message = bytes((i * 7 + 3) % 251 for i in range(n))
+    text = trace(message)
+    blocks = (n + 8) // 64 + 1
+    assert text.count("working variables after each round") == blocks
+    assert text.count("t=63:") == blocks and text.count("W[63] =") == blocks
+    assert text.splitlines()[-1] == "Digest: " + hashlib.sha256(message).hexdigest()
+
+
+def test_trace_command_line(tmp_path):
+    def run(*args):
+        # From tmp_path: in the checkout, its libsha/ (without reference/) would shadow the installed package.
+        return subprocess.run([sys.executable, "-m", "libsha.reference", *args], capture_output=True, text=True,
+                              cwd=tmp_path)
+
+    by_text, by_hex = run("--trace", "é"), run("--hex", "c3a9")
+    assert by_text.returncode == 0 and by_text.stdout == by_hex.stdout
+    assert by_text.stdout.rstrip().endswith(hashlib.sha256("é".encode()).hexdigest())
+    for bad in (["--hex", "zz"], [], ["--trace", "a", "--hex", "00"]):
+        result = run(*bad)
+        assert result.returncode == 2 and "usage:" in result.stderr
