@@ -1,0 +1,156 @@
+"""Runs the suites on a candidate, shrinks each suite's first failure, and reports."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+
+from . import suites
+from .candidate import Spec
+from .runner import Case, Outcome, Runner
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+MAX_DEATHS = 20  # crashes or hangs after which a suite stops
+
+
+@dataclass
+class Failure:
+    case: Case
+    outcome: Outcome
+    expected: bytes
+
+
+@dataclass
+class SuiteResult:
+    name: str
+    passed: int = 0
+    failed: int = 0
+    note: str = ""  # why it did not apply, or what was reduced
+    first: Failure | None = None
+    shrunk: Failure | None = None
+    seconds: float = 0.0
+
+
+@dataclass
+class Report:
+    spec: Spec
+    seed: int
+    results: list[SuiteResult] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return any(r.failed for r in self.results)
+
+
+def _verdict(runner: Runner, case: Case) -> Failure | None:
+    outcome = runner.run(case)
+    want = suites.expected(case)
+    if outcome.status == "ok" and outcome.digest == want:
+        return None
+    return Failure(case, outcome, want)
+
+
+def run(spec: Spec, names: list[str], seed: int, seconds: float, timeout: float = 10.0) -> Report:
+    report = Report(spec, seed)
+    runner = Runner(spec, timeout)
+    try:
+        for name in names:
+            result = SuiteResult(name)
+            report.results.append(result)
+            result.note = suites.applies(name, spec)
+            if result.note:
+                continue
+            if name == "nist":
+                result.note = suites.monte_note(spec)
+            start, deaths = time.monotonic(), 0
+            for case in suites.cases(name, spec, seed, seconds):
+                failure = _verdict(runner, case)
+                if failure is None:
+                    result.passed += 1
+                    continue
+                result.failed += 1
+                if result.first is None:
+                    result.first = failure
+                deaths += failure.outcome.status in ("crash", "hang")
+                if deaths >= MAX_DEATHS:  # each costs a new child: enough to know
+                    result.note = "; ".join(filter(None, [result.note, f"stopped after {MAX_DEATHS} crashes or hangs"]))
+                    break
+            if result.first is not None:
+                result.shrunk = shrink(runner, result.first)
+            result.seconds = time.monotonic() - start
+    finally:
+        runner.close()
+    return report
+
+
+def shrink(runner: Runner, failure: Failure) -> Failure:
+    """The smallest failing case near this one: shorter (same kind of content), fewer splits, offset 0."""
+    best = failure
+    case = failure.case
+    if not case.d64:
+        for length in _shorter(len(case.data)):
+            start = _start_of(case)
+            data = suites.content(length, start) if start is not None else case.data[:length]
+            trial = replace(case, data=data, splits=tuple(s for s in case.splits if s <= length),
+                            recipe=suites.recipe(length, start) if start is not None else "")
+            found = _verdict(runner, trial)
+            if found is not None:
+                best = found
+                break
+    else:
+        for blobs in range(len(case.data) // 64):
+            trial = replace(case, data=case.data[: 64 * blobs], recipe="")
+            found = _verdict(runner, trial)
+            if found is not None:
+                best = found
+                break
+    for index in range(len(best.case.splits)):
+        trial = replace(best.case, splits=best.case.splits[:index] + best.case.splits[index + 1 :])
+        found = _verdict(runner, trial)
+        if found is not None:
+            best = found
+    for change in ({"offset": 0}, {"guard": False}, {"in_place": False}):
+        trial = replace(best.case, **change)
+        if trial != best.case:
+            found = _verdict(runner, trial)
+            if found is not None:
+                best = found
+    return best
+
+
+def _start_of(case: Case) -> int | None:
+    """The content's start if the data is ours (suites.content), so a shorter one can be made."""
+    for start in range(251):
+        if case.data[:8] == suites.content(min(8, len(case.data)), start):
+            if case.data == suites.content(len(case.data), start):
+                return start
+            break
+    return None
+
+
+def _shorter(length: int) -> list[int]:
+    """Lengths below `length` to try, smallest first: all of them when short, else the block borders."""
+    if length <= 2200:
+        return list(range(length))
+    near = {b + d for b in range(0, length, 64) for d in (-1, 0, 1)}
+    return sorted(n for n in near | set(range(300)) | set(range(length - 130, length)) if 0 <= n < length)
+
+
+def as_json(report: Report) -> dict[str, Any]:
+    def failure(f: Failure | None) -> dict[str, Any] | None:
+        if f is None:
+            return None
+        return {"length": len(f.case.data), "splits": list(f.case.splits), "offset": f.case.offset,
+                "guard": f.case.guard, "d64": f.case.d64, "in_place": f.case.in_place, "status": f.outcome.status,
+                "detail": f.outcome.detail, "expected": f.expected.hex(), "actual": f.outcome.digest.hex(),
+                "input": f.case.data.hex() if len(f.case.data) <= 256 else None, "recipe": f.case.recipe or None}
+
+    return {"schema": "libsha-oracle/1", "candidate": report.spec.describe(), "seed": report.seed,
+            "passed": not report.failed,
+            "suites": [{"name": r.name, "passed": r.passed, "failed": r.failed, "note": r.note,
+                        "seconds": round(r.seconds, 3), "first_failure": failure(r.first),
+                        "smallest_failure": failure(r.shrunk)} for r in report.results]}

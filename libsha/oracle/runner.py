@@ -1,0 +1,143 @@
+"""Runs cases on the candidate in isolation: a child process that a crash or a hang cannot take the
+oracle down with (restarted after either), or one process per case for a --command candidate."""
+
+from __future__ import annotations
+
+import multiprocessing
+import shlex
+import subprocess
+from dataclasses import dataclass
+
+from .candidate import CandidateError, Spec, serve
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+@dataclass(frozen=True)
+class Case:
+    """One input: data (fed in pieces cut at `splits` to a streaming candidate), placed `offset`
+    bytes past alignment or against a guard page; for D64 candidates, whole blobs, maybe in place."""
+
+    data: bytes
+    splits: tuple[int, ...] = ()
+    offset: int = 0
+    guard: bool = False
+    d64: bool = False
+    in_place: bool = False
+    recipe: str = ""  # how to rebuild data, for long inputs in the report
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: str  # "ok" (a digest came back), "crash", "hang", "raised"
+    digest: bytes = b""
+    detail: str = ""
+
+
+class Runner:
+    def __init__(self, spec: Spec, timeout: float = 10.0) -> None:
+        self.spec = spec
+        self.timeout = timeout
+        self._context = multiprocessing.get_context("spawn")
+        self._process: Any = None
+        self._connection: Any = None
+        if spec.kind == "command":
+            self.argv = shlex.split(spec.command)
+            if not self.argv:
+                raise CandidateError("--command is empty")
+        else:
+            self._start()
+
+    def _start(self) -> None:
+        parent, child = self._context.Pipe()
+        self._process = self._context.Process(target=serve, args=(self.spec, child), daemon=True)
+        self._process.start()
+        child.close()
+        self._connection = parent
+        if not parent.poll(60):
+            self.close()
+            raise CandidateError("the candidate took over 60 s to load")
+        try:
+            status, message = parent.recv()
+        except EOFError:
+            self.close()
+            raise CandidateError("the candidate crashed while loading") from None
+        if status == "error":
+            self.close()
+            raise CandidateError(message)
+
+    def close(self) -> None:
+        if self._process is not None:
+            try:
+                self._connection.send(None)
+            except (OSError, ValueError):
+                pass
+            self._process.join(1)
+            if self._process.is_alive():
+                self._process.kill()
+                self._process.join()
+            self._process = None
+
+    def run(self, case: Case) -> Outcome:
+        if self.spec.kind == "command":
+            return self._run_command(case)
+        request = ("d64", (case.data, case.in_place)) if case.d64 else \
+            ("digest", (case.data, case.splits, case.offset, case.guard))
+        try:
+            self._connection.send(request)
+        except (OSError, ValueError):
+            self._restart()
+            return Outcome("crash", detail="the child was gone before the case")
+        if not self._connection.poll(self.timeout):
+            self._process.kill()
+            self._restart()
+            return Outcome("hang", detail=f"no answer in {self.timeout:g} s")
+        try:
+            status, result = self._connection.recv()
+        except EOFError:
+            self._process.join(1)
+            code = self._process.exitcode
+            self._restart()
+            return Outcome("crash", detail=_death(code))
+        if status == "raised":
+            return Outcome("raised", detail=result)
+        return Outcome("ok", digest=result)
+
+    def _restart(self) -> None:
+        try:
+            self.close()
+        finally:
+            self._start()
+
+    def _run_command(self, case: Case) -> Outcome:
+        try:
+            result = subprocess.run(self.argv, input=case.data, capture_output=True, timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            return Outcome("hang", detail=f"no answer in {self.timeout:g} s")
+        except OSError as exc:
+            raise CandidateError(f"cannot run {self.argv[0]}: {exc}") from None
+        if result.returncode < 0:
+            return Outcome("crash", detail=_death(result.returncode))
+        if result.returncode != 0:
+            return Outcome("raised", detail=f"exit status {result.returncode}: {result.stderr[:200]!r}")
+        words = result.stdout.split()
+        try:
+            digest = bytes.fromhex(words[0].decode().lstrip("\\")) if words else b""
+        except ValueError:
+            digest = b""
+        if len(digest) != 32:
+            return Outcome("raised", detail=f"no hex digest first on stdout: {result.stdout[:100]!r}")
+        return Outcome("ok", digest=digest)
+
+
+def _death(code: int | None) -> str:
+    if code is not None and code < 0:
+        import signal
+
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"the child exited ({code})"

@@ -1,0 +1,140 @@
+"""The suites: where SHA-256 implementations break, as cases with their expected digests.
+
+Content never repeats with a short period: byte i of a message is (start + 167 i) mod 251, so a
+lane or block mix-up changes the answer. The expected digests come from hashlib (OpenSSL, or
+CPython's own code), itself checked against FIPS 180-4 by libsha's tests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+
+from libsha.reference import nist
+
+from .candidate import Spec
+from .runner import Case
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterator
+
+NAMES = ("nist", "lengths", "splits", "alignment", "guard", "d64", "random", "large")
+DEFAULT = tuple(n for n in NAMES if n != "large")
+MONTE_CHECKPOINTS = 100
+MONTE_CHECKPOINTS_COMMAND = 1  # a process per case: 1,000 cases instead of 100,000
+
+
+def content(length: int, start: int = 0) -> bytes:
+    """length bytes: byte i is (start + 167 i + 13) mod 251 (period 251, no power of two)."""
+    return bytes((start + 167 * i + 13) % 251 for i in range(length))
+
+
+def recipe(length: int, start: int = 0) -> str:
+    return f"bytes(({start} + 167 * i + 13) % 251 for i in range({length}))"
+
+
+def expected(case: Case) -> bytes:
+    if case.d64:
+        blobs = [case.data[i : i + 64] for i in range(0, len(case.data), 64)]
+        return b"".join(hashlib.sha256(hashlib.sha256(b).digest()).digest() for b in blobs)
+    return hashlib.sha256(case.data).digest()
+
+
+def applies(name: str, spec: Spec) -> str:
+    """Why the suite does not apply to this candidate ('' when it does)."""
+    if spec.kind == "d64":
+        return "" if name in ("d64", "random") else "a SHA256D64 candidate hashes whole 64-byte blobs only"
+    if name == "d64":
+        return "needs a --d64 candidate"
+    if name == "splits" and not spec.streaming:
+        return "needs a streaming candidate (--stream)"
+    if name in ("alignment", "guard") and not spec.in_memory:
+        return "needs a library candidate (--symbol or --stream): it reads a copy we do not place"
+    if name == "large":
+        return "not in this version of the oracle"
+    return ""
+
+
+def cases(name: str, spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
+    return {"nist": _nist, "lengths": _lengths, "splits": _splits, "alignment": _alignment, "guard": _guard,
+            "d64": _d64, "random": _random}[name](spec, seed, seconds)
+
+
+def monte_note(spec: Spec) -> str:
+    if spec.kind == "command":
+        return f"Monte Carlo: {MONTE_CHECKPOINTS_COMMAND} of {MONTE_CHECKPOINTS} checkpoints (one process per case)"
+    return ""
+
+
+def _nist(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
+    for name in ("SHA256ShortMsg.rsp", "SHA256LongMsg.rsp"):
+        for message, _ in nist.messages(name):
+            yield Case(message)
+    # SHAVS 6.4 Monte Carlo: each message is the last three digests; the chain is hashlib's, so a
+    # wrong digest is caught at its own case, not 1,000 cases later.
+    seed_md, _ = nist.monte()
+    count = MONTE_CHECKPOINTS_COMMAND if spec.kind == "command" else MONTE_CHECKPOINTS
+    for _ in range(count):
+        md = [seed_md] * 3
+        for _ in range(1000):
+            message = md[0] + md[1] + md[2]
+            yield Case(message)
+            md = [md[1], md[2], hashlib.sha256(message).digest()]
+        seed_md = md[2]
+
+
+def _lengths(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
+    for length in range(1101):
+        yield Case(content(length, length), recipe=recipe(length, length))
+
+
+def _splits(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
+    for length in range(301):
+        data = content(length, length)
+        for cut in range(length + 1):
+            yield Case(data, splits=(cut,), recipe=recipe(length, length))
+    borders = [b + d for b in (64, 128, 192, 256) for d in (-1, 0, 1)]
+    for length in range(64, 301):
+        data = content(length, length)
+        for a in borders:
+            for b in borders:
+                if a < b <= length:
+                    yield Case(data, splits=(a, b), recipe=recipe(length, length))
+
+
+_ALIGNMENT_LENGTHS = (0, 1, 3, 16, 31, 55, 56, 63, 64, 65, 100, 119, 120, 127, 128, 129, 200, 1000)
+
+
+def _alignment(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
+    for length in _ALIGNMENT_LENGTHS:
+        for offset in range(64):
+            yield Case(content(length, offset), splits=(length // 3,) if spec.streaming else (), offset=offset,
+                       recipe=recipe(length, offset))
+
+
+def _guard(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
+    for length in range(301):
+        yield Case(content(length, length), splits=(length // 2,) if spec.streaming else (), guard=True,
+                   recipe=recipe(length, length))
+
+
+def _d64(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
+    for blobs in range(65):
+        data = content(64 * blobs, blobs)  # every blob different: a lane swap changes the answer
+        yield Case(data, d64=True, recipe=recipe(64 * blobs, blobs))
+        yield Case(data, d64=True, in_place=True, recipe=recipe(64 * blobs, blobs))
+
+
+def _random(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
+    rng = random.Random(seed)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if spec.kind == "d64":
+            blobs = rng.randrange(0, 300)
+            yield Case(rng.randbytes(64 * blobs), d64=True, in_place=rng.random() < 0.5)
+            continue
+        length = rng.choice((rng.randrange(300), rng.randrange(5000), rng.randrange(70000)))
+        splits = tuple(sorted(rng.randrange(length + 1) for _ in range(rng.randrange(4)))) if spec.streaming else ()
+        yield Case(rng.randbytes(length), splits=splits, offset=rng.randrange(64) if spec.in_memory else 0)
