@@ -66,6 +66,9 @@ void g_final(ctx_t *c, unsigned char out[32]) {
         memset(c->buf + used, 0, 64 - used); block(c->h, c->buf); used = 0;
     }
     memset(c->buf + used, 0, 64 - used);
+#ifdef BUG_LEN32
+    bits = (uint32_t)bits;  /* the length in bits kept in 32 bits: wrong from 2^29 bytes */
+#endif
     for (i = 0; i < 8; ++i)
 #ifdef BUG_LEN_LE
         c->buf[56 + i] = (unsigned char)(bits >> (8 * i));
@@ -82,6 +85,9 @@ void g_sha256(const unsigned char *p, size_t n, unsigned char out[32]) {
 #endif
 #ifdef BUG_HANG
     if (n == 77) for (;;) {}
+#endif
+#ifdef BUG_HUGE
+    n = (uint32_t)n;  /* a 32-bit length: right up to 4 GiB - 1, wrong from 2^32 + 1 */
 #endif
 #ifdef BUG_OVERREAD
     volatile unsigned char last = n ? p[n] : p[0];  /* one byte past the end */
@@ -114,7 +120,7 @@ def build(tmp_path_factory):
         library = folder / f"lib{bug or 'good'}.so"
         if not library.exists():
             flags = [f"-D{bug}"] if bug else []
-            subprocess.run([CC, "-O1", "-shared", "-fPIC", *flags, str(source), "-o", str(library)], check=True)
+            subprocess.run([CC, "-O2", "-shared", "-fPIC", *flags, str(source), "-o", str(library)], check=True)
         return str(library)
 
     return make
@@ -147,6 +153,8 @@ def test_the_correct_gallery_build_passes(build, tmp_path):
     ("BUG_CRASH0", ["--symbol", "g_sha256"], "lengths", 0, {"status": "crash"}),
     ("BUG_HANG", ["--symbol", "g_sha256", "--timeout", "1"], "lengths", 77, {"status": "hang"}),
     ("BUG_SWAP", ["--d64", "g_d64"], "d64", 256, {"d64": True}),
+    ("BUG_LEN32", ["--symbol", "g_sha256"], "large", (1 << 29) + 1, {}),
+    ("BUG_HUGE", ["--symbol", "g_sha256"], "large", (1 << 32) + 1, {}),
 ])
 def test_each_wrong_build_is_caught_at_the_right_case(build, tmp_path, bug, args, suite, length, extra):
     code, report = oracle(tmp_path, "--library", build(bug), *args, "--suite", suite)

@@ -133,6 +133,28 @@ class Loaded:
         final(*((out, ctx) if spec.final_out_first else (ctx, out)))
         return out.raw
 
+    def zeros(self, length: int, splits: tuple[int, ...]) -> bytes:
+        """The candidate's SHA-256 of `length` zero bytes: an anonymous mapping, so gigabytes cost
+        no memory (untouched pages all read as the one zero page)."""
+        self.keep.clear()
+        region = mmap.mmap(-1, max(length, 1))
+        view = ctypes.c_char.from_buffer(region)
+        address = ctypes.addressof(view)
+        self.keep += [view, region]
+        out = ctypes.create_string_buffer(32)
+        if self.spec.kind == "symbol":
+            self.functions[0](ctypes.c_void_p(address), ctypes.c_size_t(length), out)
+            return out.raw
+        init, update, final = self.functions
+        ctx = ctypes.create_string_buffer(self.spec.ctx_size)
+        init(ctx)
+        last = 0
+        for cut in (*splits, length):
+            update(ctx, ctypes.c_void_p(address + last), ctypes.c_size_t(cut - last))
+            last = cut
+        final(*((out, ctx) if self.spec.final_out_first else (ctx, out)))
+        return out.raw
+
     def d64(self, data: bytes, in_place: bool) -> bytes:
         """The candidate's double SHA-256 of each 64-byte blob, as SHA256D64(out, in, blocks)."""
         blocks = len(data) // 64
@@ -170,7 +192,8 @@ def serve(spec: Spec, connection: Any) -> None:
             return
         op, args = request
         try:
-            result = loaded.d64(*args) if op == "d64" else loaded.digest(*args)
+            result = loaded.d64(*args) if op == "d64" else loaded.zeros(*args) if op == "zeros" else \
+                loaded.digest(*args)
             connection.send(("ok", result))
         except Exception as exc:  # a Python-level failure of the candidate is a finding, not a crash of ours
             connection.send(("raised", f"{type(exc).__name__}: {exc}"))

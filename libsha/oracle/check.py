@@ -75,6 +75,9 @@ def run(spec: Spec, names: list[str], seed: int, seconds: float, timeout: float 
                 result.failed += 1
                 if result.first is None:
                     result.first = failure
+                if name == "large":  # gigabytes per case: the first failure is the answer
+                    result.note = "stopped at its first failure"
+                    break
                 deaths += failure.outcome.status in ("crash", "hang")
                 if deaths >= MAX_DEATHS:  # each costs a new child: enough to know
                     result.note = "; ".join(filter(None, [result.note, f"stopped after {MAX_DEATHS} crashes or hangs"]))
@@ -91,6 +94,8 @@ def shrink(runner: Runner, failure: Failure) -> Failure:
     """The smallest failing case near this one: shorter (same kind of content), fewer splits, offset 0."""
     best = failure
     case = failure.case
+    if case.zeros:  # large cases are already the smallest of their kind
+        return failure
     if not case.d64:
         for length in _shorter(len(case.data)):
             start = _start_of(case)
@@ -144,7 +149,7 @@ def as_json(report: Report) -> dict[str, Any]:
     def failure(f: Failure | None) -> dict[str, Any] | None:
         if f is None:
             return None
-        return {"length": len(f.case.data), "splits": list(f.case.splits), "offset": f.case.offset,
+        return {"length": f.case.zeros or len(f.case.data), "splits": list(f.case.splits), "offset": f.case.offset,
                 "guard": f.case.guard, "d64": f.case.d64, "in_place": f.case.in_place, "status": f.outcome.status,
                 "detail": f.outcome.detail, "expected": f.expected.hex(), "actual": f.outcome.digest.hex(),
                 "input": f.case.data.hex() if len(f.case.data) <= 256 else None, "recipe": f.case.recipe or None}

@@ -28,7 +28,8 @@ def text(report: Report) -> str:
 
 def _failure(f: Failure) -> list[str]:
     case = f.case
-    lines = [f"  length: {len(case.data)} bytes" + (f" ({len(case.data) // 64} blobs)" if case.d64 else "")]
+    length = case.zeros or len(case.data)
+    lines = [f"  length: {length} bytes" + (f" ({length // 64} blobs)" if case.d64 else "")]
     if case.splits:
         lines.append(f"  split at: {', '.join(map(str, case.splits))}")
     if case.offset or case.guard:
@@ -45,6 +46,8 @@ def _failure(f: Failure) -> list[str]:
 
 
 def _input(f: Failure) -> str:
+    if f.case.zeros:
+        return f"bytes({f.case.zeros})"
     data = f.case.data
     if len(data) <= 64:
         return f'bytes.fromhex("{data.hex()}")'

@@ -27,6 +27,7 @@ class Case:
     d64: bool = False
     in_place: bool = False
     recipe: str = ""  # how to rebuild data, for long inputs in the report
+    zeros: int = 0  # a large message of this many zero bytes, mapped in the child, not sent
 
 
 @dataclass(frozen=True)
@@ -83,17 +84,23 @@ class Runner:
     def run(self, case: Case) -> Outcome:
         if self.spec.kind == "command":
             return self._run_command(case)
-        request = ("d64", (case.data, case.in_place)) if case.d64 else \
-            ("digest", (case.data, case.splits, case.offset, case.guard))
+        if case.zeros:
+            request: tuple[str, tuple[Any, ...]] = ("zeros", (case.zeros, case.splits))
+        elif case.d64:
+            request = ("d64", (case.data, case.in_place))
+        else:
+            request = ("digest", (case.data, case.splits, case.offset, case.guard))
         try:
             self._connection.send(request)
         except (OSError, ValueError):
             self._restart()
             return Outcome("crash", detail="the child was gone before the case")
-        if not self._connection.poll(self.timeout):
+        # Gigabytes take their time: the limit grows by a second per 200 MB.
+        limit = self.timeout + (case.zeros or len(case.data)) / 2e8
+        if not self._connection.poll(limit):
             self._process.kill()
             self._restart()
-            return Outcome("hang", detail=f"no answer in {self.timeout:g} s")
+            return Outcome("hang", detail=f"no answer in {limit:g} s")
         try:
             status, result = self._connection.recv()
         except EOFError:
