@@ -245,3 +245,13 @@ def test_the_module_runs_as_a_command(tmp_path):
     result = subprocess.run([sys.executable, "-m", "libsha.oracle", "--callable", "hashlib:sha256", "--suite",
                              "lengths", "--seed", "3"], capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0 and "seed: 3" in result.stdout and "all cases passed" in result.stdout
+
+
+def returns_an_int(data):
+    return len(data)
+
+
+def test_a_callable_returning_the_wrong_type_is_a_finding(tmp_path):
+    code, report = oracle(tmp_path, "--callable", "test_oracle:returns_an_int", "--suite", "lengths")
+    case = smallest(report, "lengths")
+    assert code == 1 and case["length"] == 0 and case["status"] == "raised" and "not 32 bytes" in case["detail"]
