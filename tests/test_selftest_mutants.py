@@ -37,11 +37,41 @@ MUTANTS = [
      "LIBSHA_X86_TAIL_BLOCK(tails[1], m0, m1, m2, m3);", [SHANI]),
 ]
 
+ARM = "arm_shani(1way,2way)"
+ARM_MUTANTS = [
+    ("arm_shani d64 2-way", "sha256_arm_shani.c", "uint32x4_t n0 = LOAD_W(in, 4), n1 = LOAD_W(in, 5)",
+     "uint32x4_t n0 = LOAD_W(in, 0), n1 = LOAD_W(in, 5)"),
+    ("arm_shani many 2-way", "sha256_arm_shani.c", "const unsigned char *p = blocks[0], *q = blocks[1];",
+     "const unsigned char *p = blocks[1], *q = blocks[0];"),
+    ("arm_shani last block 2-way", "sha256_arm_shani.c", "TAIL_BLOCK(tails[0], m0, m1, m2, m3);",
+     "TAIL_BLOCK(tails[1], m0, m1, m2, m3);"),
+]
+
 pytestmark = [
     pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout"),
     pytest.mark.skipif(shutil.which("cmake") is None, reason="needs cmake"),
     pytest.mark.skipif(sys.platform != "linux", reason="builds a Linux shared library"),
 ]
+
+
+def mutated_tree(tmp_path, source, text, mutant):
+    """A copy of the sources with one kernel's lanes swapped."""
+    tree = tmp_path / "src"
+    shutil.copytree(ROOT / "libsha", tree / "libsha", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    for name in ("CMakeLists.txt", "cmake"):
+        (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(ROOT / name, tree / name)
+    path = tree / "libsha" / "src" / source
+    code = path.read_text()
+    assert code.count(text) == 1, f"the mutation site moved in {source}: update the mutants"
+    path.write_text(code.replace(text, mutant))
+    return tree
+
+
+def cmake_build(tree, build, *options):
+    for cmd in (["cmake", "-S", str(tree), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release", *options],
+                ["cmake", "--build", str(build), "--target", "sha", "-j2"]):
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
 
 CHECK = """
 import ctypes, sys
@@ -56,19 +86,9 @@ def test_a_lane_swap_is_refused_by_the_self_test(tmp_path, kernel, source, text,
     runnable = {i.name for i in libsha.implementations() if i.runnable}
     if not set(refused) <= runnable:
         pytest.skip(f"this CPU does not run {', '.join(sorted(set(refused) - runnable))}")
-    tree = tmp_path / "src"
-    shutil.copytree(ROOT / "libsha", tree / "libsha", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
-    for name in ("CMakeLists.txt", "cmake"):
-        (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(ROOT / name, tree / name)
-    path = tree / "libsha" / "src" / source
-    code = path.read_text()
-    assert code.count(text) == 1, f"the mutation site moved in {source}: update MUTANTS"
-    path.write_text(code.replace(text, mutant))
+    tree = mutated_tree(tmp_path, source, text, mutant)
     build = tmp_path / "build"
-    for cmd in (["cmake", "-S", str(tree), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release"],
-                ["cmake", "--build", str(build), "--target", "sha", "-j2"]):
-        result = subprocess.run(cmd, capture_output=True, text=True)
-        assert result.returncode == 0, result.stdout + result.stderr
+    cmake_build(tree, build)
     names = sorted(runnable)
     out = subprocess.run([sys.executable, "-c", CHECK, str(build / "libsha.so"), *names], capture_output=True,
                          text=True, check=True, env={k: v for k, v in os.environ.items() if k != "LIBSHA_IMPL"})
@@ -76,3 +96,26 @@ def test_a_lane_swap_is_refused_by_the_self_test(tmp_path, kernel, source, text,
     selftest_failed = -7  # LIBSHA_ERR_SELFTEST
     assert {n for n, c in codes.items() if c == selftest_failed} == set(refused), codes
     assert all(codes[n] == 0 for n in names if n not in refused), codes
+
+
+ARM_CHECK = r"""
+#include <stdio.h>
+#include "libsha.h"
+int main(void) { printf("%d %d\n", libsha_select("arm_shani(1way,2way)"), libsha_select("standard")); return 0; }
+"""
+
+
+@pytest.mark.skipif(shutil.which("aarch64-linux-gnu-gcc") is None or shutil.which("qemu-aarch64") is None,
+                    reason="needs gcc-aarch64-linux-gnu and qemu-user (.ci/run installs them)")
+@pytest.mark.parametrize("kernel, source, text, mutant", ARM_MUTANTS, ids=[m[0] for m in ARM_MUTANTS])
+def test_an_arm_lane_swap_is_refused_under_qemu(tmp_path, kernel, source, text, mutant):
+    tree = mutated_tree(tmp_path, source, text, mutant)
+    build = tmp_path / "build"
+    cmake_build(tree, build, f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'cmake' / 'toolchains' / 'aarch64-linux-gnu.cmake'}")
+    check = tmp_path / "check.c"
+    check.write_text(ARM_CHECK)
+    subprocess.run(["aarch64-linux-gnu-gcc", str(check), f"-I{tree / 'libsha' / 'include'}", f"-L{build}", "-lsha",
+                    f"-Wl,-rpath,{build}", "-o", str(tmp_path / "check")], check=True)
+    out = subprocess.run(["qemu-aarch64", "-L", "/usr/aarch64-linux-gnu", "-cpu", "max", str(tmp_path / "check")],
+                         capture_output=True, text=True, check=True, timeout=120).stdout
+    assert out.split() == ["-7", "0"]  # the mutated row refused by its self-test, standard still installed
