@@ -218,6 +218,9 @@ def test_libsha_passes_every_default_suite(tmp_path):
     assert {s["name"]: s["note"] for s in report["suites"]}["d64"] == "needs a --d64 candidate"
     code, report = oracle(tmp_path, "--library", library, "--d64", "libsha_sha256d64", "--suite", "d64")
     assert code == 0
+    code, report = oracle(tmp_path, "--library", library, "--symbol", "libsha_sha256", "--suite", "lengths",
+                          "--suite", "alignment", "--suite", "guard")
+    assert code == 0
 
 
 @pytest.mark.parametrize("args, words", [
