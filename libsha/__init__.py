@@ -7,6 +7,7 @@
     libsha.sha256d64(blobs)           # double SHA-256 of each 64-byte blob
     libsha.merkle_root(txids)         # (root, mutated), as Bitcoin Core computes it
     libsha.sha256_many(messages)      # a list, numpy rows or an Arrow column, at once
+    libsha.sha256_file(path)          # a file, read and hashed in overlapping chunks
 
 The pure-Python oracle is libsha.reference (it never loads the native library).
 """
@@ -29,6 +30,7 @@ from ._dispatch import (
     select,
     using,
 )
+from ._files import sha256_file, sha256_files
 from ._hash import SHA256
 from ._hmac import HMAC, hmac_new, hmac_sha256
 from ._many import sha256_many
@@ -65,6 +67,8 @@ __all__ = [
     "new",
     "select",
     "sha256",
+    "sha256_file",
+    "sha256_files",
     "sha256_many",
     "sha256d64",
     "using",

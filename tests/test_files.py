@@ -1,0 +1,116 @@
+"""sha256_file and sha256_files against hashlib: paths and file objects, chunk borders, errors in place."""
+
+import hashlib
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+import libsha
+from conftest import pattern251
+from libsha import _files
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    monkeypatch.setattr(_files, "CHUNK", 1000)  # chunk borders within small files
+    return 1000
+
+
+@pytest.mark.parametrize("size", [0, 1, 999, 1000, 1001, 1999, 2000, 2001, 5003])
+def test_sizes_across_chunk_borders(tmp_path, small_chunks, size):
+    path = tmp_path / "f.bin"
+    data = pattern251(size)
+    path.write_bytes(data)
+    expected = hashlib.sha256(data).digest()
+    assert libsha.sha256_file(path) == expected
+    assert libsha.sha256_file(str(path)) == expected
+    assert libsha.sha256_file(os.fsencode(path)) == expected
+    with open(path, "rb") as f:
+        assert libsha.sha256_file(f) == expected
+    assert libsha.sha256_file(io.BytesIO(data)) == expected
+
+
+def test_a_file_object_is_read_from_where_it_is(tmp_path):
+    path = tmp_path / "f.bin"
+    path.write_bytes(b"header" + pattern251(100))
+    with open(path, "rb") as f:
+        f.seek(6)
+        assert libsha.sha256_file(f) == hashlib.sha256(pattern251(100)).digest()
+
+
+def test_objects_with_read_only(small_chunks):
+    class Reader:
+        def __init__(self, data):
+            self.stream = io.BytesIO(data)
+
+        def read(self, n):
+            return self.stream.read(n)
+
+    data = pattern251(4321)
+    assert libsha.sha256_file(Reader(data)) == hashlib.sha256(data).digest()
+
+
+def test_a_read_error_reaches_the_caller(small_chunks):
+    class Failing(io.RawIOBase):
+        def __init__(self):
+            self.calls = 0
+
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            self.calls += 1
+            if self.calls == 3:
+                raise OSError(5, "Input/output error")
+            buffer[:10] = b"x" * 10
+            return 10
+
+    with pytest.raises(OSError, match="Input/output error"):
+        libsha.sha256_file(Failing())
+
+
+def test_a_growing_file_gives_the_bytes_read(small_chunks):
+    class Growing(io.RawIOBase):
+        """Returns more data on each read than the file held when hashing began."""
+
+        def __init__(self):
+            self.parts = [pattern251(700), pattern251(900, 7), pattern251(300, 3)]
+
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            if not self.parts:
+                return 0
+            part = self.parts.pop(0)
+            buffer[: len(part)] = part
+            return len(part)
+
+    read = pattern251(700) + pattern251(900, 7) + pattern251(300, 3)
+    assert libsha.sha256_file(Growing()) == hashlib.sha256(read).digest()
+
+
+@pytest.mark.parametrize("bad, kind", [(bytearray(b"data"), TypeError), (42, TypeError), (io.StringIO("text"), TypeError)])
+def test_bad_arguments(bad, kind):
+    with pytest.raises(kind):
+        libsha.sha256_file(bad)
+
+
+def test_files_in_order_with_errors_in_place(tmp_path):
+    names = []
+    for i in range(40):
+        path = tmp_path / f"f{i}"
+        path.write_bytes(pattern251(i * 97, i))
+        names.append(path)
+    names.insert(5, tmp_path / "missing")
+    names.insert(9, tmp_path)  # a directory
+    for jobs in (0, 1, 3):
+        results = libsha.sha256_files(names, jobs=jobs)
+        assert isinstance(results[5], FileNotFoundError) and isinstance(results[9], OSError)
+        digests = [r for i, r in enumerate(results) if i not in (5, 9)]
+        assert digests == [hashlib.sha256(Path(n).read_bytes()).digest() for i, n in enumerate(names) if i not in (5, 9)]
+    assert libsha.sha256_files([]) == []
+    with pytest.raises(ValueError, match="jobs must be"):
+        libsha.sha256_files(names, jobs=-1)
