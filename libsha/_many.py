@@ -171,13 +171,13 @@ _uniform_cache: dict[int, array[int]] = {}
 
 def _uniform_offsets(length: int, count: int) -> array[int]:
     """0, length, 2 * length, ... (count + 1 of them); full chunks' are kept."""
-    if count != CHUNK:
-        return array("q", range(0, (count + 1) * length, length) if length else [0] * (count + 1))
-    offsets = _uniform_cache.get(length)
+    offsets = _uniform_cache.get(length) if count == CHUNK else None
     if offsets is None:
-        if len(_uniform_cache) >= 16:
-            _uniform_cache.clear()
-        offsets = _uniform_cache[length] = array("q", range(0, (CHUNK + 1) * length, length) if length else [0] * (CHUNK + 1))
+        offsets = array("q", range(0, (count + 1) * length, length)) if length else array("q", [0]) * (count + 1)
+        if count == CHUNK:
+            if len(_uniform_cache) >= 16:
+                _uniform_cache.clear()
+            _uniform_cache[length] = offsets
     return offsets
 
 
@@ -201,7 +201,7 @@ def _unpack_hex(out: ctypes.Array[ctypes.c_char], count: int) -> Iterable[str]:
     """The digests as 64-character lowercase str, encoded in C."""
     text = ctypes.create_string_buffer(64 * count)
     check(_native.lib().libsha_hex(text, out, 32 * count))
-    return map(text.raw.decode("ascii").__getitem__, _HEX_SLICES[:count] if count < CHUNK else _HEX_SLICES)
+    return map(text.raw.decode("ascii").__getitem__, _HEX_SLICES[:count])
 
 
 def run_parts(call: Callable[[int, int], int], n: int, workers: int, what: str = "") -> None:

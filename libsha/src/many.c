@@ -299,19 +299,11 @@ static int check_common(const unsigned char *out, size_t n, unsigned flags)
     return LIBSHA_OK;
 }
 
-/* SHA-256's message limit, as libsha_sha256_update enforces it. */
-#define MAX_MESSAGE (((uint64_t)1 << 61) - 1)
-
-int libsha_sha256_many(unsigned char *out, const void *const *msgs, const size_t *lens, size_t n,
-                       unsigned flags)
+static int check_pointers(const unsigned char *out, const void *const *msgs, const size_t *lens, size_t n,
+                          unsigned flags)
 {
-    const struct libsha_impl *impl = libsha_active(); /* one for the whole batch */
-    struct libsha_batch batch = {0};
     size_t i;
-    int err;
-
-    libsha_enter();
-    err = check_common(out, n, flags);
+    int err = check_common(out, n, flags);
     if (err != LIBSHA_OK || n == 0)
         return err;
     if (msgs == NULL || lens == NULL)
@@ -323,40 +315,31 @@ int libsha_sha256_many(unsigned char *out, const void *const *msgs, const size_t
             continue;
         if (msgs[i] == NULL)
             return LIBSHA_ERR_NULL;
-        if ((uint64_t)lens[i] > MAX_MESSAGE)
+        if ((uint64_t)lens[i] > LIBSHA_MAX_MESSAGE_BYTES)
             return LIBSHA_ERR_TOO_LONG;
         if ((uintptr_t)msgs[i] > UINTPTR_MAX - lens[i] || overlaps(out, 32 * n, msgs[i], lens[i]))
             return LIBSHA_ERR_ARGUMENT;
     }
-    batch.msgs = msgs;
-    batch.lens = lens;
-    libsha_many_run(impl, out, &batch, n, flags);
     return LIBSHA_OK;
 }
 
-/* The checks both offsets forms share: OFF is int32_t or int64_t. */
+/* The checks of both offsets forms: OFF is int32_t or int64_t. */
 #define CHECK_OFFSETS(OFF)                                                                                    \
     do {                                                                                                      \
-        int64_t first_, last_;                                                                                \
-        err = check_common(out, n, flags);                                                                    \
-        if (err != LIBSHA_OK || n == 0)                                                                       \
-            return err;                                                                                       \
-        if ((OFF) == NULL)                                                                                    \
-            return LIBSHA_ERR_NULL;                                                                           \
-        if ((OFF)[0] < 0)                                                                                     \
+        int64_t first_ = (OFF)[0], last_ = (OFF)[n];                                                          \
+        if (first_ < 0)                                                                                       \
             return LIBSHA_ERR_ARGUMENT;                                                                       \
         for (i = 0; i < n; ++i)                                                                               \
             if ((OFF)[i + 1] < (OFF)[i])                                                                      \
                 return LIBSHA_ERR_ARGUMENT;                                                                   \
-        first_ = (OFF)[0], last_ = (OFF)[n];                                                                  \
         if (last_ > first_) {                                                                                 \
             if (data == NULL)                                                                                 \
                 return LIBSHA_ERR_NULL;                                                                       \
             if ((uint64_t)last_ > (uint64_t)(UINTPTR_MAX - (uintptr_t)data))                                  \
                 return LIBSHA_ERR_ARGUMENT;                                                                   \
-            if ((uint64_t)(last_ - first_) > MAX_MESSAGE)                                                 \
+            if ((uint64_t)(last_ - first_) > LIBSHA_MAX_MESSAGE_BYTES)                                        \
                 for (i = 0; i < n; ++i)                                                                       \
-                    if ((uint64_t)((OFF)[i + 1] - (OFF)[i]) > MAX_MESSAGE)                                    \
+                    if ((uint64_t)((OFF)[i + 1] - (OFF)[i]) > LIBSHA_MAX_MESSAGE_BYTES)                       \
                         return LIBSHA_ERR_TOO_LONG;                                                           \
             if (overlaps(out, 32 * n, (const unsigned char *)data + first_, (size_t)(last_ - first_)))       \
                 return LIBSHA_ERR_ARGUMENT;                                                                   \
@@ -365,29 +348,88 @@ int libsha_sha256_many(unsigned char *out, const void *const *msgs, const size_t
             return LIBSHA_ERR_ARGUMENT;                                                                       \
     } while (0)
 
-/* Either form of offsets (the other one NULL), checks included. */
-int libsha_many_offsets_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
-                           const int32_t *off32, const int64_t *off64, size_t n, unsigned flags)
+/* One of off32 and off64 is NULL. */
+static int check_offsets(const unsigned char *out, const void *data, const int32_t *off32, const int64_t *off64,
+                         size_t n, unsigned flags)
 {
-    struct libsha_batch batch = {0};
     size_t i;
-    int err;
-
-    if (off64 == NULL)
+    int err = check_common(out, n, flags);
+    if (err != LIBSHA_OK || n == 0)
+        return err;
+    if (off32 == NULL && off64 == NULL)
+        return LIBSHA_ERR_NULL;
+    if (off32 != NULL)
         CHECK_OFFSETS(off32);
     else
         CHECK_OFFSETS(off64);
-    batch.data = (const unsigned char *)data;
-    batch.off32 = off32;
-    batch.off64 = off64;
-    libsha_many_run(impl, out, &batch, n, flags);
     return LIBSHA_OK;
+}
+
+/* Every view must lie inside its buffer: nothing is read that the caller did not name. */
+static int check_views(const unsigned char *out, const unsigned char *views, const void *const *buffers,
+                       const int64_t *buffer_sizes, size_t nbuffers, size_t n, unsigned flags)
+{
+    size_t i;
+    int err = check_common(out, n, flags);
+    if (err != LIBSHA_OK || n == 0)
+        return err;
+    if (views == NULL || (nbuffers > 0 && (buffers == NULL || buffer_sizes == NULL)))
+        return LIBSHA_ERR_NULL;
+    if (n > SIZE_MAX / 16 || overlaps(out, 32 * n, views, 16 * n))
+        return LIBSHA_ERR_ARGUMENT;
+    for (i = 0; i < nbuffers; ++i) {
+        if (buffer_sizes[i] < 0)
+            return LIBSHA_ERR_ARGUMENT;
+        if (buffer_sizes[i] > 0 && buffers[i] == NULL)
+            return LIBSHA_ERR_NULL;
+        if ((uint64_t)buffer_sizes[i] > (uint64_t)(UINTPTR_MAX - (uintptr_t)buffers[i])
+            || overlaps(out, 32 * n, buffers[i], (size_t)buffer_sizes[i]))
+            return LIBSHA_ERR_ARGUMENT;
+    }
+    for (i = 0; i < n; ++i) {
+        const unsigned char *view = views + 16 * i;
+        int32_t len = view_field(view, 0), index, offset;
+        if (len < 0)
+            return LIBSHA_ERR_ARGUMENT;
+        if (len <= 12)
+            continue;
+        index = view_field(view, 8), offset = view_field(view, 12);
+        if (index < 0 || (size_t)index >= nbuffers || offset < 0 || (int64_t)offset + len > buffer_sizes[index])
+            return LIBSHA_ERR_ARGUMENT;
+    }
+    return LIBSHA_OK;
+}
+
+/* The batch hashed on impl if its checks passed (err == LIBSHA_OK); nothing written otherwise. */
+static int run_checked(int err, const struct libsha_impl *impl, unsigned char *out,
+                       const struct libsha_batch *batch, size_t n, unsigned flags)
+{
+    if (err == LIBSHA_OK)
+        libsha_many_run(impl, out, batch, n, flags);
+    return err;
+}
+
+/* Each entry point takes the active implementation once, for the whole batch. */
+int libsha_sha256_many(unsigned char *out, const void *const *msgs, const size_t *lens, size_t n,
+                       unsigned flags)
+{
+    const struct libsha_impl *impl = libsha_active();
+    const struct libsha_batch batch = {.msgs = msgs, .lens = lens};
+    libsha_enter();
+    return run_checked(check_pointers(out, msgs, lens, n, flags), impl, out, &batch, n, flags);
+}
+
+int libsha_many_offsets_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
+                           const int32_t *off32, const int64_t *off64, size_t n, unsigned flags)
+{
+    const struct libsha_batch batch = {.data = (const unsigned char *)data, .off32 = off32, .off64 = off64};
+    return run_checked(check_offsets(out, data, off32, off64, n, flags), impl, out, &batch, n, flags);
 }
 
 int libsha_sha256_many_offsets32(unsigned char *out, const void *data, const int32_t *offsets, size_t n,
                                  unsigned flags)
 {
-    const struct libsha_impl *impl = libsha_active(); /* one for the whole batch */
+    const struct libsha_impl *impl = libsha_active();
     libsha_enter();
     return libsha_many_offsets_on(impl, out, data, offsets, NULL, n, flags);
 }
@@ -404,44 +446,8 @@ int libsha_sha256_many_views(unsigned char *out, const void *views, const void *
                              const int64_t *buffer_sizes, size_t nbuffers, size_t n, unsigned flags)
 {
     const struct libsha_impl *impl = libsha_active();
-    const unsigned char *v = (const unsigned char *)views;
-    struct libsha_batch batch = {0};
-    size_t i;
-    int err;
-
+    const struct libsha_batch batch = {.views = (const unsigned char *)views, .buffers = buffers};
     libsha_enter();
-    err = check_common(out, n, flags);
-    if (err != LIBSHA_OK || n == 0)
-        return err;
-    if (views == NULL)
-        return LIBSHA_ERR_NULL;
-    if (n > SIZE_MAX / 16 || overlaps(out, 32 * n, views, 16 * n))
-        return LIBSHA_ERR_ARGUMENT;
-    if (nbuffers > 0 && (buffers == NULL || buffer_sizes == NULL))
-        return LIBSHA_ERR_NULL;
-    for (i = 0; i < nbuffers; ++i) {
-        if (buffer_sizes[i] < 0)
-            return LIBSHA_ERR_ARGUMENT;
-        if (buffer_sizes[i] > 0 && buffers[i] == NULL)
-            return LIBSHA_ERR_NULL;
-        if ((uint64_t)buffer_sizes[i] > (uint64_t)(UINTPTR_MAX - (uintptr_t)buffers[i])
-            || overlaps(out, 32 * n, buffers[i], (size_t)buffer_sizes[i]))
-            return LIBSHA_ERR_ARGUMENT;
-    }
-    /* Every view must lie inside its buffer: nothing is read that the caller did not name. */
-    for (i = 0; i < n; ++i) {
-        const unsigned char *view = v + 16 * i;
-        int32_t len = view_field(view, 0), index, offset;
-        if (len < 0)
-            return LIBSHA_ERR_ARGUMENT;
-        if (len <= 12)
-            continue;
-        index = view_field(view, 8), offset = view_field(view, 12);
-        if (index < 0 || (size_t)index >= nbuffers || offset < 0 || (int64_t)offset + len > buffer_sizes[index])
-            return LIBSHA_ERR_ARGUMENT;
-    }
-    batch.views = v;
-    batch.buffers = buffers;
-    libsha_many_run(impl, out, &batch, n, flags);
-    return LIBSHA_OK;
+    return run_checked(check_views(out, batch.views, buffers, buffer_sizes, nbuffers, n, flags), impl, out, &batch,
+                       n, flags);
 }

@@ -47,6 +47,9 @@ struct libsha_tail {
 typedef void (*libsha_many_last_fn)(uint32_t *const state[], const struct libsha_tail tails[],
                                     unsigned char *const out[], unsigned flags);
 
+/* SHA-256's message limit (2^64 - 1 bits), in whole bytes. */
+#define LIBSHA_MAX_MESSAGE_BYTES ((((uint64_t)1) << 61) - 1)
+
 /* Lane widths a kernel may have: each is an index into a row's kernel arrays. */
 #define LIBSHA_MAX_LANES 8
 

@@ -4,8 +4,6 @@
 #include "sha256_impl.h"
 
 #define CTX_MARKER 0x53484132u /* any value unlikely in uninitialised memory */
-/* FIPS 180-4 limits a message to 2^64 - 1 bits. */
-#define MAX_MESSAGE_BYTES ((((uint64_t)1) << 61) - 1)
 
 void libsha_stream_init(libsha_sha256_ctx *ctx)
 {
@@ -37,7 +35,7 @@ int libsha_stream_update(const struct libsha_impl *impl, libsha_sha256_ctx *ctx,
         return LIBSHA_ERR_NULL;
     if (ctx->marker != CTX_MARKER)
         return LIBSHA_ERR_STATE;
-    if ((uint64_t)len > MAX_MESSAGE_BYTES - ctx->length)
+    if ((uint64_t)len > LIBSHA_MAX_MESSAGE_BYTES - ctx->length)
         return LIBSHA_ERR_TOO_LONG;
     if (len == 0)
         return LIBSHA_OK;

@@ -61,6 +61,12 @@ static inline __m128i libsha_tail_vector(const unsigned char *rest, size_t len, 
     return len == (size_t)base ? _mm_cvtsi32_si128(0x80) : _mm_setzero_si128();
 }
 
+/* The last vector of a block with bytes 56..63 set to the length in bits, big-endian. */
+static inline __m128i libsha_with_length(__m128i last, uint64_t bits)
+{
+    return _mm_blend_epi16(last, _mm_set_epi64x((long long)LIBSHA_TO_BE64(bits), 0), 0xf0);
+}
+
 /* The block that ends a message whose last `used` (< 56) bytes are in pending
  * and whose bit length is `bits`, as four vectors of its bytes in order. The
  * vectors past the message are pure padding, built instead of loaded. */
@@ -69,9 +75,7 @@ static inline __m128i libsha_tail_vector(const unsigned char *rest, size_t len, 
         b0 = libsha_last_block_vector((pending), (used), 0);                                                   \
         b1 = libsha_last_block_vector((pending), (used), 16);                                                  \
         b2 = libsha_last_block_vector((pending), (used), 32);                                                  \
-        b3 = libsha_last_block_vector((pending), (used), 48);                                                  \
-        /* Bytes 56..63: the length in bits, big-endian. */                                                   \
-        b3 = _mm_blend_epi16(b3, _mm_set_epi64x((long long)LIBSHA_TO_BE64((uint64_t)(bits)), 0), 0xf0);        \
+        b3 = libsha_with_length(libsha_last_block_vector((pending), (used), 48), (uint64_t)(bits));            \
     } while (0)
 
 /* The same for a message's tail read in place (struct libsha_tail, len < 56). */
@@ -80,8 +84,7 @@ static inline __m128i libsha_tail_vector(const unsigned char *rest, size_t len, 
         b0 = libsha_tail_vector((tail).rest, (tail).len, (tail).before, 0);                                    \
         b1 = libsha_tail_vector((tail).rest, (tail).len, (tail).before, 16);                                   \
         b2 = libsha_tail_vector((tail).rest, (tail).len, (tail).before, 32);                                   \
-        b3 = libsha_tail_vector((tail).rest, (tail).len, (tail).before, 48);                                   \
-        b3 = _mm_blend_epi16(b3, _mm_set_epi64x((long long)LIBSHA_TO_BE64((tail).bits), 0), 0xf0);             \
+        b3 = libsha_with_length(libsha_tail_vector((tail).rest, (tail).len, (tail).before, 48), (tail).bits);  \
     } while (0)
 
 #endif
