@@ -58,6 +58,17 @@ def contiguous_view(data: object, what: str = "data") -> memoryview:
     return view
 
 
+def item_view(item: object, name: str, what: str) -> memoryview:
+    """An item of a collection (named e.g. "message 3") as a view, or an error naming it; `what`
+    says what the items must be, e.g. "messages are bytes-like objects"."""
+    if isinstance(item, str):
+        raise TypeError(f"{name} is a str; {what} (encode text first)")
+    try:
+        return contiguous_view(item, name)
+    except TypeError:
+        raise TypeError(f"{name} is a {type(item).__name__}; {what}") from None
+
+
 class borrow:
     """with borrow(data) as (pointer, nbytes): pointer stays valid inside the block.
 

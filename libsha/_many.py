@@ -11,7 +11,7 @@ from bisect import bisect_right
 from itertools import accumulate
 
 from . import _native
-from ._buffers import contiguous_view
+from ._buffers import item_view
 from ._errors import check
 
 TYPE_CHECKING = False
@@ -105,14 +105,7 @@ def _threads(threads: object) -> int:
 
 def _message(index: int, item: object) -> object:
     """A message that is not bytes or bytearray, as a flat byte view."""
-    if isinstance(item, str):
-        raise TypeError(f"message {index} is a str; encode it to bytes first")
-    try:
-        view = contiguous_view(item, f"message {index}")
-    except TypeError:
-        raise TypeError(
-            f"message {index} is a {type(item).__name__}; messages are bytes-like objects"
-        ) from None
+    view = item_view(item, f"message {index}", "messages are bytes-like objects")
     return view.cast("B") if view.ndim != 1 or view.format not in ("B", "b", "c") else view
 
 

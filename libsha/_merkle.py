@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 
 from . import _native
-from ._buffers import borrow, contiguous_view
+from ._buffers import borrow, contiguous_view, item_view
 from ._errors import check
 
 TYPE_CHECKING = False
@@ -52,12 +52,7 @@ _BYTES_ONLY = frozenset((bytes,))
 
 
 def _leaf(index: int, leaf: object) -> bytes:
-    if isinstance(leaf, str):
-        raise TypeError(f"leaf {index} is a str; leaves are 32-byte bytes-like objects")
-    try:
-        view = contiguous_view(leaf, f"leaf {index}")
-    except TypeError:
-        raise TypeError(f"leaf {index} is a {type(leaf).__name__}; leaves are 32-byte bytes-like objects") from None
+    view = item_view(leaf, f"leaf {index}", "leaves are 32-byte bytes-like objects")
     if view.nbytes != 32:
         raise ValueError(f"leaf {index} has {view.nbytes} bytes; leaves are 32 bytes")
     return view.tobytes()
