@@ -45,6 +45,8 @@ extern "C" {
 #define LIBSHA_ERR_NOT_RUNNABLE (-5) /* implementation not supported by this CPU */
 #define LIBSHA_ERR_ARGUMENT (-6)    /* an argument out of its range */
 #define LIBSHA_ERR_SELFTEST (-7)    /* implementation failed its known-answer test */
+#define LIBSHA_ERR_IO (-8)          /* a file could not be opened or read (its errno value is given back) */
+#define LIBSHA_ERR_CANCELLED (-9)   /* stopped by libsha_files_progress.cancel */
 
 /* Implementation mask bits, as Bitcoin Core's sha256_implementation. */
 #define LIBSHA_USE_STANDARD 0u
@@ -243,6 +245,42 @@ LIBSHA_API int libsha_sha256_many_views(unsigned char *out, const void *views, c
  * LIBSHA_ERR_NULL (out or in NULL with len > 0: nothing written) or
  * LIBSHA_ERR_ARGUMENT (2 * len overflows). */
 LIBSHA_API int libsha_hex(char *out, const void *in, size_t len);
+
+/*
+ * Files, read to their end in chunks of 128 KiB on the active implementation.
+ * A path is the native bytes on POSIX systems, UTF-8 on Windows. A file that
+ * grows or shrinks while it is read gives the digest of the bytes read.
+ *
+ * libsha_sha256_file: returns LIBSHA_OK, LIBSHA_ERR_NULL (path or out NULL:
+ * nothing written) or LIBSHA_ERR_IO: the file could not be opened or read
+ * (a directory, say): out is zeroed and *os_error (if os_error is not NULL)
+ * receives the errno value (EFBIG for a file over 2^61 - 1 bytes); it is 0
+ * after LIBSHA_OK.
+ */
+LIBSHA_API int libsha_sha256_file(const char *path, unsigned char out[32], int *os_error);
+
+/* Shared with other threads while libsha_sha256_files runs; zero it first.
+ * bytes grows by each read's size (an atomic add), for a progress display;
+ * setting cancel to non-zero, from any thread, stops the call at its next read. */
+typedef struct libsha_files_progress {
+    uint64_t bytes;
+    uint32_t cancel;
+    uint32_t reserved;
+} libsha_files_progress;
+
+/*
+ * n files in order, one after the other: out[32*i..32*i+32) receives the
+ * digest of paths[i] and os_errors[i] 0, or, for a file that could not be
+ * opened or read, 32 zero bytes and its errno value; the rest go on.
+ * progress may be NULL. Returns LIBSHA_OK (every file hashed), LIBSHA_ERR_IO
+ * (some file could not be read), LIBSHA_ERR_CANCELLED (cancel was set: the
+ * files not finished have zeroed digests and os_errors[i] == -1), or, with
+ * nothing written, LIBSHA_ERR_NULL (out, os_errors, paths or a path NULL) or
+ * LIBSHA_ERR_ARGUMENT (n * 32 overflows; out, os_errors, paths, the path
+ * strings or progress overlap). n == 0 is valid and writes nothing.
+ */
+LIBSHA_API int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *paths, size_t n,
+                                   libsha_files_progress *progress);
 
 /*
  * The Bitcoin Merkle root of n 32-byte leaves, as Bitcoin Core's

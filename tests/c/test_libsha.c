@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "libsha.h"
 
@@ -461,6 +462,94 @@ static void hex(void)
     check(libsha_hex(out, in, (size_t)-1 / 2 + 1) == LIBSHA_ERR_ARGUMENT && out[0] == '#', "-", "hex 2 * len overflow", 0);
 }
 
+/* libsha_sha256_file(s): sizes around the 128 KiB reads, written to the current
+ * directory and compared with the one-shot hash; errors in place; the contracts. */
+#define FILE_SIZES 9
+static const size_t file_sizes[FILE_SIZES] = {0, 1, 55, 64, 4096, 131071, 131072, 131073, 300001};
+
+static void files(const char *impl)
+{
+    static unsigned char content[300001];
+    char names[FILE_SIZES][64];
+    const char *paths[FILE_SIZES + 2];
+    unsigned char expected[FILE_SIZES][32], out[(FILE_SIZES + 2) * 32], one[32];
+    int errors[FILE_SIZES + 2], os_error = -7, all_ok = 1;
+    libsha_files_progress progress;
+    uint64_t total = 0;
+    size_t i, k;
+    /* Distinct names for test runs that share a directory (ctest -j). */
+    unsigned long tag = (unsigned long)time(NULL) ^ (unsigned long)(uintptr_t)&os_error ^ (unsigned long)clock();
+
+    for (k = 0; k < sizeof content; ++k)
+        content[k] = (unsigned char)((k * 131 + 7) % 251);
+    for (i = 0; i < FILE_SIZES; ++i) {
+        FILE *f;
+        snprintf(names[i], sizeof names[i], "libsha_test_%lx_%zu.bin", tag, file_sizes[i]);
+        f = fopen(names[i], "wb");
+        if (f == NULL || fwrite(content, 1, file_sizes[i], f) != file_sizes[i] || fclose(f) != 0) {
+            check(0, impl, "writing a test file", file_sizes[i]);
+            return;
+        }
+        libsha_sha256(content, file_sizes[i], expected[i]);
+        total += file_sizes[i];
+        all_ok &= libsha_sha256_file(names[i], one, &os_error) == LIBSHA_OK && os_error == 0
+                  && memcmp(one, expected[i], 32) == 0;
+        paths[i] = names[i];
+    }
+    check(all_ok, impl, "sha256_file of sizes around the 128 KiB reads", FILE_SIZES);
+    memset(one, 0x5a, sizeof one);
+    check(libsha_sha256_file("libsha_no_such_file", one, &os_error) == LIBSHA_ERR_IO && os_error != 0
+              && memcmp(one, expected[0], 0) == 0 && one[0] == 0 && one[31] == 0, impl, "missing file: IO error, zeroed", 0);
+    check(libsha_sha256_file(".", one, &os_error) == LIBSHA_ERR_IO && os_error != 0, impl, "a directory: IO error", 0);
+    check(libsha_sha256_file(".", one, NULL) == LIBSHA_ERR_IO, impl, "os_error may be NULL", 0);
+    check(libsha_sha256_file(NULL, one, &os_error) == LIBSHA_ERR_NULL
+              && libsha_sha256_file(names[0], NULL, &os_error) == LIBSHA_ERR_NULL, impl, "sha256_file NULLs", 0);
+
+    /* A batch with a missing file and a directory among the others. */
+    paths[FILE_SIZES] = "libsha_no_such_file";
+    paths[FILE_SIZES + 1] = ".";
+    memset(&progress, 0, sizeof progress);
+    memset(errors, 0x11, sizeof errors);
+    check(libsha_sha256_files(out, errors, paths, FILE_SIZES + 2, &progress) == LIBSHA_ERR_IO, impl,
+          "sha256_files with unreadable ones", 0);
+    for (i = 0; i < FILE_SIZES; ++i)
+        all_ok &= errors[i] == 0 && memcmp(out + 32 * i, expected[i], 32) == 0;
+    all_ok &= errors[FILE_SIZES] != 0 && errors[FILE_SIZES + 1] != 0 && out[32 * FILE_SIZES] == 0
+              && out[32 * FILE_SIZES + 31] == 0 && out[32 * (FILE_SIZES + 1)] == 0;
+    check(all_ok, impl, "sha256_files: digests and errors in place", FILE_SIZES + 2);
+    check(progress.bytes == total, impl, "sha256_files: progress counts every byte read", (size_t)total);
+    check(libsha_sha256_files(out, errors, paths, FILE_SIZES, NULL) == LIBSHA_OK, impl, "progress may be NULL", 0);
+
+    /* Cancelled before it starts: nothing hashed, every entry marked -1. */
+    memset(&progress, 0, sizeof progress);
+    progress.cancel = 1;
+    memset(out, 0x5a, sizeof out);
+    check(libsha_sha256_files(out, errors, paths, FILE_SIZES, &progress) == LIBSHA_ERR_CANCELLED
+              && errors[0] == -1 && errors[FILE_SIZES - 1] == -1 && out[0] == 0 && out[32 * FILE_SIZES - 1] == 0,
+          impl, "sha256_files cancelled", 0);
+
+    /* The contracts: checked before anything is written. */
+    memset(out, 0x5a, sizeof out);
+    memset(errors, 0x11, sizeof errors);
+    check(libsha_sha256_files(out, errors, paths, 0, NULL) == LIBSHA_OK && out[0] == 0x5a, impl, "n = 0", 0);
+    check(libsha_sha256_files(NULL, errors, paths, 1, NULL) == LIBSHA_ERR_NULL
+              && libsha_sha256_files(out, NULL, paths, 1, NULL) == LIBSHA_ERR_NULL
+              && libsha_sha256_files(out, errors, NULL, 1, NULL) == LIBSHA_ERR_NULL, impl, "sha256_files NULLs", 0);
+    paths[1] = NULL;
+    check(libsha_sha256_files(out, errors, paths, 2, NULL) == LIBSHA_ERR_NULL && out[0] == 0x5a, impl,
+          "a NULL path, nothing written", 0);
+    paths[1] = names[1];
+    check(libsha_sha256_files(out, (int *)(void *)(out + 16), paths, 2, NULL) == LIBSHA_ERR_ARGUMENT
+              && libsha_sha256_files(out, errors, (const char *const *)(void *)(out + 32), 2, NULL) == LIBSHA_ERR_ARGUMENT
+              && libsha_sha256_files(out, errors, paths, 2, (libsha_files_progress *)(void *)(out + 8))
+                     == LIBSHA_ERR_ARGUMENT
+              && out[0] == 0x5a, impl, "overlapping arguments refused, nothing written", 0);
+    check(libsha_sha256_files(out, errors, paths, (size_t)-1 / 16, NULL) == LIBSHA_ERR_ARGUMENT, impl,
+          "n * 32 overflows", 0);
+    for (i = 0; i < FILE_SIZES; ++i)
+        remove(names[i]);
+}
+
 /* Expected values, computed once with 'standard' after it passed the NIST vectors. */
 static unsigned char data[64 * 41], prefix_digest[301][32], d64_expected[41 * 32];
 
@@ -548,6 +637,7 @@ int main(int argc, char **argv)
         hmac_contracts(name);
         merkle(name);
         many(name, seed);
+        files(name);
         ++tested;
         printf("%s: %d passed, %d failed\n", name, passed - before_passed, failed - before_failed);
     }

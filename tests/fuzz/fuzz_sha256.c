@@ -12,12 +12,15 @@
  * The message is also cut into up to 64 consecutive messages (lengths from
  * its own bytes, so lanes end at different blocks) hashed at once, through
  * pointers, both offsets forms and binary views, with or without LIBSHA_DOUBLE, and
- * libsha_hex encodes the message.
+ * libsha_hex encodes the message. One input in four is also written to a file
+ * and read back by libsha_sha256_file and libsha_sha256_files.
  * Any difference aborts (a finding).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -176,6 +179,32 @@ static void check_hex(const uint8_t *msg, size_t len)
             abort();
 }
 
+/* The message as a file: the one-file call and a batch naming it twice (with a missing one between). */
+static void check_file(const uint8_t *msg, size_t len, const unsigned char expected[32])
+{
+    static char path[64];
+    const char *paths[3];
+    unsigned char got[96];
+    int errors[3], os_error;
+    libsha_files_progress progress;
+    FILE *f;
+
+    if (path[0] == 0)
+        snprintf(path, sizeof path, "/tmp/libsha_fuzz_%ld.bin", (long)getpid());
+    f = fopen(path, "wb");
+    if (f == NULL || fwrite(msg, 1, len, f) != len || fclose(f) != 0)
+        abort();
+    if (libsha_sha256_file(path, got, &os_error) != LIBSHA_OK || os_error != 0 || memcmp(got, expected, 32) != 0)
+        abort();
+    paths[0] = path, paths[1] = "/nonexistent/libsha_fuzz", paths[2] = path;
+    memset(&progress, 0, sizeof progress);
+    if (libsha_sha256_files(got, errors, paths, 3, &progress) != LIBSHA_ERR_IO || errors[0] != 0 || errors[1] == 0
+        || errors[2] != 0 || memcmp(got, expected, 32) != 0 || memcmp(got + 64, expected, 32) != 0
+        || progress.bytes != 2 * (uint64_t)len)
+        abort();
+    remove(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 {
     static unsigned char blobs_out[32 * 64], in_place[64 * 64];
@@ -227,6 +256,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
     check_merkle(msg, len);
     check_many(msg, len, input[1]);
     check_hex(msg, len);
+    if (input[1] % 4u == 0)
+        check_file(msg, len, expected);
 
     count = len / 64 > 64 ? 64 : len / 64;
     libsha_sha256d64(blobs_out, msg, count);
