@@ -12,35 +12,64 @@
 The pure-Python oracle is libsha.reference (it never loads the native library).
 """
 
-from ._buffers import NonContiguousError
-from ._dispatch import (
-    CPU_FEATURES,
-    USE_ALL,
-    USE_AVX2,
-    USE_SHANI,
-    USE_SSE4,
-    USE_STANDARD,
-    Implementation,
-    autodetect,
-    build_type,
-    cpu_features,
-    implementation,
-    implementations,
-    library_version,
-    select,
-    using,
-)
-from ._files import sha256_file, sha256_files
-from ._hash import SHA256
-from ._hmac import HMAC, hmac_new, hmac_sha256
-from ._many import sha256_many
-from ._merkle import merkle_root
-from ._native import ConfigurationError, LibraryLoadError
-from ._oneshot import sha256, sha256d64
+# Each name is imported from its module when first used, so that `libsha sum`
+# and `python -m libsha` load only what they run (startup is most of the cost
+# of hashing one small file). Type checkers read the imports below.
+from importlib import import_module
 
-# hashlib's constructor: new(data=b"", *, usedforsecurity=True). The class itself,
-# so that creating an object costs one call, not two.
-new = SHA256
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._buffers import NonContiguousError
+    from ._dispatch import (
+        CPU_FEATURES,
+        USE_ALL,
+        USE_AVX2,
+        USE_SHANI,
+        USE_SSE4,
+        USE_STANDARD,
+        Implementation,
+        autodetect,
+        build_type,
+        cpu_features,
+        implementation,
+        implementations,
+        library_version,
+        select,
+        using,
+    )
+    from ._files import sha256_file, sha256_files
+    from ._hash import SHA256
+    from ._hmac import HMAC, hmac_new, hmac_sha256
+    from ._many import sha256_many
+    from ._merkle import merkle_root
+    from ._native import ConfigurationError, LibraryLoadError
+    from ._oneshot import sha256, sha256d64
+
+    # hashlib's constructor: new(data=b"", *, usedforsecurity=True).
+    new = SHA256
+
+# name: (module, its name there). hashlib's new() is the class itself, so that
+# creating an object costs one call, not two.
+_HOMES = {
+    "NonContiguousError": ("_buffers", "NonContiguousError"),
+    **{name: ("_dispatch", name) for name in (
+        "CPU_FEATURES", "USE_ALL", "USE_AVX2", "USE_SHANI", "USE_SSE4", "USE_STANDARD", "Implementation",
+        "autodetect", "build_type", "cpu_features", "implementation", "implementations", "library_version",
+        "select", "using")},
+    "sha256_file": ("_files", "sha256_file"),
+    "sha256_files": ("_files", "sha256_files"),
+    "SHA256": ("_hash", "SHA256"),
+    "new": ("_hash", "SHA256"),
+    "HMAC": ("_hmac", "HMAC"),
+    "hmac_new": ("_hmac", "hmac_new"),
+    "hmac_sha256": ("_hmac", "hmac_sha256"),
+    "sha256_many": ("_many", "sha256_many"),
+    "merkle_root": ("_merkle", "merkle_root"),
+    "ConfigurationError": ("_native", "ConfigurationError"),
+    "LibraryLoadError": ("_native", "LibraryLoadError"),
+    "sha256": ("_oneshot", "sha256"),
+    "sha256d64": ("_oneshot", "sha256d64"),
+}
 
 __all__ = [
     "CPU_FEATURES",
@@ -75,7 +104,13 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> str:
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is not None:
+        module = import_module(f".{home[0]}", __name__)
+        value = getattr(module, home[1])
+        globals()[name] = value  # looked up here only once
+        return value
     # __version__ on demand: importlib.metadata costs more to import than the rest of libsha.
     if name == "__version__":
         from importlib.metadata import PackageNotFoundError, version
@@ -85,3 +120,7 @@ def __getattr__(name: str) -> str:
         except PackageNotFoundError:  # imported from a source tree
             return "0+unknown"
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

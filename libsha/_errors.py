@@ -12,6 +12,8 @@ _MESSAGES: dict[int, tuple[type[Exception], str]] = {
     _native.ERR_NOT_RUNNABLE: (ValueError, "this CPU cannot run that implementation"),
     _native.ERR_ARGUMENT: (ValueError, "argument out of range"),
     _native.ERR_SELFTEST: (RuntimeError, "the implementation failed its known-answer self-test"),
+    _native.ERR_IO: (OSError, "a file could not be opened or read"),
+    _native.ERR_CANCELLED: (KeyboardInterrupt, "cancelled"),
 }
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import threading
+from _thread import allocate_lock, start_new_thread
 
-from ._hash import SHA256
+from . import _errors, _native
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, BinaryIO, Iterable, Union
+    from typing import Any, BinaryIO, Callable, Iterable, Iterator, Union
 
     PathOrFile = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]", BinaryIO]
 
@@ -34,6 +34,8 @@ def sha256_file(file: PathOrFile, /) -> bytes:
 
 
 def _digest(f: Any) -> bytes:
+    from ._hash import SHA256
+
     h = SHA256()
     readinto = getattr(f, "readinto", None)
     if readinto is None:  # a file object without readinto: plain reads
@@ -46,23 +48,22 @@ def _digest(f: Any) -> bytes:
     views = [memoryview(b) for b in buffers]
     # The reader fills one buffer while the hash of the other runs (both release the GIL).
     filled: list[Any] = [None]
-    done = threading.Event()
+    done = allocate_lock()
+    done.acquire()
 
     def read(index: int) -> None:
         try:
             filled[0] = readinto(views[index])
         except BaseException as exc:  # handed to the caller's thread below
             filled[0] = exc
-        done.set()
+        done.release()
 
     n = readinto(views[0])
     index = 0
     while n:
-        done.clear()
-        reader = threading.Thread(target=read, args=(1 - index,))
-        reader.start()
+        start_new_thread(read, (1 - index,))
         h.update(views[index][:n])
-        reader.join()
+        done.acquire()
         if isinstance(filled[0], BaseException):
             raise filled[0]
         n, index = filled[0], 1 - index
@@ -72,22 +73,142 @@ def _digest(f: Any) -> bytes:
 def sha256_files(paths: Iterable[PathOrFile], *, jobs: int = 0) -> list[bytes | OSError]:
     """SHA-256 of each file, in order, `jobs` files at a time (0: one per CPU).
 
-    A file that cannot be read gives its OSError in its place; the others are still hashed.
+    Paths are read and hashed in C, a batch of files per call, without the GIL;
+    binary file objects are read as sha256_file reads them. A file that cannot
+    be read gives its OSError in its place; the others are still hashed.
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         raise ValueError(f"jobs must be 0 (one per CPU) or more, not {jobs!r}")
-    items = list(paths)
-    workers = min(jobs or os.cpu_count() or 1, max(len(items), 1))
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        raise TypeError("sha256_files takes a collection of paths; for one file use libsha.sha256_file")
+    items: list[bytes | Callable[[], bytes]] = []
+    for item in paths:
+        if isinstance(item, (str, bytes, os.PathLike)):
+            items.append(os.fsencode(item))
+        elif hasattr(item, "readinto") or hasattr(item, "read"):
+            items.append(lambda f=item: sha256_file(f))
+        else:
+            raise TypeError(f"sha256_files takes paths or binary file objects, not {type(item).__name__}")
+    return [digest for _, digest in FileHasher(items, jobs).results()]
 
-    def one(item: PathOrFile) -> bytes | OSError:
+
+class FileHasher:
+    """Hashes files in worker threads, a batch of paths per C call, and hands the results back in order.
+
+    An item is a path (bytes, as os.fsencode gives it) or a function that
+    returns a digest (the CLI's standard input). batches() yields, in order,
+    (first index, the batch's digests joined, {index in batch: OSError});
+    results() yields (index, digest or OSError). bytes_read() grows as the
+    files are read, from any thread; cancel() stops the C calls at their next read.
+    """
+
+    def __init__(self, items: list[bytes | Callable[[], bytes]], jobs: int = 0) -> None:
+        self._lib = _native.lib()
+        self._progress = _native.FilesProgress()
+        self._items = items
+        workers = jobs or os.cpu_count() or 1
+        # Batches small enough that every worker gets several (and a few large
+        # files spread over the workers), large enough that the Python per call is noise.
+        size = max(1, min(BATCH, len(items) // (4 * workers)))
+        self._batches: list[tuple[int, int]] = []
+        start = 0
+        for special in [i for i, item in enumerate(items) if callable(item)] + [len(items)]:
+            self._batches += [(b, min(b + size, special)) for b in range(start, special, size)]
+            if special < len(items):
+                self._batches.append((special, special + 1))
+            start = special + 1
+        self._done = [allocate_lock() for _ in self._batches]
+        for lock in self._done:
+            lock.acquire()
+        # Functions (standard input) run one after another in order: `- -` reads stdin, then its end.
+        self._after: dict[int, Any] = {}
+        previous = None
+        for batch, (start, _) in enumerate(self._batches):
+            if callable(items[start]):
+                self._after[batch] = (previous, allocate_lock())
+                self._after[batch][1].acquire()
+                previous = self._after[batch][1]
+        self._results: list[Any] = [None] * len(self._batches)
+        self._next = iter(range(len(self._batches)))
+        self._workers = min(workers, len(self._batches))
+        self._started = False
+
+    def bytes_read(self) -> int:
+        return int(self._progress.bytes)
+
+    def cancel(self) -> None:
+        self._progress.cancel = 1
+
+    def _work(self) -> None:
+        for batch in self._next:  # next() on a range iterator is atomic under the GIL
+            try:
+                self._results[batch] = self._run(batch)
+            except BaseException as exc:  # handed to the thread that reads the results
+                self._results[batch] = exc
+            self._done[batch].release()
+
+    def _call(self, batch: int, function: Callable[[], bytes]) -> tuple[bytes, dict[int, OSError]]:
+        previous, mine = self._after[batch]
+        if previous is not None:
+            previous.acquire()  # until the one before has finished
+            previous.release()
         try:
-            return sha256_file(item)
+            return function(), {}
         except OSError as exc:
-            return exc
+            return bytes(32), {0: exc}
+        finally:
+            mine.release()
 
-    if workers == 1:
-        return [one(item) for item in items]
-    from concurrent.futures import ThreadPoolExecutor
+    def _run(self, batch: int) -> tuple[bytes, dict[int, OSError]]:
+        start, end = self._batches[batch]
+        item = self._items[start]
+        if callable(item):
+            return self._call(batch, item)
+        import ctypes
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(one, items))
+        n = end - start
+        paths = self._items[start:end]
+        out = ctypes.create_string_buffer(32 * n)
+        errors = (ctypes.c_int * n)()
+        code = self._lib.libsha_sha256_files(out, errors, (ctypes.c_char_p * n)(*paths), n, ctypes.byref(self._progress))
+        if code == _native.ERR_CANCELLED:
+            raise KeyboardInterrupt
+        failed = {}
+        if code != _native.OK:
+            if code != _native.ERR_IO:
+                _errors.check(code)
+            failed = {i: _os_error(e, paths[i]) for i, e in enumerate(errors) if e}
+        return out.raw, failed
+
+    def batches(self, wait: Callable[[], None] | None = None) -> Iterator[tuple[int, bytes, dict[int, OSError]]]:
+        """The batches in order; `wait` runs every 0.1 s while the next is not ready."""
+        if not self._started:
+            self._started = True
+            for _ in range(self._workers):
+                start_new_thread(self._work, ())
+        try:
+            for batch, (start, _) in enumerate(self._batches):
+                lock = self._done[batch]
+                # A timeout, so that Ctrl-C and `wait` get their turn on every platform.
+                while not lock.acquire(timeout=0.1):
+                    if wait is not None:
+                        wait()
+                result = self._results[batch]
+                self._results[batch] = None
+                if isinstance(result, BaseException):
+                    raise result
+                yield (start, *result)
+        finally:
+            self.cancel()  # whatever is still running stops at its next read
+
+    def results(self, wait: Callable[[], None] | None = None) -> Iterator[tuple[int, bytes | OSError]]:
+        for start, digests, failed in self.batches(wait):
+            for i in range(len(digests) // 32):
+                yield start + i, failed[i] if i in failed else digests[32 * i : 32 * i + 32]
+
+
+def _os_error(errno: int, path: bytes) -> OSError:
+    return OSError(errno, os.strerror(errno), os.fsdecode(path))
+
+
+BATCH = 64

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
-from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint, c_uint64, c_void_p
+from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint, c_uint32, c_uint64, c_void_p
 
 from . import _elf
 
@@ -48,6 +48,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_sha256_many_offsets64": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
     "libsha_sha256_many_views": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_size_t, c_uint]),
     "libsha_hex": (c_int, [c_void_p, c_void_p, c_size_t]),
+    "libsha_sha256_file": (c_int, [c_char_p, c_void_p, POINTER(c_int)]),
+    "libsha_sha256_files": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_void_p]),
     "libsha_bench": (c_int, [c_char_p, c_int, c_void_p, c_size_t, c_uint64]),
     "libsha_bench_many": (c_int, [c_char_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint, c_uint64]),
 }
@@ -61,6 +63,8 @@ ERR_UNKNOWN_IMPL = -4
 ERR_NOT_RUNNABLE = -5
 ERR_ARGUMENT = -6
 ERR_SELFTEST = -7
+ERR_IO = -8
+ERR_CANCELLED = -9
 
 # sha256_many's flag: SHA256(SHA256(m)).
 DOUBLE = 1
@@ -79,6 +83,12 @@ BLOCK_SIZE = 64
 # retaking it costs more than such a hash. From it on, calls release the GIL
 # (ctypes.CDLL) so other threads run meanwhile. hashlib uses the same 2 KiB.
 GIL_RELEASE_BYTES = 2048
+
+
+class FilesProgress(ctypes.Structure):
+    """libsha_files_progress: bytes read so far, and a flag that stops libsha_sha256_files."""
+
+    _fields_ = [("bytes", c_uint64), ("cancel", c_uint32), ("reserved", c_uint32)]
 
 
 class LibraryLoadError(OSError):
