@@ -168,7 +168,7 @@ def test_constants_mirrored_from_the_header():
     from pathlib import Path
 
     from libsha import _dispatch
-    from libsha.__main__ import include_dir
+    from libsha.cli import include_dir
 
     header = (Path(include_dir()) / "libsha.h").read_text()
     defines = {m[1]: m[2] for m in re.finditer(r"#define LIBSHA_(\w+) \(?(-?\d+)u?\)?", header)}

@@ -1,0 +1,368 @@
+"""`libsha sum`: GNU sha256sum's output, messages and exit status, with the files hashed in parallel.
+
+The files are read and hashed in C by worker threads (FileHasher), and the
+results are written in argument order as they arrive; this thread only
+formats lines, shows progress and watches for Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from . import _native
+from ._files import FileHasher, sha256_file
+from ._sum_lines import LineParser, check_name, checksum_lines, quote
+from ._sum_options import HELP, PROG, Options, UsageError, parse
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO, Callable
+
+FLUSH_BYTES = 64 << 10
+
+
+class Output:
+    """stdout in large writes, flushed before anything goes to stderr (so a terminal shows both in order)."""
+
+    def __init__(self, stdout: BinaryIO, stderr: Any) -> None:
+        self._stdout = stdout
+        self._stderr = stderr
+        self._pending = bytearray()
+        self.progress: Progress | None = None
+
+    def write(self, data: bytes) -> None:
+        self._pending += data
+        if len(self._pending) >= FLUSH_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._pending:
+            if self.progress is not None:
+                self.progress.clear()
+            self._stdout.write(self._pending)
+            self._pending.clear()
+        self._stdout.flush()
+
+    def stderr_is_tty(self) -> bool:
+        try:
+            return bool(self._stderr.isatty())
+        except (AttributeError, ValueError):
+            return False
+
+    def error(self, message: str) -> None:
+        self.flush()
+        if self.progress is not None:
+            self.progress.clear()
+        self._stderr.write(f"{PROG}: {message}\n")
+        self._stderr.flush()
+
+
+class Progress:
+    """A one-line progress report on stderr, from when `start` seconds have passed."""
+
+    def __init__(self, stderr: Any, hasher: FileHasher, paths: list[bytes], start: float) -> None:
+        from time import monotonic
+
+        self._clock = monotonic
+        self._stderr = stderr
+        self._hasher = hasher
+        self._paths = paths
+        self._begin = monotonic()
+        self._start = start
+        self._total: int | None = None
+        self._shown = False
+        self._last = 0.0
+        self._tty = stderr.isatty()
+
+    def tick(self) -> None:
+        now = self._clock()
+        elapsed = now - self._begin
+        if elapsed < self._start or now - self._last < (0.2 if self._tty else 2.0):
+            return
+        self._last = now
+        if self._total is None:  # sizes are looked up only once a bar is worth showing
+            self._total = sum(_size(p) for p in self._paths)
+        done = self._hasher.bytes_read()
+        rate = done / elapsed if elapsed > 0 else 0.0
+        text = f"{_amount(done)}"
+        if self._total:
+            text += f" of {_amount(self._total)} ({min(100.0, 100.0 * done / self._total):.0f}%)"
+        text += f", {_amount(rate)}/s"
+        if self._tty:
+            self._stderr.write("\r\033[K" + text)
+        else:
+            self._stderr.write(text + "\n")
+        self._stderr.flush()
+        self._shown = True
+
+    def clear(self) -> None:
+        if self._shown and self._tty:
+            self._stderr.write("\r\033[K")
+            self._stderr.flush()
+        self._shown = False
+
+
+def _size(path: bytes) -> int:
+    try:
+        return os.stat(path).st_size
+    except (OSError, ValueError):
+        return 0
+
+
+def _amount(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} TiB"  # not reached
+
+
+def _stdin_digest() -> bytes:
+    with open(0, "rb", buffering=0, closefd=False) as stdin:
+        return sha256_file(stdin)
+
+
+def _encode(names: list[str]) -> list[bytes]:
+    """File names as the bytes the OS gave (os.fsencode), all at once."""
+    if not names:
+        return []
+    joined = "\0".join(names).encode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
+    return joined.split(b"\0")
+
+
+def _hex(digests: bytes) -> bytes:
+    """Joined digests as joined lowercase hex, in one C call."""
+    import ctypes
+
+    out = ctypes.create_string_buffer(2 * len(digests))
+    _native.lib().libsha_hex(out, digests, len(digests))
+    return out.raw
+
+
+def _hasher(names: list[bytes], options: Options) -> FileHasher:
+    items: list[bytes | Callable[[], bytes]] = [_stdin_digest if n == b"-" else n for n in names]
+    return FileHasher(items, options.jobs)
+
+
+def _batches(hasher: FileHasher, out: Output, options: Options, names: list[bytes],
+             before_wait: Callable[[], None] | None = None) -> Any:
+    """The hasher's batches; while it waits for one, the lines so far are written and progress is shown."""
+    progress = None
+    if options.progress or out.stderr_is_tty():
+        progress = Progress(out._stderr, hasher, [n for n in names if n != b"-"], 0.0 if options.progress else 2.0)
+        out.progress = progress
+    flushed = [False]
+
+    def wait() -> None:
+        if not flushed[0]:  # lines done so far appear while a large file is hashed
+            if before_wait is not None:
+                before_wait()
+            out.flush()
+            flushed[0] = True
+        if progress is not None:
+            progress.tick()
+
+    for batch in hasher.batches(wait):
+        flushed[0] = False
+        yield batch
+    if progress is not None:
+        progress.clear()
+
+
+def _compute(options: Options, out: Output) -> bool:
+    names = _encode(options.files)
+    hasher = _hasher(names, options)
+    ok = True
+    for start, digests, failed in _batches(hasher, out, options, names):
+        hexes = _hex(digests)
+        batch = names[start : start + len(digests) // 32]
+        lines = dict(binary=options.binary == 1, tag=options.tag, zero=options.zero)
+        if not failed:
+            out.write(checksum_lines(hexes, batch, **lines))
+            continue
+        for i, name in enumerate(batch):
+            if i in failed:
+                out.error(f"{quote(name)}: {failed[i].strerror}")
+                ok = False
+            else:
+                out.write(checksum_lines(hexes[64 * i : 64 * i + 64], [name], **lines))
+    return ok
+
+
+class _Check:
+    """GNU's counts for one checksum file."""
+
+    def __init__(self) -> None:
+        self.misformatted = self.mismatched = self.unreadable = 0
+        self.properly_formatted = self.matched = False
+
+
+def _read_checksum_file(name: str, out: Output) -> tuple[str, bytes] | None:
+    """(name shown in messages, its bytes), or None after the message GNU gives."""
+    if name == "-":
+        try:
+            return "standard input", sys.stdin.buffer.read()
+        except OSError:
+            out.error(f"{quote('standard input')}: read error")
+            return None
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        out.error(f"{quote(name)}: {exc.strerror}")
+        return None
+    # As GNU: a file that opens but cannot be read (a directory) is a "read error".
+    chunks = []
+    try:
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+    except OSError:
+        out.error(f"{quote(name)}: read error")
+        return None
+    finally:
+        os.close(fd)
+    return name, b"".join(chunks)
+
+
+def _verify(name: str, parser: LineParser, options: Options, out: Output) -> bool:
+    read = _read_checksum_file(name, out)
+    if read is None:
+        return False
+    shown, data = read
+    is_stdin = name == "-"
+    counts = _Check()
+    # In line order: a message about line N (a string), or a file to verify (name, expected hex).
+    events: list[str | tuple[bytes, bytes]] = []
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    for number, line in enumerate(lines, 1):
+        if line.startswith(b"#"):
+            continue
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        if not line:
+            continue
+        parsed = parser.parse(line)
+        if parsed is None or (is_stdin and parsed[1] == b"-"):
+            counts.misformatted += 1
+            if options.warn:
+                events.append(f"{quote(shown)}: {number}: improperly formatted SHA256 checksum line")
+            continue
+        counts.properly_formatted = True
+        events.append((parsed[1], parsed[0]))
+    files = [e for e in events if isinstance(e, tuple)]
+    hasher = _hasher([f[0] for f in files], options)
+    results = (
+        (i, failed[i - start] if i - start in failed else digests[32 * (i - start) : 32 * (i - start + 1)])
+        for start, digests, failed in _batches(hasher, out, options, [f[0] for f in files])
+        for i in range(start, start + len(digests) // 32)
+    )
+    for event in events:
+        if isinstance(event, str):
+            out.error(event)
+            continue
+        listed, expected = event
+        _, result = next(results)
+        if isinstance(result, OSError):
+            if options.ignore_missing and result.errno == 2:  # ENOENT: not there at all
+                continue
+            out.error(f"{quote(listed)}: {result.strerror}")
+            counts.unreadable += 1
+            if not options.status:
+                out.write(check_name(listed) + b": FAILED open or read\n")
+            continue
+        match = result == bytes.fromhex(expected.decode())
+        if match:
+            counts.matched = True
+        else:
+            counts.mismatched += 1
+        if not options.status and (not match or not options.quiet):
+            out.write(check_name(listed) + (b": OK\n" if match else b": FAILED\n"))
+    return _summary(counts, shown, options, out)
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return (one if n == 1 else many) % n
+
+
+def _summary(counts: _Check, shown: str, options: Options, out: Output) -> bool:
+    if not counts.properly_formatted:
+        out.error(f"{quote(shown)}: no properly formatted checksum lines found")
+    elif not options.status:
+        if counts.misformatted:
+            out.error(_plural(counts.misformatted, "WARNING: %d line is improperly formatted",
+                              "WARNING: %d lines are improperly formatted"))
+        if counts.unreadable:
+            out.error(_plural(counts.unreadable, "WARNING: %d listed file could not be read",
+                              "WARNING: %d listed files could not be read"))
+        if counts.mismatched:
+            out.error(_plural(counts.mismatched, "WARNING: %d computed checksum did NOT match",
+                              "WARNING: %d computed checksums did NOT match"))
+        if options.ignore_missing and not counts.matched:
+            out.error(f"{quote(shown)}: no file was verified")
+    return (counts.properly_formatted and counts.matched and not counts.mismatched and not counts.unreadable
+            and not (options.strict and counts.misformatted))
+
+
+def _select(name: str, out: Output) -> bool:
+    code = _native.lib().libsha_select(name.encode())
+    if code == _native.OK:
+        return True
+    from ._dispatch import implementations
+
+    known = ", ".join(i.name for i in implementations() if i.runnable)
+    reason = {_native.ERR_UNKNOWN_IMPL: "no such implementation", _native.ERR_NOT_RUNNABLE: "this CPU cannot run it",
+              _native.ERR_SELFTEST: "it failed its self-test"}.get(code, f"error {code}")
+    out.error(f"--impl {quote(name)}: {reason}; this machine runs: {known}")
+    return False
+
+
+def _ignore_broken_pipes() -> None:
+    """Die of SIGPIPE as GNU's tools do, silently, when stdout's reader goes away (`| head`)."""
+    try:
+        import _signal
+
+        _signal.signal(_signal.SIGPIPE, _signal.SIG_DFL)
+    except (ImportError, AttributeError, ValueError):  # Windows has no SIGPIPE; BrokenPipeError is caught below
+        pass
+
+
+def main(argv: list[str]) -> int:
+    out = Output(sys.stdout.buffer, sys.stderr)
+    try:
+        options = parse(argv)
+    except UsageError as exc:
+        out.error(f"{exc}\nTry '{PROG} --help' for more information.")
+        return 1
+    if options.help:
+        out.write(HELP.encode())
+        out.flush()
+        return 0
+    if options.version:
+        out.write(f"{PROG} (libsha) {_native.lib().libsha_version().decode()}\n".encode())
+        out.flush()
+        return 0
+    _ignore_broken_pipes()
+    try:
+        if options.impl is not None and not _select(options.impl, out):
+            return 1
+        files = options.files or ["-"]
+        if options.check:
+            parser = LineParser()
+            ok = True
+            for name in files:
+                ok &= _verify(name, parser, options, out)
+        else:
+            options.files = files
+            ok = _compute(options, out)
+        out.flush()
+    except KeyboardInterrupt:
+        try:
+            out.flush()
+        except OSError:
+            pass
+        os._exit(130)
+    except BrokenPipeError:
+        os._exit(1)  # where there is no SIGPIPE; quietly, as the reader wanted no more
+    return 0 if ok else 1

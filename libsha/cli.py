@@ -1,0 +1,79 @@
+"""The `libsha` command: `libsha sum` (a sha256sum), and what a C, C++, Rust or Go build needs.
+
+    libsha sum FILE...                      # as GNU sha256sum; libsha sum --help
+    cc prog.c $(libsha --cflags --libs)     # also: python -m libsha --cflags --libs
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+BUILD_FLAGS = (
+    ("--include-dir", "the directory holding libsha.h"),
+    ("--library", "the path of the bundled shared library"),
+    ("--cflags", "compiler flags: -I<include dir>"),
+    ("--libs", "linker flags, with an rpath so programs find it"),
+    ("--version", "the library's version"),
+)
+
+USAGE = """\
+usage: libsha sum [OPTION]... [FILE]...     SHA-256 of files, as GNU sha256sum (libsha sum --help)
+       libsha [--include-dir] [--library] [--cflags] [--libs] [--version]
+
+""" + "".join(f"  {flag:<14} {text}\n" for flag, text in BUILD_FLAGS) + "  -h, --help     this help\n"
+
+
+def include_dir() -> str:
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
+
+
+def library_path() -> str:
+    from . import _native
+
+    return os.path.abspath(_native.lib()._name)
+
+
+def build_flags(flags: list[str]) -> int:
+    unknown = [f for f in flags if f not in {flag for flag, _ in BUILD_FLAGS} | {"-h", "--help"}]
+    if not flags:
+        sys.stdout.write(USAGE)
+        return 2
+    if unknown:
+        sys.stderr.write(f"libsha: unknown option {unknown[0]!r}\n" + USAGE)
+        return 2
+    if "-h" in flags or "--help" in flags:
+        sys.stdout.write(USAGE)
+        return 0
+    words: list[str] = []
+    for flag, _ in BUILD_FLAGS:  # always in this order, whatever order they were given in
+        if flag not in flags:
+            continue
+        if flag == "--include-dir":
+            words.append(include_dir())
+        elif flag == "--library":
+            words.append(library_path())
+        elif flag == "--cflags":
+            words.append(f"-I{include_dir()}")
+        elif flag == "--libs":
+            libdir = os.path.dirname(library_path())
+            words.append(f"-L{libdir} -lsha" if sys.platform == "win32" else f"-L{libdir} -lsha -Wl,-rpath,{libdir}")
+        else:
+            from . import _native
+
+            words.append(_native.lib().libsha_version().decode())
+    print(" ".join(words))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["sum"]:
+        from ._sum import main as sum_main
+
+        return sum_main(args[1:])
+    return build_flags(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,375 @@
+"""`libsha sum` against GNU sha256sum on this machine: stdout byte for byte, the exit status, and
+stderr with the program's name set aside; GNU's -c accepts our lines and we accept GNU's."""
+
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import sysconfig
+import time
+
+import pytest
+
+import libsha
+from conftest import pattern251
+
+ENV = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def _gnu():
+    path = shutil.which("sha256sum")
+    if path is None:
+        return None
+    version = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
+    return path if "GNU coreutils" in version else None
+
+
+GNU = _gnu()
+needs_gnu = pytest.mark.skipif(GNU is None, reason="needs GNU coreutils' sha256sum to compare with")
+IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def ours(*args, cwd, stdin=b""):
+    return subprocess.run([sys.executable, "-m", "libsha", "sum", *args], cwd=cwd, input=stdin,
+                          capture_output=True, env=ENV, timeout=120)
+
+
+def gnus(*args, cwd, stdin=b""):
+    return subprocess.run(["sha256sum", *args], executable=GNU, cwd=cwd, input=stdin, capture_output=True, env=ENV,
+                          timeout=120)
+
+
+def same_as_gnu(*args, cwd, stdin=b"", added=()):
+    """Runs both (ours with the `added` options GNU lacks too); asserts the same stdout, status and
+    stderr (each program's name set aside)."""
+    mine, theirs = ours(*added, *args, cwd=cwd, stdin=stdin), gnus(*args, cwd=cwd, stdin=stdin)
+    shown = [os.fsdecode(a) for a in args]
+    assert mine.stdout == theirs.stdout, shown
+    assert mine.returncode == theirs.returncode, (shown, mine.stderr, theirs.stderr)
+    assert mine.stderr.replace(b"libsha sum", b"sha256sum") == theirs.stderr, shown
+    return mine
+
+
+NAMES = [
+    "plain.txt", "with space.bin", "new\nline", "back\\slash", "cr\rname", "both\\and\nnew", "é-accent.txt",
+    os.fsdecode(b"invalid-\xff.bin"), "*star", " leading space", "it's", "#hash", "a:colon", "tab\there",
+    "empty", "block64", "big.bin",
+]
+
+
+# Names that are not there: each error message shows one in GNU's shell quoting.
+MISSING = ["missing", "~tilde", "#hash-missing", "it's gone", "é gone", "tab\tgone", "new\ngone", "a'$b", "x=y",
+           os.fsdecode(b"bad-\xfe"), "", "semi;colon", "{braces}", "ctrl\x01", "back\\'quote"]
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    """Files with awkward names and sizes (0, 64, and across the 128 KiB reads), a directory,
+    and an unreadable file where this user cannot read one (root reads anything)."""
+    for i, name in enumerate(NAMES):
+        size = {"empty": 0, "block64": 64, "big.bin": 300_001}.get(name, 1000 + 37 * i)
+        (tmp_path / name).write_bytes(pattern251(size, i))
+    (tmp_path / "dir").mkdir()
+    unreadable = []
+    if not IS_ROOT and os.name == "posix":
+        (tmp_path / "locked").write_bytes(b"secret")
+        (tmp_path / "locked").chmod(0)
+        unreadable.append("locked")
+    if sys.platform.startswith("linux"):
+        unreadable.append("/proc/self/mem")  # opens, then its first read fails (EIO): a read error
+    return tmp_path, unreadable
+
+
+@needs_gnu
+@pytest.mark.parametrize("options", [[], ["-b"], ["-t"], ["--tag"], ["-z"], ["--tag", "-z"]])
+@pytest.mark.parametrize("added", [[], ["-j", "1"], ["-j3"]])
+def test_files_as_gnu(corpus, options, added):
+    path, unreadable = corpus
+    same_as_gnu(*options, *NAMES, "dir", *MISSING, *unreadable, "plain.txt", cwd=path, added=added)
+
+
+@needs_gnu
+def test_every_name_alone(corpus):
+    path, _ = corpus
+    for name in NAMES + ["dir", "missing"]:
+        same_as_gnu(name, cwd=path)
+        same_as_gnu("--tag", name, cwd=path)
+
+
+@needs_gnu
+@pytest.mark.parametrize("args", [[], ["-"], ["-", "-"], ["plain.txt", "-", "empty"], ["--tag", "-"], ["-z"]])
+def test_standard_input(corpus, args):
+    path, _ = corpus
+    same_as_gnu(*args, cwd=path, stdin=pattern251(200_000, 3))
+
+
+def test_standard_input_digest(tmp_path):
+    data = pattern251(5_000_001, 9)
+    result = ours(cwd=tmp_path, stdin=data)
+    assert result.returncode == 0
+    assert result.stdout == hashlib.sha256(data).hexdigest().encode() + b"  -\n"
+
+
+@needs_gnu
+@pytest.mark.parametrize(
+    "args",
+    [["--bogus"], ["-x"], ["--tag", "-t", "f"], ["-c", "-b", "f"], ["-c", "-z", "f"], ["-c", "--tag", "f"],
+     ["--quiet", "f"], ["--status", "f"], ["--strict", "f"], ["-w", "f"], ["--ignore-missing", "f"],
+     ["--st", "f"], ["--tag=x", "f"], ["--ch"], ["--", "-b"]],
+)
+def test_usage_errors_as_gnu(tmp_path, args):
+    (tmp_path / "f").write_bytes(b"f")
+    same_as_gnu(*args, cwd=tmp_path)
+
+
+@pytest.mark.parametrize("args", [["-j"], ["-j", "0"], ["-j", "x"], ["--jobs=-2"], ["--impl"]])
+def test_bad_added_options(tmp_path, args):
+    result = ours(*args, cwd=tmp_path)
+    assert result.returncode == 1 and result.stdout == b""
+    assert result.stderr.startswith(b"libsha sum: ") and b"Try 'libsha sum --help'" in result.stderr
+
+
+def test_help_and_version(tmp_path):
+    result = ours("--help", cwd=tmp_path)
+    assert result.returncode == 0 and b"--check" in result.stdout and b"--jobs" in result.stdout
+    result = ours("--version", cwd=tmp_path)
+    assert result.returncode == 0 and libsha.library_version().encode() in result.stdout
+
+
+# ---- check mode ----
+
+def _sums(path, *options):
+    listed = [n for n in NAMES if n != "big.bin"] + ["big.bin"]
+    return subprocess.run([GNU, *options, *listed], cwd=path, capture_output=True, check=True).stdout
+
+
+@needs_gnu
+@pytest.mark.parametrize("form", [[], ["--tag"], ["-b"]])
+def test_check_reads_gnu_lines_and_gnu_reads_ours(corpus, form):
+    path, _ = corpus
+    theirs = _sums(path, *form)
+    mine = ours(*form, *[n for n in NAMES if n != "big.bin"], "big.bin", cwd=path).stdout
+    assert mine == theirs
+    (path / "gnu.sums").write_bytes(theirs)
+    (path / "ours.sums").write_bytes(mine)
+    assert same_as_gnu("-c", "gnu.sums", cwd=path).returncode == 0
+    assert gnus("-c", "ours.sums", cwd=path).returncode == 0
+
+
+@needs_gnu
+@pytest.mark.parametrize(
+    "options",
+    [[], ["--quiet"], ["--status"], ["-w"], ["--strict"], ["--ignore-missing"], ["--ignore-missing", "--quiet"],
+     ["-w", "--strict"], ["--quiet", "-w"], ["-w", "--status"]],
+)
+@pytest.mark.parametrize("added", [[], ["-j", "1"]])
+def test_check_outcomes_as_gnu(corpus, options, added):
+    path, unreadable = corpus
+    good = _sums(path)
+    tag = _sums(path, "--tag")
+    lines = good.splitlines(keepends=True)
+    empty_hex = hashlib.sha256(b"").hexdigest()
+    text = b"".join([
+        b"# a comment\n", b"\n", lines[0], b"not a checksum line\n", lines[1].replace(b"\n", b"\r\n"),
+        lines[2].upper() if not lines[2].startswith(b"\\") else lines[2],
+        empty_hex.encode() + b"  missing\n", empty_hex.encode() + b"  dir\n",
+        *[empty_hex.encode() + b"  " + os.fsencode(u) + b"\n" for u in unreadable],
+        b"0" * 64 + b"  plain.txt\n",  # a mismatch
+        b"SHA256 (empty) = " + empty_hex.encode() + b"\n", b"SHA256(empty)= " + empty_hex.encode() + b"\n",
+        b"SHA256 (empty) = " + empty_hex[:-1].encode() + b"\n",  # one digit short
+        b"\\" + empty_hex.encode() + b"  bad\\escape\n", b"  " + empty_hex.encode() + b"  empty\n",
+        tag.splitlines(keepends=True)[3],
+        b"".join(lines[4:]), b"last line without a newline " + empty_hex.encode(),
+    ])
+    (path / "mixed.sums").write_bytes(text)
+    same_as_gnu("-c", *options, "mixed.sums", cwd=path, added=added)
+
+
+@needs_gnu
+def test_check_special_cases_as_gnu(corpus):
+    path, _ = corpus
+    empty_hex = hashlib.sha256(b"").hexdigest().encode()
+    (path / "garbage.sums").write_bytes(b"nothing here\n")
+    (path / "dash.sums").write_bytes(empty_hex + b"  -\n")
+    (path / "missing-only.sums").write_bytes(empty_hex + b"  missing\n")
+    (path / "reversed.sums").write_bytes(empty_hex + b" empty\n" + empty_hex + b"  empty\n")
+    (path / "standard.sums").write_bytes(empty_hex + b"  empty\n" + empty_hex + b" empty\n")
+    same_as_gnu("-c", "garbage.sums", cwd=path)
+    same_as_gnu("-c", "dash.sums", cwd=path)  # `-` listed: standard input
+    same_as_gnu("-c", "-", cwd=path, stdin=empty_hex + b"  -\n")  # refused when the list is stdin
+    same_as_gnu("-c", cwd=path, stdin=empty_hex + b"  empty\n")
+    same_as_gnu("-c", "--ignore-missing", "missing-only.sums", cwd=path)
+    same_as_gnu("-c", "reversed.sums", cwd=path)
+    same_as_gnu("-c", "standard.sums", cwd=path)
+    same_as_gnu("-c", "no-such.sums", "dash.sums", cwd=path)
+    same_as_gnu("-c", "dir", cwd=path)  # opens, then cannot be read
+    same_as_gnu("-c", "-w", "garbage.sums", "reversed.sums", cwd=path)
+
+
+# ---- parallel, implementations, progress ----
+
+@needs_gnu
+def test_many_small_files_in_order(tmp_path):
+    names = [f"f{i:04d}" for i in range(700)]
+    for i, name in enumerate(names):
+        (tmp_path / name).write_bytes(pattern251(i * 13 % 5000, i))
+    for jobs in ("1", "2", "5"):
+        same_as_gnu(*names, cwd=tmp_path, added=["-j", jobs])
+    (tmp_path / "list.sums").write_bytes(gnus(*names, cwd=tmp_path).stdout)
+    same_as_gnu("-c", "--quiet", "list.sums", cwd=tmp_path)
+
+
+def test_every_implementation_gives_the_same_lines(corpus, implementation):
+    path, _ = corpus
+    expected = b"".join(hashlib.sha256((path / n).read_bytes()).hexdigest().encode() + b"  " + n.encode()
+                        + b"\n" for n in ("plain.txt", "big.bin", "empty"))
+    result = ours("--impl", implementation, "plain.txt", "big.bin", "empty", cwd=path)
+    assert (result.returncode, result.stdout, result.stderr) == (0, expected, b"")
+
+
+def test_an_unknown_implementation_is_refused(tmp_path):
+    result = ours("--impl", "no-such", "x", cwd=tmp_path)
+    assert result.returncode == 1 and result.stdout == b""
+    assert b"--impl no-such: no such implementation" in result.stderr
+
+
+def test_progress_goes_to_stderr_only(tmp_path):
+    big = tmp_path / "sparse"
+    with open(big, "wb") as f:
+        f.truncate(1 << 30)  # a sparse GiB: read fast, hashed in about half a second
+    result = ours("--progress", "sparse", cwd=tmp_path)
+    zeros = hashlib.sha256()
+    block = bytes(1 << 20)
+    for _ in range(1024):
+        zeros.update(block)
+    assert result.stdout == zeros.hexdigest().encode() + b"  sparse\n"
+    assert b"of 1.0 GiB" in result.stderr and b"/s" in result.stderr
+
+
+# ---- reliability ----
+
+def test_broken_pipe_exits_quietly(tmp_path):
+    names = [f"f{i:04d}" for i in range(3000)]  # ~220 KB of lines: more than a pipe holds
+    for name in names:
+        (tmp_path / name).write_bytes(name.encode())
+    proc = subprocess.Popen([sys.executable, "-m", "libsha", "sum", *names], cwd=tmp_path, env=ENV,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert len(proc.stdout.read(1)) == 1
+    proc.stdout.close()
+    stderr = proc.stderr.read()
+    assert proc.wait(timeout=60) in (-signal.SIGPIPE, 0) and stderr == b""
+    if GNU is not None:
+        gnu = subprocess.Popen([GNU, *names], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        gnu.stdout.read(1)
+        gnu.stdout.close()
+        assert gnu.wait(timeout=60) == proc.returncode == -signal.SIGPIPE
+
+
+def _interrupt_after(args, cwd, delay, stdin=None):
+    proc = subprocess.Popen([sys.executable, "-m", "libsha", "sum", *args], cwd=cwd, env=ENV, stdin=stdin,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(delay)
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    status = proc.wait(timeout=10)
+    return status, time.monotonic() - sent, proc
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
+def test_ctrl_c_on_a_large_file_stops_promptly_with_130(tmp_path):
+    with open(tmp_path / "sparse", "wb") as f:
+        f.truncate(64 << 30)  # half a minute of hashing
+    status, took, proc = _interrupt_after(["sparse"], tmp_path, 1.0)
+    assert status == 130 and took < 1.0, (status, took)
+    assert proc.stdout.read() == b""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends SIGINT")
+def test_ctrl_c_while_reading_standard_input(tmp_path):
+    status, took, proc = _interrupt_after(["-"], tmp_path, 1.0, stdin=subprocess.PIPE)
+    assert status == 130 and took < 1.0, (status, took)
+    proc.stdin.close()
+
+
+def _prefix_digests(data, step, extra):
+    """SHA-256 of data[:k] for k at every multiple of step and at each of extra."""
+    stops = sorted(set(range(0, len(data) + 1, step)) | {k for k in extra if k <= len(data)})
+    h, done, digests = hashlib.sha256(), 0, set()
+    for k in stops:
+        h.update(data[done:k])
+        done = k
+        digests.add(h.digest())
+    return digests
+
+
+READ = 128 << 10  # libsha's C file reads (files.c READ_SIZE)
+
+
+def test_a_shrinking_file_gives_the_bytes_read(tmp_path):
+    path = tmp_path / "shrinks"
+    data = pattern251(64 << 20, 5)
+    for attempt in range(3):
+        path.write_bytes(data)
+        with open(path, "r+b") as f:
+            proc = subprocess.Popen([sys.executable, "-m", "libsha", "sum", "shrinks"], cwd=tmp_path, env=ENV,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            time.sleep(0.05 * attempt)
+            f.truncate(10 << 20)
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0 and err == b""
+        digest = bytes.fromhex(out.split()[0].decode())
+        assert digest in _prefix_digests(data, READ, [10 << 20])
+
+
+def test_a_growing_file_gives_the_bytes_read(tmp_path):
+    path = tmp_path / "grows"
+    first = pattern251(8 << 20, 1)
+    more = pattern251(24 << 20, 2)
+    path.write_bytes(first)
+    piece = 1 << 20
+    import threading
+
+    def grow():
+        with open(path, "ab") as f:
+            for k in range(0, len(more), piece):
+                f.write(more[k : k + piece])
+                f.flush()
+
+    writer = threading.Thread(target=grow)
+    writer.start()
+    [result] = libsha.sha256_files([path])
+    writer.join()
+    data = first + more
+    assert result in _prefix_digests(data, READ, range(len(first), len(data) + 1, piece))
+
+
+# ---- the command itself ----
+
+def test_startup_imports_only_the_package(tmp_path):
+    (tmp_path / "empty").write_bytes(b"")
+    code = ("import sys; from libsha.cli import main; status = main(['sum', 'empty']); "
+            "print(' '.join(sorted(sys.modules)), file=sys.stderr); sys.exit(status)")
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, env=ENV)
+    assert result.returncode == 0 and result.stdout.endswith(b"  empty\n")
+    modules = set(result.stderr.decode().split())
+    heavy = {"numpy", "pyarrow", "tabulate", "argparse", "polars", "pandas", "threading", "libsha.reference"}
+    assert not heavy & modules, heavy & modules
+
+
+def test_console_script_and_python_m_agree(corpus):
+    path, _ = corpus
+    script = shutil.which("libsha", path=sysconfig.get_path("scripts"))
+    if script is None:
+        pytest.skip("the libsha console script is not installed beside this Python")
+    result = subprocess.run([script, "sum", "plain.txt", "empty"], cwd=path, capture_output=True, env=ENV)
+    assert result.returncode == 0 and result.stdout == ours("plain.txt", "empty", cwd=path).stdout
+
+
+def test_build_flags_still_answer(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "libsha", "--version"], cwd=tmp_path, capture_output=True,
+                            text=True)
+    assert result.returncode == 0 and result.stdout.strip() == libsha.library_version()
+    result = subprocess.run([sys.executable, "-m", "libsha", "--bogus"], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 2 and "unknown option '--bogus'" in result.stderr
