@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import _native
 
-_MESSAGES: dict[int, tuple[type[Exception], str]] = {
+_MESSAGES: dict[int, tuple[type[BaseException], str]] = {
     _native.ERR_NULL: (ValueError, "a NULL pointer reached libsha"),
     _native.ERR_STATE: (ValueError, "the hash object is not in a usable state"),
     _native.ERR_TOO_LONG: (OverflowError, "SHA-256 messages are limited to 2**61 - 1 bytes"),

@@ -86,10 +86,14 @@ def sha256_files(paths: Iterable[PathOrFile], *, jobs: int = 0) -> list[bytes | 
         if isinstance(item, (str, bytes, os.PathLike)):
             items.append(os.fsencode(item))
         elif hasattr(item, "readinto") or hasattr(item, "read"):
-            items.append(lambda f=item: sha256_file(f))
+            items.append(_reader(item))
         else:
             raise TypeError(f"sha256_files takes paths or binary file objects, not {type(item).__name__}")
     return [digest for _, digest in FileHasher(items, jobs).results()]
+
+
+def _reader(file: BinaryIO) -> Callable[[], bytes]:
+    return lambda: sha256_file(file)
 
 
 class FileHasher:
@@ -105,7 +109,7 @@ class FileHasher:
     def __init__(self, items: list[bytes | Callable[[], bytes]], jobs: int = 0) -> None:
         self._lib = _native.lib()
         self._progress = _native.FilesProgress()
-        self._items = items
+        self._items: list[Any] = items  # paths (bytes) and functions
         workers = jobs or os.cpu_count() or 1
         # Batches small enough that every worker gets several (and a few large
         # files spread over the workers), large enough that the Python per call is noise.

@@ -321,7 +321,7 @@ def _select(name: str, out: Output) -> bool:
 def _ignore_broken_pipes() -> None:
     """Die of SIGPIPE as GNU's tools do, silently, when stdout's reader goes away (`| head`)."""
     try:
-        import _signal
+        import _signal  # type: ignore[import-not-found]  # not signal: it imports enum
 
         _signal.signal(_signal.SIGPIPE, _signal.SIG_DFL)
     except (ImportError, AttributeError, ValueError):  # Windows has no SIGPIPE; BrokenPipeError is caught below
