@@ -98,21 +98,87 @@ static void close_file(int fd)
 #endif
 }
 
-enum { HASHED = 0, CANCELLED = -1 };
+enum { HASHED = 0, CANCELLED = -1, GATHERED = -2 };
 
-/* Hashes path into out; returns HASHED, CANCELLED or an errno value. */
+/* A batch's small files wait here, whole, and are hashed together, one per
+ * lane of the widest kernel: on SHA-NI two at a time run 1.5 times as fast as
+ * one, on AVX2 eight at a time several times. */
+#define SMALL_FILE (16u * 1024u)
+#define GROUP 16u
+struct gathered {
+    unsigned char *bytes; /* GROUP * SMALL_FILE + 1: room for one byte past a small file */
+    int64_t offsets[GROUP + 1];
+    size_t slots[GROUP];
+    size_t count;
+};
+
+static int stopped(libsha_files_progress *progress)
+{
+    return progress != NULL && cancelled(progress);
+}
+
+static int read_error(void)
+{
+    return errno != 0 ? errno : EIO;
+}
+
+/* Reads until the end of the file or until more than limit bytes are in p;
+ * *got receives the count, *at_end whether the end was seen. Returns HASHED,
+ * CANCELLED or an errno value. */
+static int read_head(int fd, unsigned char *p, size_t limit, size_t *got, int *at_end,
+                     libsha_files_progress *progress)
+{
+    *got = 0, *at_end = 0;
+    while (*got <= limit) {
+        long n;
+        if (stopped(progress))
+            return CANCELLED;
+        n = read_some(fd, p + *got, limit + 1 - *got);
+        if (n < 0)
+            return read_error();
+        if (n == 0) {
+            *at_end = 1;
+            break;
+        }
+        *got += (size_t)n;
+        if (progress != NULL)
+            add_bytes(progress, (uint64_t)n);
+    }
+    return HASHED;
+}
+
+/* Hashes path into out, or, with g, gathers it there when it is small.
+ * Returns HASHED, GATHERED, CANCELLED or an errno value. */
 static int hash_path(const struct libsha_impl *impl, const char *path, unsigned char *buf,
-                     unsigned char out[32], libsha_files_progress *progress)
+                     unsigned char out[32], libsha_files_progress *progress, struct gathered *g, size_t slot)
 {
     libsha_sha256_ctx ctx;
     int fd = open_file(path), result = HASHED;
+    const unsigned char *head = NULL;
+    size_t head_len = 0;
 
     if (fd < 0)
-        return errno != 0 ? errno : EIO;
+        return read_error();
+    if (g != NULL) {
+        unsigned char *p = g->bytes + g->offsets[g->count];
+        int at_end;
+        result = read_head(fd, p, SMALL_FILE, &head_len, &at_end, progress);
+        if (result == HASHED && at_end) {
+            g->offsets[g->count + 1] = g->offsets[g->count] + (int64_t)head_len;
+            g->slots[g->count++] = slot;
+            close_file(fd);
+            return GATHERED;
+        }
+        head = p; /* more than SMALL_FILE bytes: hashed as a stream, these first */
+    }
     libsha_stream_init(&ctx);
-    for (;;) {
+    if (result == HASHED && head_len > 0) {
+        libsha_enter();
+        libsha_stream_update(impl, &ctx, head, head_len);
+    }
+    while (result == HASHED) {
         long n;
-        if (progress != NULL && cancelled(progress)) {
+        if (stopped(progress)) {
             result = CANCELLED;
             break;
         }
@@ -120,7 +186,7 @@ static int hash_path(const struct libsha_impl *impl, const char *path, unsigned 
         if (n == 0)
             break;
         if (n < 0) {
-            result = errno != 0 ? errno : EIO;
+            result = read_error();
             break;
         }
         libsha_enter();
@@ -139,6 +205,20 @@ static int hash_path(const struct libsha_impl *impl, const char *path, unsigned 
     return result;
 }
 
+/* The gathered files' digests, each to its slot in out. */
+static void hash_gathered(const struct libsha_impl *impl, struct gathered *g, unsigned char *out)
+{
+    unsigned char digests[GROUP * 32];
+    size_t k;
+    if (g->count == 0)
+        return;
+    libsha_enter();
+    libsha_many_offsets_on(impl, digests, g->bytes, NULL, g->offsets, g->count, 0);
+    for (k = 0; k < g->count; ++k)
+        memcpy(out + 32 * g->slots[k], digests + 32 * k, 32);
+    g->count = 0;
+}
+
 int libsha_sha256_file(const char *path, unsigned char out[32], int *os_error)
 {
     const struct libsha_impl *impl = libsha_active();
@@ -151,7 +231,7 @@ int libsha_sha256_file(const char *path, unsigned char out[32], int *os_error)
     if (os_error != NULL)
         *os_error = 0;
     buf = (unsigned char *)malloc(READ_SIZE);
-    result = buf != NULL ? hash_path(impl, path, buf, out, NULL) : ENOMEM;
+    result = buf != NULL ? hash_path(impl, path, buf, out, NULL, NULL, 0) : ENOMEM;
     free(buf);
     if (result == HASHED)
         return LIBSHA_OK;
@@ -198,6 +278,7 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
                         libsha_files_progress *progress)
 {
     const struct libsha_impl *impl = libsha_active();
+    struct gathered gathered;
     unsigned char *buf;
     int err = LIBSHA_OK;
     size_t i;
@@ -209,9 +290,14 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
     if (err != LIBSHA_OK)
         return err;
     buf = (unsigned char *)malloc(READ_SIZE);
+    gathered.bytes = (unsigned char *)malloc(GROUP * SMALL_FILE + 1);
+    gathered.offsets[0] = 0, gathered.count = 0;
     for (i = 0; i < n; ++i) {
-        int result = buf != NULL ? hash_path(impl, paths[i], buf, out + 32 * i, progress) : ENOMEM;
+        int result = ENOMEM;
+        if (buf != NULL)
+            result = hash_path(impl, paths[i], buf, out + 32 * i, progress, gathered.bytes != NULL ? &gathered : NULL, i);
         if (result == CANCELLED) {
+            hash_gathered(impl, &gathered, out); /* read whole: theirs are finished */
             for (; i < n; ++i) {
                 memset(out + 32 * i, 0, 32);
                 os_errors[i] = -1;
@@ -219,12 +305,16 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
             err = LIBSHA_ERR_CANCELLED;
             break;
         }
-        os_errors[i] = result;
-        if (result != HASHED) {
+        os_errors[i] = result == GATHERED ? HASHED : result;
+        if (result != HASHED && result != GATHERED) {
             memset(out + 32 * i, 0, 32);
             err = LIBSHA_ERR_IO;
         }
+        if (gathered.count == GROUP)
+            hash_gathered(impl, &gathered, out);
     }
+    hash_gathered(impl, &gathered, out);
+    free(gathered.bytes);
     free(buf);
     return err;
 }

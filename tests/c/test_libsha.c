@@ -462,16 +462,21 @@ static void hex(void)
     check(libsha_hex(out, in, (size_t)-1 / 2 + 1) == LIBSHA_ERR_ARGUMENT && out[0] == '#', "-", "hex 2 * len overflow", 0);
 }
 
-/* libsha_sha256_file(s): sizes around the 128 KiB reads, written to the current
- * directory and compared with the one-shot hash; errors in place; the contracts. */
-#define FILE_SIZES 9
-static const size_t file_sizes[FILE_SIZES] = {0, 1, 55, 64, 4096, 131071, 131072, 131073, 300001};
+/* libsha_sha256_file(s): sizes around the 16 KiB small-file limit and the
+ * 128 KiB reads, written to the current directory and compared with the
+ * one-shot hash; batches longer than a group of small files; errors in place;
+ * the contracts. */
+#define FILE_SIZES 12
+static const size_t file_sizes[FILE_SIZES] = {0, 1, 55, 64, 4096, 16384, 16385, 16386, 131071, 131072, 131073, 300001};
+#define REPEATS 5 /* a batch naming every file this many times: small ones fill several groups */
 
 static void files(const char *impl)
 {
     static unsigned char content[300001];
     char names[FILE_SIZES][64];
-    const char *paths[FILE_SIZES + 2];
+    const char *paths[FILE_SIZES + 2], *repeated[REPEATS * FILE_SIZES];
+    static unsigned char many_out[REPEATS * FILE_SIZES * 32];
+    static int many_errors[REPEATS * FILE_SIZES];
     unsigned char expected[FILE_SIZES][32], out[(FILE_SIZES + 2) * 32], one[32];
     int errors[FILE_SIZES + 2], os_error = -7, all_ok = 1;
     libsha_files_progress progress;
@@ -518,6 +523,13 @@ static void files(const char *impl)
               && out[32 * FILE_SIZES + 31] == 0 && out[32 * (FILE_SIZES + 1)] == 0;
     check(all_ok, impl, "sha256_files: digests and errors in place", FILE_SIZES + 2);
     check(progress.bytes == total, impl, "sha256_files: progress counts every byte read", (size_t)total);
+    for (k = 0; k < REPEATS * FILE_SIZES; ++k)
+        repeated[k] = names[(k * 7) % FILE_SIZES]; /* sizes mixed, small ones in every group position */
+    check(libsha_sha256_files(many_out, many_errors, repeated, REPEATS * FILE_SIZES, NULL) == LIBSHA_OK, impl,
+          "a long batch", 0);
+    for (k = 0; k < REPEATS * FILE_SIZES; ++k)
+        all_ok &= many_errors[k] == 0 && memcmp(many_out + 32 * k, expected[(k * 7) % FILE_SIZES], 32) == 0;
+    check(all_ok, impl, "a long batch: every digest in its place", REPEATS * FILE_SIZES);
     check(libsha_sha256_files(out, errors, paths, FILE_SIZES, NULL) == LIBSHA_OK, impl, "progress may be NULL", 0);
 
     /* Cancelled before it starts: nothing hashed, every entry marked -1. */
