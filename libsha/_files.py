@@ -33,7 +33,8 @@ def sha256_file(file: PathOrFile, /) -> bytes:
     return _digest(file)
 
 
-def _digest(f: Any) -> bytes:
+def _digest(f: Any, hashed: Callable[[int], None] | None = None) -> bytes:
+    """The file's digest; hashed(n), if given, after each n bytes (it may raise to stop)."""
     from ._hash import SHA256
 
     h = SHA256()
@@ -43,6 +44,8 @@ def _digest(f: Any) -> bytes:
             if isinstance(chunk, str):
                 raise TypeError("sha256_file needs a binary file (open it with 'rb')")
             h.update(chunk)
+            if hashed is not None:
+                hashed(len(chunk))
         return h.digest()
     buffers = [bytearray(CHUNK), bytearray(CHUNK)]
     views = [memoryview(b) for b in buffers]
@@ -64,6 +67,8 @@ def _digest(f: Any) -> bytes:
         start_new_thread(read, (1 - index,))
         h.update(views[index][:n])
         done.acquire()
+        if hashed is not None:
+            hashed(n)
         if isinstance(filled[0], BaseException):
             raise filled[0]
         n, index = filled[0], 1 - index
@@ -108,7 +113,8 @@ class FileHasher:
 
     def __init__(self, items: list[bytes | Callable[[], bytes]], jobs: int = 0) -> None:
         self._lib = _native.lib()
-        self._progress = _native.FilesProgress()
+        self._control = _native.FilesControl(defer_over=DEFER_OVER)
+        self._read_here = 0  # bytes of deferred files, read by Python
         self._items: list[Any] = items  # paths (bytes) and functions
         workers = jobs or os.cpu_count() or 1
         # Batches small enough that every worker gets several (and a few large
@@ -138,10 +144,20 @@ class FileHasher:
         self._started = False
 
     def bytes_read(self) -> int:
-        return int(self._progress.bytes)
+        return int(self._control.bytes) + self._read_here
 
     def cancel(self) -> None:
-        self._progress.cancel = 1
+        self._control.cancel = 1
+
+    def _hashed(self, n: int) -> None:
+        self._read_here += n  # a progress figure: a lost update between threads costs nothing
+        if self._control.cancel:
+            raise KeyboardInterrupt
+
+    def _large(self, path: bytes) -> bytes:
+        """A deferred file: read in two threads, so the next read overlaps the hash."""
+        with open(path, "rb", buffering=0) as f:
+            return _digest(f, self._hashed)
 
     def _work(self) -> None:
         for batch in self._next:  # next() on a range iterator is atomic under the GIL
@@ -174,15 +190,22 @@ class FileHasher:
         paths = self._items[start:end]
         out = ctypes.create_string_buffer(32 * n)
         errors = (ctypes.c_int * n)()
-        code = self._lib.libsha_sha256_files(out, errors, (ctypes.c_char_p * n)(*paths), n, ctypes.byref(self._progress))
+        code = self._lib.libsha_sha256_files(out, errors, (ctypes.c_char_p * n)(*paths), n, ctypes.byref(self._control))
         if code == _native.ERR_CANCELLED:
             raise KeyboardInterrupt
+        if code not in (_native.OK, _native.ERR_IO):
+            _errors.check(code)
         failed = {}
-        if code != _native.OK:
-            if code != _native.ERR_IO:
-                _errors.check(code)
-            failed = {i: _os_error(e, paths[i]) for i, e in enumerate(errors) if e}
-        return out.raw, failed
+        digests = out.raw
+        for i, e in enumerate(errors):
+            if e == _native.FILE_DEFERRED:
+                try:
+                    digests = digests[: 32 * i] + self._large(paths[i]) + digests[32 * i + 32 :]
+                except OSError as exc:
+                    failed[i] = exc
+            elif e:
+                failed[i] = _os_error(e, paths[i])
+        return digests, failed
 
     def batches(self, wait: Callable[[], None] | None = None) -> Iterator[tuple[int, bytes, dict[int, OSError]]]:
         """The batches in order; `wait` runs every 0.1 s while the next is not ready."""
@@ -216,3 +239,6 @@ def _os_error(errno: int, path: bytes) -> OSError:
 
 
 BATCH = 64
+# Files over this size are hashed by _large (measured on a page-cached GiB:
+# 0.56 s against 0.63 s for the C loop, which reads and hashes in turn).
+DEFER_OVER = 8 << 20

@@ -66,6 +66,10 @@ ERR_SELFTEST = -7
 ERR_IO = -8
 ERR_CANCELLED = -9
 
+# os_errors[i] of libsha_sha256_files that are not errno values.
+FILE_CANCELLED = -1
+FILE_DEFERRED = -2
+
 # sha256_many's flag: SHA256(SHA256(m)).
 DOUBLE = 1
 
@@ -85,10 +89,10 @@ BLOCK_SIZE = 64
 GIL_RELEASE_BYTES = 2048
 
 
-class FilesProgress(ctypes.Structure):
-    """libsha_files_progress: bytes read so far, and a flag that stops libsha_sha256_files."""
+class FilesControl(ctypes.Structure):
+    """libsha_files_control: bytes read so far, a flag that stops libsha_sha256_files, the size it leaves files over."""
 
-    _fields_ = [("bytes", c_uint64), ("cancel", c_uint32), ("reserved", c_uint32)]
+    _fields_ = [("bytes", c_uint64), ("cancel", c_uint32), ("reserved", c_uint32), ("defer_over", c_uint64)]
 
 
 class LibraryLoadError(OSError):

@@ -173,7 +173,7 @@ def test_constants_mirrored_from_the_header():
     header = (Path(include_dir()) / "libsha.h").read_text()
     defines = {m[1]: m[2] for m in re.finditer(r"#define LIBSHA_(\w+) \(?(-?\d+)u?\)?", header)}
     mirrored = {k: v for k, v in vars(_native).items()
-                if re.fullmatch(r"OK|ERR_\w+|BENCH_\w+|DIGEST_SIZE|BLOCK_SIZE|DOUBLE", k)}
+                if re.fullmatch(r"OK|ERR_\w+|BENCH_\w+|FILE_\w+|DIGEST_SIZE|BLOCK_SIZE|DOUBLE", k)}
     mirrored.update({k: v for k, v in vars(_dispatch).items() if re.fullmatch(r"USE_(STANDARD|SSE4|AVX2|SHANI)", k)})
     cpu = {"sse4.1": "CPU_SSE41", "avx": "CPU_AVX", "avx2": "CPU_AVX2", "sha": "CPU_X86_SHA", "arm-sha2": "CPU_ARM_SHA2"}
     mirrored.update({cpu[name]: bit for name, bit in _dispatch.CPU_FEATURES.items()})
@@ -183,7 +183,11 @@ def test_constants_mirrored_from_the_header():
         if name.startswith("CPU_"):
             expected = 1 << int(re.search(rf"#define LIBSHA_{name} \(1u << (\d+)\)", header)[1])
         assert value == expected, name
-    assert set(k for k in defines if k.startswith(("ERR_", "BENCH_"))) <= set(mirrored)
+    assert set(k for k in defines if k.startswith(("ERR_", "BENCH_", "FILE_"))) <= set(mirrored)
+    # libsha_files_control: the same fields, in order, of the same widths.
+    struct = re.search(r"typedef struct libsha_files_control \{(.*?)\} libsha_files_control;", header, re.S)[1]
+    fields = [(name, int(bits) // 8) for bits, name in re.findall(r"uint(\d+)_t (\w+);", struct)]
+    assert [(name, ctypes.sizeof(t)) for name, t in _native.FilesControl._fields_] == fields
 
 
 def test_intlen_entry_point():

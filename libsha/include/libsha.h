@@ -261,26 +261,34 @@ LIBSHA_API int libsha_sha256_file(const char *path, unsigned char out[32], int *
 
 /* Shared with other threads while libsha_sha256_files runs; zero it first.
  * bytes grows by each read's size (an atomic add), for a progress display;
- * setting cancel to non-zero, from any thread, stops the call at its next read. */
-typedef struct libsha_files_progress {
+ * setting cancel to non-zero, from any thread, stops the call at its next
+ * read. defer_over, if not 0: a file found to hold more bytes than this is
+ * closed unhashed and marked LIBSHA_FILE_DEFERRED in os_errors, for a caller
+ * that hashes large files another way (libsha sum overlaps their reads with
+ * the hash in two threads); its bytes read so far are taken off bytes. */
+typedef struct libsha_files_control {
     uint64_t bytes;
     uint32_t cancel;
     uint32_t reserved;
-} libsha_files_progress;
+    uint64_t defer_over;
+} libsha_files_control;
+#define LIBSHA_FILE_CANCELLED (-1)
+#define LIBSHA_FILE_DEFERRED (-2)
 
 /*
  * n files in order, one after the other: out[32*i..32*i+32) receives the
  * digest of paths[i] and os_errors[i] 0, or, for a file that could not be
- * opened or read, 32 zero bytes and its errno value; the rest go on.
- * progress may be NULL. Returns LIBSHA_OK (every file hashed), LIBSHA_ERR_IO
- * (some file could not be read), LIBSHA_ERR_CANCELLED (cancel was set: the
- * files not finished have zeroed digests and os_errors[i] == -1), or, with
- * nothing written, LIBSHA_ERR_NULL (out, os_errors, paths or a path NULL) or
- * LIBSHA_ERR_ARGUMENT (n * 32 overflows; out, os_errors, paths, the path
- * strings or progress overlap). n == 0 is valid and writes nothing.
+ * opened or read, 32 zero bytes and its errno value; the rest go on. Small
+ * files are gathered and hashed several at once. control may be NULL.
+ * Returns LIBSHA_OK (every file hashed, or deferred), LIBSHA_ERR_IO (some
+ * file could not be read), LIBSHA_ERR_CANCELLED (cancel was set: the files
+ * not finished have zeroed digests and os_errors[i] == LIBSHA_FILE_CANCELLED),
+ * or, with nothing written, LIBSHA_ERR_NULL (out, os_errors, paths or a path
+ * NULL) or LIBSHA_ERR_ARGUMENT (n * 32 overflows; out, os_errors, paths, the
+ * path strings or control overlap). n == 0 is valid and writes nothing.
  */
 LIBSHA_API int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *paths, size_t n,
-                                   libsha_files_progress *progress);
+                                   libsha_files_control *control);
 
 /*
  * The Bitcoin Merkle root of n 32-byte leaves, as Bitcoin Core's

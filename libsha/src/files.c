@@ -11,9 +11,11 @@
 #ifdef _WIN32
 #include <fcntl.h>
 #include <io.h>
+#include <sys/stat.h>
 #include <windows.h>
 #else
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -23,24 +25,24 @@
  * the hash's speed; this size stays in L2 and under malloc's mmap threshold. */
 #define READ_SIZE (128u * 1024u)
 
-/* The progress counters are plain integers in the public struct, so any
+/* The control counters are plain integers in the public struct, so any
  * language can read them; here they are touched atomically. */
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
-static void add_bytes(libsha_files_progress *p, uint64_t n)
+static void add_bytes(libsha_files_control *p, uint64_t n)
 {
     _InterlockedExchangeAdd64((volatile __int64 *)&p->bytes, (__int64)n);
 }
-static int cancelled(const libsha_files_progress *p)
+static int cancelled(const libsha_files_control *p)
 {
     return *(const volatile uint32_t *)&p->cancel != 0;
 }
 #else
-static void add_bytes(libsha_files_progress *p, uint64_t n)
+static void add_bytes(libsha_files_control *p, uint64_t n)
 {
     __atomic_fetch_add(&p->bytes, n, __ATOMIC_RELAXED);
 }
-static int cancelled(const libsha_files_progress *p)
+static int cancelled(const libsha_files_control *p)
 {
     return __atomic_load_n(&p->cancel, __ATOMIC_RELAXED) != 0;
 }
@@ -89,6 +91,18 @@ static long read_some(int fd, unsigned char *buf, size_t len)
 #endif
 }
 
+/* Whether fd is a regular file of more than limit bytes (by fstat). */
+static int larger_than(int fd, uint64_t limit)
+{
+#ifdef _WIN32
+    struct _stat64 st;
+    return _fstat64(fd, &st) == 0 && (st.st_mode & _S_IFMT) == _S_IFREG && (uint64_t)st.st_size > limit;
+#else
+    struct stat st;
+    return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size > limit;
+#endif
+}
+
 static void close_file(int fd)
 {
 #ifdef _WIN32
@@ -98,7 +112,7 @@ static void close_file(int fd)
 #endif
 }
 
-enum { HASHED = 0, CANCELLED = -1, GATHERED = -2 };
+enum { HASHED = 0, CANCELLED = LIBSHA_FILE_CANCELLED, DEFERRED = LIBSHA_FILE_DEFERRED, GATHERED = -3 };
 
 /* A batch's small files wait here, whole, and are hashed together, one per
  * lane of the widest kernel: on SHA-NI two at a time run 1.5 times as fast as
@@ -112,9 +126,9 @@ struct gathered {
     size_t count;
 };
 
-static int stopped(libsha_files_progress *progress)
+static int stopped(libsha_files_control *control)
 {
-    return progress != NULL && cancelled(progress);
+    return control != NULL && cancelled(control);
 }
 
 static int read_error(void)
@@ -126,12 +140,12 @@ static int read_error(void)
  * *got receives the count, *at_end whether the end was seen. Returns HASHED,
  * CANCELLED or an errno value. */
 static int read_head(int fd, unsigned char *p, size_t limit, size_t *got, int *at_end,
-                     libsha_files_progress *progress)
+                     libsha_files_control *control)
 {
     *got = 0, *at_end = 0;
     while (*got <= limit) {
         long n;
-        if (stopped(progress))
+        if (stopped(control))
             return CANCELLED;
         n = read_some(fd, p + *got, limit + 1 - *got);
         if (n < 0)
@@ -141,16 +155,17 @@ static int read_head(int fd, unsigned char *p, size_t limit, size_t *got, int *a
             break;
         }
         *got += (size_t)n;
-        if (progress != NULL)
-            add_bytes(progress, (uint64_t)n);
+        if (control != NULL)
+            add_bytes(control, (uint64_t)n);
     }
     return HASHED;
 }
 
-/* Hashes path into out, or, with g, gathers it there when it is small.
- * Returns HASHED, GATHERED, CANCELLED or an errno value. */
+/* Hashes path into out, or, with g, gathers it there when it is small, or
+ * leaves it when control defers it. Returns HASHED, GATHERED, DEFERRED,
+ * CANCELLED or an errno value. */
 static int hash_path(const struct libsha_impl *impl, const char *path, unsigned char *buf,
-                     unsigned char out[32], libsha_files_progress *progress, struct gathered *g, size_t slot)
+                     unsigned char out[32], libsha_files_control *control, struct gathered *g, size_t slot)
 {
     libsha_sha256_ctx ctx;
     int fd = open_file(path), result = HASHED;
@@ -162,7 +177,7 @@ static int hash_path(const struct libsha_impl *impl, const char *path, unsigned 
     if (g != NULL) {
         unsigned char *p = g->bytes + g->offsets[g->count];
         int at_end;
-        result = read_head(fd, p, SMALL_FILE, &head_len, &at_end, progress);
+        result = read_head(fd, p, SMALL_FILE, &head_len, &at_end, control);
         if (result == HASHED && at_end) {
             g->offsets[g->count + 1] = g->offsets[g->count] + (int64_t)head_len;
             g->slots[g->count++] = slot;
@@ -170,6 +185,11 @@ static int hash_path(const struct libsha_impl *impl, const char *path, unsigned 
             return GATHERED;
         }
         head = p; /* more than SMALL_FILE bytes: hashed as a stream, these first */
+        if (result == HASHED && control != NULL && control->defer_over != 0 && larger_than(fd, control->defer_over)) {
+            add_bytes(control, (uint64_t)0 - head_len); /* the caller reads them again */
+            close_file(fd);
+            return DEFERRED;
+        }
     }
     libsha_stream_init(&ctx);
     if (result == HASHED && head_len > 0) {
@@ -178,7 +198,7 @@ static int hash_path(const struct libsha_impl *impl, const char *path, unsigned 
     }
     while (result == HASHED) {
         long n;
-        if (stopped(progress)) {
+        if (stopped(control)) {
             result = CANCELLED;
             break;
         }
@@ -194,8 +214,8 @@ static int hash_path(const struct libsha_impl *impl, const char *path, unsigned 
             result = EFBIG; /* over SHA-256's 2^61 - 1 bytes */
             break;
         }
-        if (progress != NULL)
-            add_bytes(progress, (uint64_t)n);
+        if (control != NULL)
+            add_bytes(control, (uint64_t)n);
     }
     close_file(fd);
     if (result == HASHED)
@@ -249,7 +269,7 @@ static int overlaps(const void *a, size_t alen, const void *b, size_t blen)
 
 /* Everything checked before a byte is written: NULLs, sizes, overlaps. */
 static int check_files(const unsigned char *out, const int *os_errors, const char *const *paths, size_t n,
-                       const libsha_files_progress *progress)
+                       const libsha_files_control *control)
 {
     size_t i;
     if (out == NULL || os_errors == NULL || paths == NULL)
@@ -259,9 +279,9 @@ static int check_files(const unsigned char *out, const int *os_errors, const cha
     if (overlaps(out, 32 * n, os_errors, sizeof *os_errors * n) || overlaps(out, 32 * n, paths, sizeof *paths * n)
         || overlaps(os_errors, sizeof *os_errors * n, paths, sizeof *paths * n))
         return LIBSHA_ERR_ARGUMENT;
-    if (progress != NULL
-        && (overlaps(out, 32 * n, progress, sizeof *progress)
-            || overlaps(os_errors, sizeof *os_errors * n, progress, sizeof *progress)))
+    if (control != NULL
+        && (overlaps(out, 32 * n, control, sizeof *control)
+            || overlaps(os_errors, sizeof *os_errors * n, control, sizeof *control)))
         return LIBSHA_ERR_ARGUMENT;
     for (i = 0; i < n; ++i) {
         size_t len;
@@ -275,7 +295,7 @@ static int check_files(const unsigned char *out, const int *os_errors, const cha
 }
 
 int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *paths, size_t n,
-                        libsha_files_progress *progress)
+                        libsha_files_control *control)
 {
     const struct libsha_impl *impl = libsha_active();
     struct gathered gathered;
@@ -286,7 +306,7 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
     libsha_enter();
     if (n == 0)
         return LIBSHA_OK;
-    err = check_files(out, os_errors, paths, n, progress);
+    err = check_files(out, os_errors, paths, n, control);
     if (err != LIBSHA_OK)
         return err;
     buf = (unsigned char *)malloc(READ_SIZE);
@@ -295,7 +315,7 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
     for (i = 0; i < n; ++i) {
         int result = ENOMEM;
         if (buf != NULL)
-            result = hash_path(impl, paths[i], buf, out + 32 * i, progress, gathered.bytes != NULL ? &gathered : NULL, i);
+            result = hash_path(impl, paths[i], buf, out + 32 * i, control, gathered.bytes != NULL ? &gathered : NULL, i);
         if (result == CANCELLED) {
             hash_gathered(impl, &gathered, out); /* read whole: theirs are finished */
             for (; i < n; ++i) {
@@ -306,7 +326,9 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
             break;
         }
         os_errors[i] = result == GATHERED ? HASHED : result;
-        if (result != HASHED && result != GATHERED) {
+        if (result == DEFERRED)
+            memset(out + 32 * i, 0, 32);
+        else if (result != HASHED && result != GATHERED) {
             memset(out + 32 * i, 0, 32);
             err = LIBSHA_ERR_IO;
         }

@@ -479,7 +479,7 @@ static void files(const char *impl)
     static int many_errors[REPEATS * FILE_SIZES];
     unsigned char expected[FILE_SIZES][32], out[(FILE_SIZES + 2) * 32], one[32];
     int errors[FILE_SIZES + 2], os_error = -7, all_ok = 1;
-    libsha_files_progress progress;
+    libsha_files_control control;
     uint64_t total = 0;
     size_t i, k;
     /* Distinct names for test runs that share a directory (ctest -j). */
@@ -513,16 +513,16 @@ static void files(const char *impl)
     /* A batch with a missing file and a directory among the others. */
     paths[FILE_SIZES] = "libsha_no_such_file";
     paths[FILE_SIZES + 1] = ".";
-    memset(&progress, 0, sizeof progress);
+    memset(&control, 0, sizeof control);
     memset(errors, 0x11, sizeof errors);
-    check(libsha_sha256_files(out, errors, paths, FILE_SIZES + 2, &progress) == LIBSHA_ERR_IO, impl,
+    check(libsha_sha256_files(out, errors, paths, FILE_SIZES + 2, &control) == LIBSHA_ERR_IO, impl,
           "sha256_files with unreadable ones", 0);
     for (i = 0; i < FILE_SIZES; ++i)
         all_ok &= errors[i] == 0 && memcmp(out + 32 * i, expected[i], 32) == 0;
     all_ok &= errors[FILE_SIZES] != 0 && errors[FILE_SIZES + 1] != 0 && out[32 * FILE_SIZES] == 0
               && out[32 * FILE_SIZES + 31] == 0 && out[32 * (FILE_SIZES + 1)] == 0;
     check(all_ok, impl, "sha256_files: digests and errors in place", FILE_SIZES + 2);
-    check(progress.bytes == total, impl, "sha256_files: progress counts every byte read", (size_t)total);
+    check(control.bytes == total, impl, "sha256_files: control.bytes counts every byte read", (size_t)total);
     for (k = 0; k < REPEATS * FILE_SIZES; ++k)
         repeated[k] = names[(k * 7) % FILE_SIZES]; /* sizes mixed, small ones in every group position */
     check(libsha_sha256_files(many_out, many_errors, repeated, REPEATS * FILE_SIZES, NULL) == LIBSHA_OK, impl,
@@ -530,14 +530,29 @@ static void files(const char *impl)
     for (k = 0; k < REPEATS * FILE_SIZES; ++k)
         all_ok &= many_errors[k] == 0 && memcmp(many_out + 32 * k, expected[(k * 7) % FILE_SIZES], 32) == 0;
     check(all_ok, impl, "a long batch: every digest in its place", REPEATS * FILE_SIZES);
-    check(libsha_sha256_files(out, errors, paths, FILE_SIZES, NULL) == LIBSHA_OK, impl, "progress may be NULL", 0);
+    check(libsha_sha256_files(out, errors, paths, FILE_SIZES, NULL) == LIBSHA_OK, impl, "control may be NULL", 0);
+
+    /* Files over defer_over are left, marked, their bytes not counted. */
+    memset(&control, 0, sizeof control);
+    control.defer_over = 100000;
+    memset(out, 0x5a, sizeof out);
+    check(libsha_sha256_files(out, errors, paths, FILE_SIZES, &control) == LIBSHA_OK, impl, "deferring", 0);
+    total = 0;
+    for (i = 0; i < FILE_SIZES; ++i) {
+        int deferred = file_sizes[i] > 100000;
+        all_ok &= deferred ? errors[i] == LIBSHA_FILE_DEFERRED && out[32 * i] == 0 && out[32 * i + 31] == 0
+                           : errors[i] == 0 && memcmp(out + 32 * i, expected[i], 32) == 0;
+        total += deferred ? 0 : file_sizes[i];
+    }
+    check(all_ok, impl, "deferring: the large ones marked, the others hashed", FILE_SIZES);
+    check(control.bytes == total, impl, "deferring: their bytes not counted", (size_t)total);
 
     /* Cancelled before it starts: nothing hashed, every entry marked -1. */
-    memset(&progress, 0, sizeof progress);
-    progress.cancel = 1;
+    memset(&control, 0, sizeof control);
+    control.cancel = 1;
     memset(out, 0x5a, sizeof out);
-    check(libsha_sha256_files(out, errors, paths, FILE_SIZES, &progress) == LIBSHA_ERR_CANCELLED
-              && errors[0] == -1 && errors[FILE_SIZES - 1] == -1 && out[0] == 0 && out[32 * FILE_SIZES - 1] == 0,
+    check(libsha_sha256_files(out, errors, paths, FILE_SIZES, &control) == LIBSHA_ERR_CANCELLED
+              && errors[0] == LIBSHA_FILE_CANCELLED && errors[FILE_SIZES - 1] == LIBSHA_FILE_CANCELLED && out[0] == 0 && out[32 * FILE_SIZES - 1] == 0,
           impl, "sha256_files cancelled", 0);
 
     /* The contracts: checked before anything is written. */
@@ -553,7 +568,7 @@ static void files(const char *impl)
     paths[1] = names[1];
     check(libsha_sha256_files(out, (int *)(void *)(out + 16), paths, 2, NULL) == LIBSHA_ERR_ARGUMENT
               && libsha_sha256_files(out, errors, (const char *const *)(void *)(out + 32), 2, NULL) == LIBSHA_ERR_ARGUMENT
-              && libsha_sha256_files(out, errors, paths, 2, (libsha_files_progress *)(void *)(out + 8))
+              && libsha_sha256_files(out, errors, paths, 2, (libsha_files_control *)(void *)(out + 8))
                      == LIBSHA_ERR_ARGUMENT
               && out[0] == 0x5a, impl, "overlapping arguments refused, nothing written", 0);
     check(libsha_sha256_files(out, errors, paths, (size_t)-1 / 16, NULL) == LIBSHA_ERR_ARGUMENT, impl,

@@ -186,7 +186,7 @@ static void check_file(const uint8_t *msg, size_t len, const unsigned char expec
     const char *paths[3];
     unsigned char got[96];
     int errors[3], os_error;
-    libsha_files_progress progress;
+    libsha_files_control control;
     FILE *f;
 
     if (path[0] == 0)
@@ -197,10 +197,10 @@ static void check_file(const uint8_t *msg, size_t len, const unsigned char expec
     if (libsha_sha256_file(path, got, &os_error) != LIBSHA_OK || os_error != 0 || memcmp(got, expected, 32) != 0)
         abort();
     paths[0] = path, paths[1] = "/nonexistent/libsha_fuzz", paths[2] = path;
-    memset(&progress, 0, sizeof progress);
-    if (libsha_sha256_files(got, errors, paths, 3, &progress) != LIBSHA_ERR_IO || errors[0] != 0 || errors[1] == 0
+    memset(&control, 0, sizeof control);
+    if (libsha_sha256_files(got, errors, paths, 3, &control) != LIBSHA_ERR_IO || errors[0] != 0 || errors[1] == 0
         || errors[2] != 0 || memcmp(got, expected, 32) != 0 || memcmp(got + 64, expected, 32) != 0
-        || progress.bytes != 2 * (uint64_t)len)
+        || control.bytes != 2 * (uint64_t)len)
         abort();
     remove(path);
 }
