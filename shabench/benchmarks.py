@@ -5,7 +5,7 @@ import hashlib
 import hmac
 import ssl
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import libsha
 from libsha import _native
@@ -20,10 +20,11 @@ class Benchmark:
     name: str  # e.g. SHA256_32b
     runner: str  # the implementation, or the peer, that runs it
     unit_bytes: int  # bytes hashed per iteration
-    make_run: Callable[[], Callable[[int], None]]  # allocates, then returns run(iterations)
+    make_run: Optional[Callable[[], Callable[[int], None]]]  # allocates, then returns run(iterations)
     peer: bool = False
     max_epochs: Optional[int] = None  # a cap for rows whose one iteration takes seconds
     left_out: Optional[str] = None  # why this row cannot run here (a peer not installed): listed, not run
+    interleaved: Optional[Any] = None  # files.Interleaved: measured in turn with its other rows, not by make_run
 
     @property
     def title(self):
@@ -208,9 +209,11 @@ def runnable_implementations():
 def default_benchmarks(implementations):
     """Every row of a default run: each implementation's, then the peers'."""
     from .columns import column_benchmarks
+    from .files import file_benchmarks
     from .many import native_many_benchmarks, python_many_benchmarks
 
     rows = []
     for impl in implementations:
         rows += native_benchmarks(impl) + native_many_benchmarks(impl)
-    return rows + python_benchmarks() + python_many_benchmarks() + column_benchmarks() + peer_benchmarks()
+    return (rows + python_benchmarks() + python_many_benchmarks() + column_benchmarks() + file_benchmarks()
+            + peer_benchmarks())

@@ -146,7 +146,10 @@ def run_benchmarks(args):
                 continue
             progress.update(i, b.title)
             epochs = min(args.epochs, b.max_epochs or args.epochs)
-            rows.append((b, measure(b.make_run(), b.unit_bytes, epochs, args.min_time * 1e6)))
+            if b.interleaved is not None:
+                rows.append((b, b.interleaved.measurement(b, epochs)))
+            else:
+                rows.append((b, measure(b.make_run(), b.unit_bytes, epochs, args.min_time * 1e6)))
     except KeyboardInterrupt:
         interrupted = True
     finally:

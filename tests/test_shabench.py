@@ -366,3 +366,32 @@ def test_a_peer_that_disagrees_is_not_timed(monkeypatch):
     hashlib_row = next(r for r in columns.column_benchmarks() if "hashlib" in r.title)
     with pytest.raises(RuntimeError, match="hashlib disagrees with libsha"):
         hashlib_row.make_run()
+
+
+def test_file_rows_run_interleaved_and_labelled(monkeypatch, capsys):
+    from shabench import files
+
+    monkeypatch.setenv("SHABENCH_SUM_MIB", "2")
+    monkeypatch.setattr(files, "SMALL_FILES", (40, 4096))
+    monkeypatch.setattr(files, "EMPTY_RUNS", 1)
+    monkeypatch.setattr(files, "_workdir", None)
+    titles = [b.title for b in files.file_benchmarks()]
+    assert "SUM_2MiB using libsha sum (command, wall time)" in titles
+    assert any(t.startswith("SUM_40x4KiB using libsha sum, ") for t in titles)
+    assert any(t.startswith("SUM_EMPTY_FILE using python -c pass, the same Python") for t in titles)
+    assert any(t.startswith("FILE_2MiB using libsha.sha256_file(path) (") and "one Python call" in t for t in titles)
+    assert cli.main(["--filter", "SUM_|FILE_", "--epochs", "2"]) == 0
+    out = capsys.readouterr().out
+    for row in ("FILE_2MiB", "SUM_2MiB", "SUM_40x4KiB", "SUM_EMPTY_FILE"):
+        assert f"`{row} using libsha" in out
+    if files._gnu_sha256sum():
+        assert "`SUM_2MiB using GNU sha256sum (command, wall time)`" in out
+
+
+def test_a_command_that_disagrees_is_not_timed(tmp_path):
+    from shabench import files
+
+    (tmp_path / "x").write_bytes(b"x")
+    make = files._command_run([sys.executable, "-c", "print('0' * 64 + '  x')"], tmp_path, ["1" * 64])
+    with pytest.raises(RuntimeError, match="disagrees with libsha"):
+        make()

@@ -1,0 +1,254 @@
+"""The FILE and SUM rows: files hashed as Python callers and shell users hash them.
+
+FILE rows time one Python call on a page-cached file: libsha.sha256_file beside
+hashlib.file_digest. SUM rows time whole commands by the wall clock, process
+start included: `libsha sum` beside GNU sha256sum and `openssl dgst -sha256`
+on the same files. The entries of a row run in turn, epoch after epoch
+(interleaved), so a busy neighbour slows them alike; each one's digests are
+checked against libsha's before anything is timed.
+
+SHABENCH_SUM_MIB sets the large file's size (256 MiB; the issue's figure is 1024).
+"""
+
+import atexit
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+
+import libsha
+
+from .benchmarks import Benchmark
+from .measure import Measurement
+
+SMALL_FILES = (10_000, 4096)
+EMPTY_RUNS = 10  # runs of each command per epoch: one alone lasts milliseconds
+
+
+def _large_mib():
+    return int(os.environ.get("SHABENCH_SUM_MIB", "256"))
+
+
+class Interleaved:
+    """Times several entries in turn, `runs` runs of each per epoch; the first of its rows to be
+    measured measures them all, and the others take their figures from it."""
+
+    def __init__(self, entries, runs=1):
+        self.entries = entries  # runner name -> make(), which prepares and returns run()
+        self.runs = runs
+        self._results = None
+
+    def measurement(self, row, epochs):
+        if self._results is None:
+            runs = {name: make() for name, make in self.entries.items()}
+            for run in runs.values():
+                run()  # warm: page cache, the interpreter's files
+            results = {name: Measurement(iterations=self.runs) for name in runs}
+            for _ in range(epochs):
+                for name, run in runs.items():
+                    start = time.perf_counter_ns()
+                    for _ in range(self.runs):
+                        run()
+                    elapsed = time.perf_counter_ns() - start
+                    results[name].total_s += elapsed / 1e9
+                    results[name].per_unit_ns.append(elapsed / (self.runs * max(row.unit_bytes, 1)))
+            self._results = results
+        return self._results[row.runner]
+
+
+_workdir = None
+
+
+def _dir():
+    global _workdir
+    if _workdir is None:
+        _workdir = tempfile.mkdtemp(prefix="shabench-files-")
+        atexit.register(shutil.rmtree, _workdir, True)
+    return _workdir
+
+
+def _large_file():
+    path = os.path.join(_dir(), f"large-{_large_mib()}MiB.bin")
+    if not os.path.exists(path):
+        with open(path, "wb") as f:
+            for _ in range(_large_mib()):
+                f.write(os.urandom(1 << 20))
+    return path
+
+
+def _small_files():
+    folder = os.path.join(_dir(), "small")
+    count, size = SMALL_FILES
+    names = [f"f{i:05d}" for i in range(count)]
+    if not os.path.isdir(folder):
+        os.mkdir(folder)
+        data = os.urandom(count * size)
+        for i, name in enumerate(names):
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(data[i * size : (i + 1) * size])
+    return folder, names
+
+
+def _empty_file():
+    path = os.path.join(_dir(), "empty")
+    open(path, "wb").close()
+    return path
+
+
+def _gnu_sha256sum():
+    path = shutil.which("sha256sum")
+    if path is None:
+        return None
+    out = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
+    return path if "GNU coreutils" in out else None
+
+
+def _libsha_command():
+    """The console script a user runs; `python -m libsha` where it is not installed."""
+    script = shutil.which("libsha", path=sysconfig.get_path("scripts"))
+    return [script] if script else [sys.executable, "-m", "libsha"]
+
+
+def _command_run(argv, cwd, expected):
+    """make() for a command whose stdout's first words must be `expected` (hex digests, in order).
+    It runs in our own folder at least: `python -m` in a source checkout would import the checkout."""
+    cwd = cwd or _dir()
+
+    def make():
+        out = subprocess.run(argv, cwd=cwd, capture_output=True, check=True).stdout.decode()
+        got = [line.split()[-1] if line.startswith("SHA2-256(") or line.startswith("SHA256(") else line.split()[0]
+               for line in out.splitlines()]
+        if expected is not None and got != expected:
+            raise RuntimeError(f"{argv[0]} disagrees with libsha")
+
+        def run():
+            subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, check=True)
+
+        return run
+
+    return make
+
+
+def _wall(name):
+    return f"{name} (command, wall time)"
+
+
+def _large_rows():
+    mib = _large_mib()
+    row = f"SUM_{mib}MiB"
+    expected = []
+
+    def command(argv):
+        def make():
+            path = _large_file()
+            if not expected:
+                expected.append(libsha.sha256_file(path).hex())
+            return _command_run(argv + [path], None, expected)()
+
+        return make
+
+    entries = {_wall("libsha sum"): command(_libsha_command() + ["sum"])}
+    gnu, openssl = _gnu_sha256sum(), shutil.which("openssl")
+    if gnu:
+        entries[_wall("GNU sha256sum")] = command([gnu])
+    if openssl:
+        entries[_wall("openssl dgst -sha256")] = command([openssl, "dgst", "-sha256"])
+    group = Interleaved(entries)
+    rows = [Benchmark(row, name, mib << 20, None, True, interleaved=group) for name in entries]
+    rows += _left_out(row, [("GNU sha256sum", gnu), ("openssl dgst -sha256", openssl)])
+    return rows
+
+
+def _small_rows():
+    count, size = SMALL_FILES
+    row = f"SUM_{count}x{size // 1024}KiB"
+    expected = []
+
+    def command(argv):
+        def make():
+            folder, names = _small_files()
+            if not expected:
+                expected.extend(d.hex() for d in libsha.sha256_files([os.path.join(folder, n) for n in names]))
+            return _command_run(argv + names, folder, expected)()
+
+        return make
+
+    entries = {_wall(f"libsha sum, {os.cpu_count()} jobs"): command(_libsha_command() + ["sum"])}
+    gnu, openssl = _gnu_sha256sum(), shutil.which("openssl")
+    if gnu:
+        entries[_wall("GNU sha256sum")] = command([gnu])
+    if openssl:
+        entries[_wall("openssl dgst -sha256")] = command([openssl, "dgst", "-sha256"])
+    group = Interleaved(entries)
+    rows = [Benchmark(row, name, count * size, None, True, interleaved=group) for name in entries]
+    rows += _left_out(row, [("GNU sha256sum", gnu), ("openssl dgst -sha256", openssl)])
+    return rows
+
+
+def _empty_rows():
+    row = "SUM_EMPTY_FILE"
+    empty_hex = hashlib.sha256(b"").hexdigest()
+
+    def command(argv, check=True):
+        def make():
+            path = _empty_file()
+            return _command_run(argv + ([path] if check else []), None, [empty_hex] if check else None)()
+
+        return make
+
+    per_run = "; ns/byte here is ns per run"
+    entries = {_wall("libsha sum") + per_run: command(_libsha_command() + ["sum"]),
+               _wall("python -m libsha sum") + per_run: command([sys.executable, "-m", "libsha", "sum"]),
+               _wall("python -c pass, the same Python") + per_run: command([sys.executable, "-c", "pass"], False)}
+    gnu = _gnu_sha256sum()
+    if gnu:
+        entries[_wall("GNU sha256sum") + per_run] = command([gnu])
+    group = Interleaved(entries, runs=EMPTY_RUNS)
+    rows = [Benchmark(row, name, 1, None, True, interleaved=group) for name in entries]
+    return rows + _left_out(row, [("GNU sha256sum", gnu)])
+
+
+def _python_rows():
+    mib = _large_mib()
+    row = f"FILE_{mib}MiB"
+
+    def libsha_call():
+        path = _large_file()
+        return lambda: libsha.sha256_file(path)
+
+    def hashlib_call():
+        path = _large_file()
+        with open(path, "rb") as f:
+            if hashlib.file_digest(f, "sha256").digest() != libsha.sha256_file(path):
+                raise RuntimeError("hashlib.file_digest disagrees with libsha")
+
+        def run():
+            with open(path, "rb") as f:
+                hashlib.file_digest(f, "sha256")
+
+        return run
+
+    entries = {f"libsha.sha256_file(path) ('{libsha.implementation()}', one Python call)": libsha_call}
+    if hasattr(hashlib, "file_digest"):  # Python 3.11+
+        entries["hashlib.file_digest(f, 'sha256') (one Python call)"] = hashlib_call
+    group = Interleaved(entries)
+    return [Benchmark(row, name, mib << 20, None, True, interleaved=group) for name in entries]
+
+
+def _left_out(row, peers):
+    rows = []
+    for name, found in peers:
+        if not found:
+            b = Benchmark(row, _wall(name), 1, None, True)
+            b.left_out = f"{name.split()[0]} not found on PATH"
+            rows.append(b)
+    return rows
+
+
+def file_benchmarks():
+    """The FILE and SUM rows (their data is made when the first of them runs)."""
+    return _python_rows() + _large_rows() + _small_rows() + _empty_rows()
