@@ -114,3 +114,46 @@ def test_files_in_order_with_errors_in_place(tmp_path):
     assert libsha.sha256_files([]) == []
     with pytest.raises(ValueError, match="jobs must be"):
         libsha.sha256_files(names, jobs=-1)
+    with pytest.raises(ValueError, match="jobs must be"):
+        libsha.sha256_files(names, jobs=True)
+    assert results[5].filename == str(names[5])
+
+
+@pytest.mark.parametrize("bad", ["one/path", b"one/path", Path("one/path")])
+def test_one_path_instead_of_a_collection_is_refused(bad):
+    with pytest.raises(TypeError, match="collection of paths"):
+        libsha.sha256_files(bad)
+
+
+@pytest.mark.parametrize("bad", [[42], [None], [bytearray(b"x")]])
+def test_items_that_are_not_paths_or_files_are_refused(bad):
+    with pytest.raises(TypeError, match="paths or binary file objects"):
+        libsha.sha256_files(bad)
+
+
+def test_small_gathered_large_deferred_and_file_objects_mixed(tmp_path, monkeypatch):
+    # Files over DEFER_OVER go to the two-thread reader; small ones are hashed several at once in C.
+    monkeypatch.setattr(_files, "DEFER_OVER", 100_000)
+    monkeypatch.setattr(_files, "CHUNK", 30_000)
+    sizes = [0, 1, 16384, 16385, 99_999, 100_000, 100_001, 250_000, 5, 70_000]
+    items = []
+    for i, size in enumerate(sizes):
+        path = tmp_path / f"f{i}"
+        path.write_bytes(pattern251(size, i))
+        items.append(path)
+    items.insert(3, io.BytesIO(pattern251(123_456, 77)))
+    items.insert(7, tmp_path / "missing")
+    expected = [hashlib.sha256(i.getvalue() if isinstance(i, io.BytesIO) else i.read_bytes()).digest()
+                for i in items if not str(i).endswith("missing")]
+    results = libsha.sha256_files(items, jobs=2)
+    assert isinstance(results[7], FileNotFoundError)
+    assert [r for i, r in enumerate(results) if i != 7] == expected
+
+
+def test_a_cancelled_hasher_raises_keyboard_interrupt(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 1000)
+    hasher = _files.FileHasher([os.fsencode(path)] * 10, 2)
+    hasher.cancel()
+    with pytest.raises(KeyboardInterrupt):
+        list(hasher.results())
