@@ -1,4 +1,5 @@
-"""sha256_many(threads=) over a list, an Arrow column and numpy rows, against hashlib.
+"""sha256_many(threads=) over a list, an Arrow column and numpy rows, and sha256_files(jobs=)
+over small, mid-sized and deferred large files, against hashlib.
 
 Run as a script by tools/sanitize.sh with a libsha built with -fsanitize=thread
 (LIBSHA_LIBRARY) and the TSan runtime preloaded: the worker threads hash parts
@@ -34,7 +35,30 @@ def main():
         got = libsha.sha256_many(rows, threads=2)
         assert [bytes(r) for r in got] == [hashlib.sha256(bytes(r)).digest() for r in rows], "numpy"
         checks += 2
-    print(f"sha256_many with threads: {checks} batches right on {libsha.implementation()}")
+    checks += files(rng)
+    print(f"sha256_many and sha256_files with threads: {checks} batches right on {libsha.implementation()}")
+
+
+def files(rng):
+    """Workers hash batches of files at once, counting bytes into one control struct."""
+    import os
+    import tempfile
+
+    from libsha import _files
+
+    _files.DEFER_OVER = 1 << 20  # some files take the two-thread reader too
+    with tempfile.TemporaryDirectory() as folder:
+        paths, expected = [], []
+        for i in range(300):
+            data = rng.randbytes(rng.choice((rng.randrange(5000), rng.randrange(40000), 1_500_000 + i)))
+            path = os.path.join(folder, f"f{i}")
+            with open(path, "wb") as f:
+                f.write(data)
+            paths.append(path)
+            expected.append(hashlib.sha256(data).digest())
+        for jobs in (2, 3):
+            assert libsha.sha256_files(paths, jobs=jobs) == expected, f"files, jobs={jobs}"
+    return 2
 
 
 if __name__ == "__main__":
