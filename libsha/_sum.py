@@ -7,6 +7,7 @@ formats lines, shows progress and watches for Ctrl-C.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import sys
 
@@ -14,6 +15,7 @@ from . import _native
 from ._files import FileHasher, sha256_file
 from ._sum_lines import LineParser, check_name, checksum_lines, quote
 from ._sum_options import HELP, PROG, Options, UsageError, parse
+from ._sum_progress import Progress
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,6 +46,10 @@ class Output:
             self._pending.clear()
         self._stdout.flush()
 
+    @property
+    def stderr(self) -> Any:
+        return self._stderr
+
     def stderr_is_tty(self) -> bool:
         try:
             return bool(self._stderr.isatty())
@@ -56,66 +62,6 @@ class Output:
             self.progress.clear()
         self._stderr.write(f"{PROG}: {message}\n")
         self._stderr.flush()
-
-
-class Progress:
-    """A one-line progress report on stderr, from when `start` seconds have passed."""
-
-    def __init__(self, stderr: Any, hasher: FileHasher, paths: list[bytes], start: float) -> None:
-        from time import monotonic
-
-        self._clock = monotonic
-        self._stderr = stderr
-        self._hasher = hasher
-        self._paths = paths
-        self._begin = monotonic()
-        self._start = start
-        self._total: int | None = None
-        self._shown = False
-        self._last = 0.0
-        self._tty = stderr.isatty()
-
-    def tick(self) -> None:
-        now = self._clock()
-        elapsed = now - self._begin
-        if elapsed < self._start or now - self._last < (0.2 if self._tty else 2.0):
-            return
-        self._last = now
-        if self._total is None:  # sizes are looked up only once a bar is worth showing
-            self._total = sum(_size(p) for p in self._paths)
-        done = self._hasher.bytes_read()
-        rate = done / elapsed if elapsed > 0 else 0.0
-        text = f"{_amount(done)}"
-        if self._total:
-            text += f" of {_amount(self._total)} ({min(100.0, 100.0 * done / self._total):.0f}%)"
-        text += f", {_amount(rate)}/s"
-        if self._tty:
-            self._stderr.write("\r\033[K" + text)
-        else:
-            self._stderr.write(text + "\n")
-        self._stderr.flush()
-        self._shown = True
-
-    def clear(self) -> None:
-        if self._shown and self._tty:
-            self._stderr.write("\r\033[K")
-            self._stderr.flush()
-        self._shown = False
-
-
-def _size(path: bytes) -> int:
-    try:
-        return os.stat(path).st_size
-    except (OSError, ValueError):
-        return 0
-
-
-def _amount(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} TiB"  # not reached
 
 
 def _stdin_digest() -> bytes:
@@ -133,8 +79,6 @@ def _encode(names: list[str]) -> list[bytes]:
 
 def _hex(digests: bytes) -> bytes:
     """Joined digests as joined lowercase hex, in one C call."""
-    import ctypes
-
     out = ctypes.create_string_buffer(2 * len(digests))
     _native.lib().libsha_hex(out, digests, len(digests))
     return out.raw
@@ -145,26 +89,25 @@ def _hasher(names: list[bytes], options: Options) -> FileHasher:
     return FileHasher(items, options.jobs)
 
 
-def _batches(hasher: FileHasher, out: Output, options: Options, names: list[bytes],
-             before_wait: Callable[[], None] | None = None) -> Any:
-    """The hasher's batches; while it waits for one, the lines so far are written and progress is shown."""
+def _batches(hasher: FileHasher, out: Output, options: Options, names: list[bytes]) -> Any:
+    """The hasher's batches; while it waits for one, the lines so far go out and progress is shown."""
     progress = None
     if options.progress or out.stderr_is_tty():
-        progress = Progress(out._stderr, hasher, [n for n in names if n != b"-"], 0.0 if options.progress else 2.0)
+        progress = Progress(out.stderr, hasher.bytes_read, [n for n in names if n != b"-"],
+                            0.0 if options.progress else 2.0)
         out.progress = progress
-    flushed = [False]
+    flushed = False
 
     def wait() -> None:
-        if not flushed[0]:  # lines done so far appear while a large file is hashed
-            if before_wait is not None:
-                before_wait()
+        nonlocal flushed
+        if not flushed:  # the lines done so far appear while a large file is hashed
             out.flush()
-            flushed[0] = True
+            flushed = True
         if progress is not None:
             progress.tick()
 
     for batch in hasher.batches(wait):
-        flushed[0] = False
+        flushed = False
         yield batch
     if progress is not None:
         progress.clear()
@@ -174,10 +117,10 @@ def _compute(options: Options, out: Output) -> bool:
     names = _encode(options.files)
     hasher = _hasher(names, options)
     ok = True
+    lines = {"binary": options.binary == 1, "tag": options.tag, "zero": options.zero}
     for start, digests, failed in _batches(hasher, out, options, names):
         hexes = _hex(digests)
         batch = names[start : start + len(digests) // 32]
-        lines = dict(binary=options.binary == 1, tag=options.tag, zero=options.zero)
         if not failed:
             out.write(checksum_lines(hexes, batch, **lines))
             continue

@@ -373,3 +373,36 @@ def test_build_flags_still_answer(tmp_path):
     assert result.returncode == 0 and result.stdout.strip() == libsha.library_version()
     result = subprocess.run([sys.executable, "-m", "libsha", "--bogus"], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 2 and "unknown option '--bogus'" in result.stderr
+
+
+def test_progress_appears_on_a_terminal_after_two_seconds(tmp_path):
+    from libsha._sum_progress import Progress
+
+    class Terminal:
+        def __init__(self):
+            self.text = ""
+
+        def isatty(self):
+            return True
+
+        def write(self, text):
+            self.text += text
+
+        def flush(self):
+            pass
+
+    (tmp_path / "f").write_bytes(bytes(3 << 20))
+    now = [100.0]
+    terminal = Terminal()
+    progress = Progress(terminal, lambda: 1 << 20, [os.fsencode(tmp_path / "f")], 2.0, clock=lambda: now[0])
+    now[0] = 101.9
+    progress.tick()
+    assert terminal.text == ""  # nothing in the first two seconds
+    now[0] = 102.0
+    progress.tick()
+    assert terminal.text == "\r\033[K1.0 MiB of 3.0 MiB (33%), 512.0 KiB/s"
+    now[0] = 102.1
+    progress.tick()  # redrawn at most 5 times a second
+    assert terminal.text.count("\r") == 1
+    progress.clear()
+    assert terminal.text.endswith("\r\033[K")
