@@ -2,6 +2,7 @@
 
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -133,3 +134,14 @@ def test_missing_bundled_library(tmp_path):
     for name in ("libsha.so", "libsha.dylib", "libsha.dll"):
         assert str(copy / name) in result.stderr
     assert "pip install --force-reinstall libsha" in result.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or shutil.which("objdump") is None,
+                    reason="reads the library's glibc symbol versions with objdump (binutils), on Linux")
+def test_the_library_needs_no_newer_glibc_than_manylinux2014():
+    # A symbol from a newer glibc (fstat became GLIBC_2.33) raises the oldest system a wheel runs on.
+    symbols = subprocess.run(["objdump", "-T", _native.lib()._name], capture_output=True, text=True, check=True).stdout
+    versions = {tuple(int(p) for p in v.split(".")) for v in re.findall(r"GLIBC_(\d+(?:\.\d+)+)", symbols)}
+    if not versions:
+        pytest.skip("not linked against glibc (musl)")
+    assert max(versions) <= (2, 17), sorted(versions)

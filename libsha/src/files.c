@@ -11,11 +11,10 @@
 #ifdef _WIN32
 #include <fcntl.h>
 #include <io.h>
-#include <sys/stat.h>
+#include <stdio.h>
 #include <windows.h>
 #else
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -91,16 +90,21 @@ static long read_some(int fd, unsigned char *buf, size_t len)
 #endif
 }
 
-/* Whether fd is a regular file of more than limit bytes (by fstat). */
+/* Whether the file holds more than limit bytes: its end found by seeking, then
+ * back to where reading was. (Not fstat: glibc 2.33 made it a new symbol, which
+ * would raise the oldest glibc our wheels run on.) Pipes cannot seek: never. */
 static int larger_than(int fd, uint64_t limit)
 {
 #ifdef _WIN32
-    struct _stat64 st;
-    return _fstat64(fd, &st) == 0 && (st.st_mode & _S_IFMT) == _S_IFREG && (uint64_t)st.st_size > limit;
+    __int64 at = _lseeki64(fd, 0, SEEK_CUR), end = at < 0 ? -1 : _lseeki64(fd, 0, SEEK_END);
+    if (end >= 0)
+        _lseeki64(fd, at, SEEK_SET);
 #else
-    struct stat st;
-    return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size > limit;
+    off_t at = lseek(fd, 0, SEEK_CUR), end = at < 0 ? -1 : lseek(fd, 0, SEEK_END);
+    if (end >= 0 && lseek(fd, at, SEEK_SET) < 0)
+        return 0;
 #endif
+    return end >= 0 && (uint64_t)end > limit;
 }
 
 static void close_file(int fd)
