@@ -5,7 +5,8 @@ calls, which buffer type carries each piece (bytes, bytearray, memoryview at an
 offset, read-only memoryview, array, ctypes array) and where digest()/copy()
 happen mid-stream; whole 64-byte blobs also go through sha256d64, an HMAC
 under a key cut from the message's front is checked against the stdlib, and
-sha256_many hashes the message cut into pieces (each in its own buffer type). Bad input is
+sha256_many hashes the message cut into pieces (each in its own buffer type); one input in
+four writes pieces to files for sha256_files and sha256_file. Bad input is
 fuzzed too: every call either returns the right digest or raises the documented
 exception (TypeError/ValueError), never anything else. A difference raises
 AssertionError, which atheris reports as a finding with the input that caused it.
@@ -18,10 +19,14 @@ the C library's edges count as coverage too and ASan checks every access.
 """
 
 import array
+import atexit
 import ctypes
 import hashlib
 import hmac
+import os
+import shutil
 import sys
+import tempfile
 
 import atheris
 
@@ -116,6 +121,30 @@ def check_many(fdp, message):
     assert got == expected, "sha256_many"
 
 
+FOLDER = tempfile.mkdtemp(prefix="libsha-fuzz-")
+atexit.register(shutil.rmtree, FOLDER, True)
+
+
+def check_files(fdp, message):
+    """The message cut into files (one missing among them): sha256_files in order, sha256_file alike."""
+    paths, expected, pos = [], [], 0
+    for i in range(fdp.ConsumeIntInRange(1, 4)):
+        step = fdp.ConsumeIntInRange(0, len(message) - pos) if i < 3 else len(message) - pos
+        path = os.path.join(FOLDER, f"piece{i}")
+        with open(path, "wb") as f:
+            f.write(message[pos:pos + step])
+        paths.append(path)
+        expected.append(hashlib.sha256(message[pos:pos + step]).digest())
+        pos += step
+    missing = fdp.ConsumeIntInRange(0, len(paths))
+    paths.insert(missing, os.path.join(FOLDER, "missing"))
+    got = libsha.sha256_files(paths, jobs=fdp.ConsumeIntInRange(0, 3))
+    assert isinstance(got.pop(missing), FileNotFoundError), "sha256_files: the missing file"
+    assert got == expected, "sha256_files"
+    paths.pop(missing)
+    assert libsha.sha256_file(paths[0]) == expected[0], "sha256_file"
+
+
 def check_bad_input(fdp):
     """Wrong types and values: the documented exception, nothing else."""
     choice = fdp.ConsumeIntInRange(0, 4)
@@ -181,6 +210,8 @@ def test_one_input(data):
     check_d64(fdp, message)
     check_hmac(fdp, message)
     check_many(fdp, message)
+    if fdp.ConsumeIntInRange(0, 3) == 0:
+        check_files(fdp, message)
 
 
 def main():
