@@ -99,7 +99,8 @@ def _empty_file():
     return path
 
 
-def _gnu_sha256sum():
+def gnu_sha256sum():
+    """GNU coreutils' sha256sum on PATH, or None (another sha256sum answers differently)."""
     path = shutil.which("sha256sum")
     if path is None:
         return None
@@ -137,9 +138,22 @@ def _wall(name):
     return f"{name} (command, wall time)"
 
 
+def _command_rows(row, unit_bytes, ours, command):
+    """A row's commands: `libsha sum` (titled `ours`), GNU sha256sum and openssl dgst, each
+    command(argv) giving its make(); a peer not on PATH is listed as left out."""
+    entries = {_wall(ours): command(_libsha_command() + ["sum"])}
+    gnu, openssl = gnu_sha256sum(), shutil.which("openssl")
+    if gnu:
+        entries[_wall("GNU sha256sum")] = command([gnu])
+    if openssl:
+        entries[_wall("openssl dgst -sha256")] = command([openssl, "dgst", "-sha256"])
+    group = Interleaved(entries)
+    rows = [Benchmark(row, name, unit_bytes, None, True, interleaved=group) for name in entries]
+    return rows + _left_out(row, [("GNU sha256sum", gnu), ("openssl dgst -sha256", openssl)])
+
+
 def _large_rows():
     mib = _large_mib()
-    row = f"SUM_{mib}MiB"
     expected = []
 
     def command(argv):
@@ -151,21 +165,11 @@ def _large_rows():
 
         return make
 
-    entries = {_wall("libsha sum"): command(_libsha_command() + ["sum"])}
-    gnu, openssl = _gnu_sha256sum(), shutil.which("openssl")
-    if gnu:
-        entries[_wall("GNU sha256sum")] = command([gnu])
-    if openssl:
-        entries[_wall("openssl dgst -sha256")] = command([openssl, "dgst", "-sha256"])
-    group = Interleaved(entries)
-    rows = [Benchmark(row, name, mib << 20, None, True, interleaved=group) for name in entries]
-    rows += _left_out(row, [("GNU sha256sum", gnu), ("openssl dgst -sha256", openssl)])
-    return rows
+    return _command_rows(f"SUM_{mib}MiB", mib << 20, "libsha sum", command)
 
 
 def _small_rows():
     count, size = SMALL_FILES
-    row = f"SUM_{count}x{size // 1024}KiB"
     expected = []
 
     def command(argv):
@@ -177,16 +181,7 @@ def _small_rows():
 
         return make
 
-    entries = {_wall(f"libsha sum, {os.cpu_count()} jobs"): command(_libsha_command() + ["sum"])}
-    gnu, openssl = _gnu_sha256sum(), shutil.which("openssl")
-    if gnu:
-        entries[_wall("GNU sha256sum")] = command([gnu])
-    if openssl:
-        entries[_wall("openssl dgst -sha256")] = command([openssl, "dgst", "-sha256"])
-    group = Interleaved(entries)
-    rows = [Benchmark(row, name, count * size, None, True, interleaved=group) for name in entries]
-    rows += _left_out(row, [("GNU sha256sum", gnu), ("openssl dgst -sha256", openssl)])
-    return rows
+    return _command_rows(f"SUM_{count}x{size // 1024}KiB", count * size, f"libsha sum, {os.cpu_count()} jobs", command)
 
 
 def _empty_rows():
@@ -204,7 +199,7 @@ def _empty_rows():
     entries = {_wall("libsha sum") + per_run: command(_libsha_command() + ["sum"]),
                _wall("python -m libsha sum") + per_run: command([sys.executable, "-m", "libsha", "sum"]),
                _wall("python -c pass, the same Python") + per_run: command([sys.executable, "-c", "pass"], False)}
-    gnu = _gnu_sha256sum()
+    gnu = gnu_sha256sum()
     if gnu:
         entries[_wall("GNU sha256sum") + per_run] = command([gnu])
     group = Interleaved(entries, runs=EMPTY_RUNS)

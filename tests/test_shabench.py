@@ -384,7 +384,7 @@ def test_file_rows_run_interleaved_and_labelled(monkeypatch, capsys):
     out = capsys.readouterr().out
     for row in ("FILE_2MiB", "SUM_2MiB", "SUM_40x4KiB", "SUM_EMPTY_FILE"):
         assert f"`{row} using libsha" in out
-    if files._gnu_sha256sum():
+    if files.gnu_sha256sum():
         assert "`SUM_2MiB using GNU sha256sum (command, wall time)`" in out
 
 

@@ -14,19 +14,12 @@ import pytest
 
 import libsha
 from conftest import pattern251
+from shabench.files import gnu_sha256sum
 
 ENV = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-def _gnu():
-    path = shutil.which("sha256sum")
-    if path is None:
-        return None
-    version = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
-    return path if "GNU coreutils" in version else None
-
-
-GNU = _gnu()
+GNU = gnu_sha256sum()
 needs_gnu = pytest.mark.skipif(GNU is None, reason="needs GNU coreutils' sha256sum to compare with")
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
