@@ -8,6 +8,7 @@ formats lines, shows progress and watches for Ctrl-C.
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import sys
 
@@ -25,13 +26,17 @@ FLUSH_BYTES = 64 << 10
 
 
 class Output:
-    """stdout in large writes, flushed before anything goes to stderr (so a terminal shows both in order)."""
+    """stdout in large writes, flushed before anything goes to stderr (so a terminal shows both in order).
+    Either may be None (a descriptor closed when the command started). A failed write (a full
+    disk, a closed descriptor) is remembered, the rest of the output dropped, and the run goes on
+    as GNU's does, which finds out when it closes stdout: `write_error` then says why."""
 
-    def __init__(self, stdout: BinaryIO, stderr: Any) -> None:
+    def __init__(self, stdout: BinaryIO | None, stderr: Any) -> None:
         self._stdout = stdout
         self._stderr = stderr
         self._pending = bytearray()
         self.progress: Progress | None = None
+        self.write_error: str | None = None
 
     def write(self, data: bytes) -> None:
         self._pending += data
@@ -39,12 +44,22 @@ class Output:
             self.flush()
 
     def flush(self) -> None:
-        if self._pending:
-            if self.progress is not None:
-                self.progress.clear()
-            self._stdout.write(self._pending)
+        if self.progress is not None and self._pending:
+            self.progress.clear()
+        try:
+            if self.write_error is not None:
+                return
+            if self._stdout is None:
+                raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+            if self._pending:
+                self._stdout.write(self._pending)
+            self._stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            self.write_error = exc.strerror or str(exc)
+        finally:
             self._pending.clear()
-        self._stdout.flush()
 
     @property
     def stderr(self) -> Any:
@@ -60,8 +75,17 @@ class Output:
         self.flush()
         if self.progress is not None:
             self.progress.clear()
-        self._stderr.write(f"{PROG}: {message}\n")
-        self._stderr.flush()
+        self.say(message)
+
+    def say(self, message: str) -> None:
+        """A message on stderr, if there is one to write to (GNU loses them too when it is closed)."""
+        if self._stderr is None:
+            return
+        try:
+            self._stderr.write(f"{PROG}: {message}\n")
+            self._stderr.flush()
+        except OSError:
+            pass
 
 
 def _stdin_digest() -> bytes:
@@ -272,7 +296,15 @@ def _ignore_broken_pipes() -> None:
 
 
 def main(argv: list[str]) -> int:
-    out = Output(sys.stdout.buffer, sys.stderr)
+    out = Output(sys.stdout.buffer if sys.stdout is not None else None, sys.stderr)
+    status = _run(argv, out)
+    if out.write_error is not None:
+        out.say(f"write error: {out.write_error}")
+        return 1
+    return status
+
+
+def _run(argv: list[str], out: Output) -> int:
     try:
         options = parse(argv)
     except UsageError as exc:

@@ -399,3 +399,32 @@ def test_progress_appears_on_a_terminal_after_two_seconds(tmp_path):
     assert terminal.text.count("\r") == 1
     progress.clear()
     assert terminal.text.endswith("\r\033[K")
+
+
+def _shell(command, cwd):
+    return subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, env=ENV, timeout=60)
+
+
+@needs_gnu
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("args", [["plain.txt", "missing"], ["-c", "sums"]])
+def test_write_errors_are_reported_as_gnu_reports_them(corpus, args):
+    path, _ = corpus
+    (path / "sums").write_bytes(gnus("plain.txt", "empty", cwd=path).stdout + b"0" * 64 + b"  missing\n")
+    python = f"{sys.executable} -m libsha sum {' '.join(args)}"
+    gnu = f"{GNU} {' '.join(args)}"
+    # A closed stdout: the same messages, the same status.
+    mine, theirs = _shell(f"{python} >&-", path), _shell(f"exec -a sha256sum {gnu} >&-", path)
+    assert (mine.returncode, mine.stderr.replace(b"libsha sum", b"sha256sum")) == (theirs.returncode, theirs.stderr)
+    assert theirs.stderr.endswith(b"write error: Bad file descriptor\n")
+    # A full disk: the file messages first, then the write error, status 1 (GNU does not name ENOSPC).
+    mine, theirs = _shell(f"{python} > /dev/full", path), _shell(f"exec -a sha256sum {gnu} > /dev/full", path)
+    assert mine.returncode == theirs.returncode == 1
+    assert mine.stderr.replace(b"libsha sum", b"sha256sum").startswith(theirs.stderr.removesuffix(b"write error\n"))
+    assert mine.stderr.endswith(b"libsha sum: write error: No space left on device\n")
+
+
+def test_closed_stderr_changes_nothing_else(corpus):
+    path, _ = corpus
+    result = _shell(f"{sys.executable} -m libsha sum missing plain.txt 2>&-", path)  # a message it cannot write
+    assert result.returncode == 1 and result.stdout.endswith(b"  plain.txt\n")
