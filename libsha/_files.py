@@ -6,6 +6,7 @@ import os
 from _thread import allocate_lock, start_new_thread
 
 from . import _errors, _native
+from ._cpus import usable_cpus
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ class FileHasher:
         self._control = _native.FilesControl(defer_over=DEFER_OVER)
         self._read_here = 0  # bytes of deferred files, read by Python
         self._items: list[Any] = items  # paths (bytes) and functions
-        workers = jobs or os.cpu_count() or 1
+        workers = jobs or usable_cpus()
         # Batches small enough that every worker gets several (and a few large
         # files spread over the workers), large enough that the Python per call is noise.
         size = max(1, min(BATCH, len(items) // (4 * workers)))

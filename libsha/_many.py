@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import os
 import struct
 import sys
 from array import array
@@ -12,6 +11,7 @@ from itertools import accumulate
 
 from . import _native
 from ._buffers import item_view
+from ._cpus import usable_cpus
 from ._errors import check
 
 TYPE_CHECKING = False
@@ -100,7 +100,7 @@ def _threads(threads: object) -> int:
         raise TypeError(f"threads must be an int, not {type(threads).__name__}")
     if threads < 0:
         raise ValueError(f"threads must be 0 (one per CPU) or more, not {threads}")
-    return threads or os.cpu_count() or 1
+    return threads or usable_cpus()
 
 
 def _message(index: int, item: object) -> object:

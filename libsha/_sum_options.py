@@ -31,7 +31,7 @@ Only when verifying checksums (-c):
   -w, --warn            warn of each line that is not properly formatted
 
 Added by libsha:
-  -j, --jobs=N          hash N files at a time (default: the number of CPUs)
+  -j, --jobs=N          hash N files at a time (default: the CPUs this process may use)
       --impl=NAME       use that SHA-256 implementation (python -c "import
                           libsha; print(libsha.implementations())" lists them)
       --progress        show progress on stderr (shown anyway on a terminal

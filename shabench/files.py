@@ -21,6 +21,7 @@ import tempfile
 import time
 
 import libsha
+from libsha._cpus import usable_cpus
 
 from .benchmarks import Benchmark
 from .measure import Measurement
@@ -181,7 +182,7 @@ def _small_rows():
 
         return make
 
-    return _command_rows(f"SUM_{count}x{size // 1024}KiB", count * size, f"libsha sum, {os.cpu_count()} jobs", command)
+    return _command_rows(f"SUM_{count}x{size // 1024}KiB", count * size, f"libsha sum, {usable_cpus()} jobs", command)
 
 
 def _empty_rows():

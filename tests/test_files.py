@@ -157,3 +157,14 @@ def test_a_cancelled_hasher_raises_keyboard_interrupt(tmp_path):
     hasher.cancel()
     with pytest.raises(KeyboardInterrupt):
         list(hasher.results())
+
+
+def test_jobs_zero_means_the_cpus_this_process_may_use(monkeypatch):
+    from libsha import _cpus
+
+    if hasattr(os, "sched_getaffinity"):
+        assert _cpus.usable_cpus() == len(os.sched_getaffinity(0))
+        monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+        assert _cpus.usable_cpus() == 1  # a container's mask, not the machine's count
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)
+    assert _cpus.usable_cpus() == (os.cpu_count() or 1)
