@@ -90,7 +90,10 @@ def sha256_files(paths: Iterable[PathOrFile], *, jobs: int = 0) -> list[bytes | 
     items: list[bytes | Callable[[], bytes]] = []
     for item in paths:
         if isinstance(item, (str, bytes, os.PathLike)):
-            items.append(os.fsencode(item))
+            path = os.fsencode(item)
+            if b"\0" in path:  # C would see the name cut there: another file, or none
+                raise ValueError(f"embedded null byte in path {item!r}")
+            items.append(path)
         elif hasattr(item, "readinto") or hasattr(item, "read"):
             items.append(_reader(item))
         else:

@@ -232,7 +232,7 @@ def _verify(name: str, parser: LineParser, options: Options, out: Output) -> boo
         listed, expected = event
         _, result = next(results)
         if isinstance(result, OSError):
-            if options.ignore_missing and result.errno == 2:  # ENOENT: not there at all
+            if options.ignore_missing and result.errno == errno.ENOENT:  # not there at all
                 continue
             out.error(f"{quote(listed)}: {result.strerror}")
             counts.unreadable += 1
@@ -273,7 +273,7 @@ def _summary(counts: _Check, shown: str, options: Options, out: Output) -> bool:
 
 
 def _select(name: str, out: Output) -> bool:
-    code = _native.lib().libsha_select(name.encode())
+    code = _native.lib().libsha_select(name.encode("utf-8", "surrogateescape"))
     if code == _native.OK:
         return True
     from ._dispatch import implementations
@@ -285,7 +285,7 @@ def _select(name: str, out: Output) -> bool:
     return False
 
 
-def _ignore_broken_pipes() -> None:
+def _die_on_broken_pipe() -> None:
     """Die of SIGPIPE as GNU's tools do, silently, when stdout's reader goes away (`| head`)."""
     try:
         import _signal  # type: ignore[import-not-found]  # not signal: it imports enum
@@ -318,7 +318,7 @@ def _run(argv: list[str], out: Output) -> int:
         out.write(f"{PROG} (libsha) {_native.lib().libsha_version().decode()}\n".encode())
         out.flush()
         return 0
-    _ignore_broken_pipes()
+    _die_on_broken_pipe()
     try:
         if options.impl is not None and not _select(options.impl, out):
             return 1

@@ -168,3 +168,12 @@ def test_jobs_zero_means_the_cpus_this_process_may_use(monkeypatch):
         assert _cpus.usable_cpus() == 1  # a container's mask, not the machine's count
     monkeypatch.delattr(os, "sched_getaffinity", raising=False)
     assert _cpus.usable_cpus() == (os.cpu_count() or 1)
+
+
+@pytest.mark.parametrize("bad", ["a\0b", b"a\0b"])
+def test_a_path_with_a_nul_is_refused_as_open_refuses_it(tmp_path, bad):
+    (tmp_path / "a").write_bytes(b"a file C would hash instead")
+    with pytest.raises(ValueError, match="embedded null byte"):
+        libsha.sha256_files([tmp_path / "b", os.path.join(os.fsencode(tmp_path), os.fsencode(bad))])
+    with pytest.raises(ValueError, match="embedded null byte"):
+        libsha.sha256_file(os.path.join(os.fsencode(tmp_path), os.fsencode(bad)))
