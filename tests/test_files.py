@@ -177,3 +177,14 @@ def test_a_path_with_a_nul_is_refused_as_open_refuses_it(tmp_path, bad):
         libsha.sha256_files([tmp_path / "b", os.path.join(os.fsencode(tmp_path), os.fsencode(bad))])
     with pytest.raises(ValueError, match="embedded null byte"):
         libsha.sha256_file(os.path.join(os.fsencode(tmp_path), os.fsencode(bad)))
+
+
+def test_a_small_file_is_read_without_the_large_buffers(tmp_path, monkeypatch):
+    # The two 4 MiB buffers cost milliseconds to allocate: a file known to be smaller never gets them.
+    path = tmp_path / "small"
+    path.write_bytes(pattern251(300, 4))
+    monkeypatch.setattr(_files, "start_new_thread", lambda *args: pytest.fail("a reader thread for 300 bytes"))
+    assert libsha.sha256_file(path) == hashlib.sha256(pattern251(300, 4)).digest()
+    with open(path, "rb") as f:
+        f.seek(100)
+        assert libsha.sha256_file(f) == hashlib.sha256(pattern251(300, 4)[100:]).digest()
