@@ -130,14 +130,22 @@ struct gathered {
     size_t count;
 };
 
-static int stopped(libsha_files_control *control)
+/* One read of up to len bytes into p, unless control says stop: *got receives
+ * the count (0 at the end), which control counts. Returns HASHED, CANCELLED or
+ * an errno value. */
+static int read_counted(int fd, unsigned char *p, size_t len, size_t *got, libsha_files_control *control)
 {
-    return control != NULL && cancelled(control);
-}
-
-static int read_error(void)
-{
-    return errno != 0 ? errno : EIO;
+    long n;
+    *got = 0;
+    if (control != NULL && cancelled(control))
+        return CANCELLED;
+    n = read_some(fd, p, len);
+    if (n < 0)
+        return errno != 0 ? errno : EIO;
+    *got = (size_t)n;
+    if (control != NULL)
+        add_bytes(control, (uint64_t)n);
+    return HASHED;
 }
 
 /* Reads until the end of the file or until more than limit bytes are in p;
@@ -148,19 +156,15 @@ static int read_head(int fd, unsigned char *p, size_t limit, size_t *got, int *a
 {
     *got = 0, *at_end = 0;
     while (*got <= limit) {
-        long n;
-        if (stopped(control))
-            return CANCELLED;
-        n = read_some(fd, p + *got, limit + 1 - *got);
-        if (n < 0)
-            return read_error();
+        size_t n;
+        int result = read_counted(fd, p + *got, limit + 1 - *got, &n, control);
+        if (result != HASHED)
+            return result;
         if (n == 0) {
             *at_end = 1;
             break;
         }
-        *got += (size_t)n;
-        if (control != NULL)
-            add_bytes(control, (uint64_t)n);
+        *got += n;
     }
     return HASHED;
 }
@@ -177,7 +181,7 @@ static int hash_path(const struct libsha_impl *impl, const char *path, unsigned 
     size_t head_len = 0;
 
     if (fd < 0)
-        return read_error();
+        return errno != 0 ? errno : EIO;
     if (g != NULL) {
         unsigned char *p = g->bytes + g->offsets[g->count];
         int at_end;
@@ -201,25 +205,13 @@ static int hash_path(const struct libsha_impl *impl, const char *path, unsigned 
         libsha_stream_update(impl, &ctx, head, head_len);
     }
     while (result == HASHED) {
-        long n;
-        if (stopped(control)) {
-            result = CANCELLED;
+        size_t n;
+        result = read_counted(fd, buf, READ_SIZE, &n, control);
+        if (result != HASHED || n == 0)
             break;
-        }
-        n = read_some(fd, buf, READ_SIZE);
-        if (n == 0)
-            break;
-        if (n < 0) {
-            result = read_error();
-            break;
-        }
         libsha_enter();
-        if (libsha_stream_update(impl, &ctx, buf, (size_t)n) != LIBSHA_OK) {
+        if (libsha_stream_update(impl, &ctx, buf, n) != LIBSHA_OK)
             result = EFBIG; /* over SHA-256's 2^61 - 1 bytes */
-            break;
-        }
-        if (control != NULL)
-            add_bytes(control, (uint64_t)n);
     }
     close_file(fd);
     if (result == HASHED)
