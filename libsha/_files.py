@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import io
 import os
 import stat
@@ -66,8 +67,7 @@ def _digest(f: Any, hashed: Callable[[int], None] | None = None) -> bytes:
     views = [memoryview(b) for b in buffers]
     # The reader fills one buffer while the hash of the other runs (both release the GIL).
     filled: list[Any] = [None]
-    done = allocate_lock()
-    done.acquire()
+    done = _held_lock()
 
     def read(index: int) -> None:
         try:
@@ -115,6 +115,13 @@ def sha256_files(paths: Iterable[PathOrFile], *, jobs: int = 0) -> list[bytes | 
     return [digest for _, digest in FileHasher(items, jobs).results()]
 
 
+def _held_lock() -> Any:
+    """A lock already taken: its release tells a waiter that something is done."""
+    lock = allocate_lock()
+    lock.acquire()
+    return lock
+
+
 def _reader(file: BinaryIO) -> Callable[[], bytes]:
     return lambda: sha256_file(file)
 
@@ -145,17 +152,12 @@ class FileHasher:
             if special < len(items):
                 self._batches.append((special, special + 1))
             start = special + 1
-        self._done = [allocate_lock() for _ in self._batches]
-        for lock in self._done:
-            lock.acquire()
+        self._done = [_held_lock() for _ in self._batches]
         # Functions (standard input) run one after another in order: `- -` reads stdin, then its end.
-        self._after: dict[int, Any] = {}
-        previous = None
-        for batch, (start, _) in enumerate(self._batches):
-            if callable(items[start]):
-                self._after[batch] = (previous, allocate_lock())
-                self._after[batch][1].acquire()
-                previous = self._after[batch][1]
+        # Each waits for the one before it: batch -> (the previous function's batch, or None).
+        functions = [b for b, (start, _) in enumerate(self._batches) if callable(items[start])]
+        self._after = dict(zip(functions, [None, *functions]))
+        self._finished = {b: _held_lock() for b in functions}  # released once, acquired by the next only
         self._results: list[Any] = [None] * len(self._batches)
         self._next = iter(range(len(self._batches)))
         self._workers = min(workers, len(self._batches))
@@ -186,24 +188,21 @@ class FileHasher:
             self._done[batch].release()
 
     def _call(self, batch: int, function: Callable[[], bytes]) -> tuple[bytes, dict[int, OSError]]:
-        previous, mine = self._after[batch]
+        previous = self._after[batch]
         if previous is not None:
-            previous.acquire()  # until the one before has finished
-            previous.release()
+            self._finished[previous].acquire()  # until the one before has finished
         try:
             return function(), {}
         except OSError as exc:
             return bytes(32), {0: exc}
         finally:
-            mine.release()
+            self._finished[batch].release()
 
     def _run(self, batch: int) -> tuple[bytes, dict[int, OSError]]:
         start, end = self._batches[batch]
         item = self._items[start]
         if callable(item):
             return self._call(batch, item)
-        import ctypes
-
         n = end - start
         paths = self._items[start:end]
         out = ctypes.create_string_buffer(32 * n)
@@ -214,16 +213,15 @@ class FileHasher:
         if code not in (_native.OK, _native.ERR_IO):
             _errors.check(code)
         failed = {}
-        digests = out.raw
         for i, e in enumerate(errors):
             if e == _native.FILE_DEFERRED:
                 try:
-                    digests = digests[: 32 * i] + self._large(paths[i]) + digests[32 * i + 32 :]
+                    ctypes.memmove(ctypes.addressof(out) + 32 * i, self._large(paths[i]), 32)
                 except OSError as exc:
                     failed[i] = exc
             elif e:
                 failed[i] = _os_error(e, paths[i])
-        return digests, failed
+        return out.raw, failed
 
     def batches(self, wait: Callable[[], None] | None = None) -> Iterator[tuple[int, bytes, dict[int, OSError]]]:
         """The batches in order; `wait` runs every 0.1 s while the next is not ready."""
