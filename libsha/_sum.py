@@ -13,6 +13,7 @@ import os
 import sys
 
 from . import _native
+from ._errors import check
 from ._files import FileHasher, sha256_file
 from ._sum_lines import LineParser, check_name, checksum_lines, quote
 from ._sum_options import HELP, PROG, Options, UsageError, parse
@@ -104,7 +105,7 @@ def _encode(names: list[str]) -> list[bytes]:
 def _hex(digests: bytes) -> bytes:
     """Joined digests as joined lowercase hex, in one C call."""
     out = ctypes.create_string_buffer(2 * len(digests))
-    _native.lib().libsha_hex(out, digests, len(digests))
+    check(_native.lib().libsha_hex(out, digests, len(digests)))
     return out.raw
 
 
@@ -113,26 +114,21 @@ def _hasher(names: list[bytes], options: Options) -> FileHasher:
     return FileHasher(items, options.jobs)
 
 
-def _batches(hasher: FileHasher, out: Output, options: Options, names: list[bytes]) -> Any:
-    """The hasher's batches; while it waits for one, the lines so far go out and progress is shown."""
+def _watched(hasher: FileHasher, out: Output, options: Options, names: list[bytes], each_file: bool = False) -> Any:
+    """The hasher's batches (or, each_file, its (index, result) pairs) in order; while the next is
+    not ready, the lines so far go out and progress is shown."""
     progress = None
     if options.progress or out.stderr_is_tty():
         progress = Progress(out.stderr, hasher.bytes_read, [n for n in names if n != b"-"],
                             0.0 if options.progress else 2.0)
         out.progress = progress
-    flushed = False
 
     def wait() -> None:
-        nonlocal flushed
-        if not flushed:  # the lines done so far appear while a large file is hashed
-            out.flush()
-            flushed = True
+        out.flush()  # the lines done so far appear while a large file is hashed
         if progress is not None:
             progress.tick()
 
-    for batch in hasher.batches(wait):
-        flushed = False
-        yield batch
+    yield from hasher.results(wait) if each_file else hasher.batches(wait)
     if progress is not None:
         progress.clear()
 
@@ -142,7 +138,7 @@ def _compute(options: Options, out: Output) -> bool:
     hasher = _hasher(names, options)
     ok = True
     lines = {"binary": options.binary == 1, "tag": options.tag, "zero": options.zero}
-    for start, digests, failed in _batches(hasher, out, options, names):
+    for start, digests, failed in _watched(hasher, out, options, names):
         hexes = _hex(digests)
         batch = names[start : start + len(digests) // 32]
         if not failed:
@@ -218,13 +214,8 @@ def _verify(name: str, parser: LineParser, options: Options, out: Output) -> boo
             continue
         counts.properly_formatted = True
         events.append((parsed[1], parsed[0]))
-    files = [e for e in events if isinstance(e, tuple)]
-    hasher = _hasher([f[0] for f in files], options)
-    results = (
-        (i, failed[i - start] if i - start in failed else digests[32 * (i - start) : 32 * (i - start + 1)])
-        for start, digests, failed in _batches(hasher, out, options, [f[0] for f in files])
-        for i in range(start, start + len(digests) // 32)
-    )
+    listed_files = [e[0] for e in events if isinstance(e, tuple)]
+    results = _watched(_hasher(listed_files, options), out, options, listed_files, each_file=True)
     for event in events:
         if isinstance(event, str):
             out.error(event)
@@ -246,6 +237,7 @@ def _verify(name: str, parser: LineParser, options: Options, out: Output) -> boo
             counts.mismatched += 1
         if not options.status and (not match or not options.quiet):
             out.write(check_name(listed) + (b": OK\n" if match else b": FAILED\n"))
+    next(results, None)  # past the last file: the progress line is cleared
     return _summary(counts, shown, options, out)
 
 

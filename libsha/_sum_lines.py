@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import repeat
 
 HEX_DIGITS = 64
-_HEX = frozenset(b"0123456789abcdefABCDEF")
+_HEX = b"0123456789abcdefABCDEF"
 _WHITE = b" \t"  # coreutils' ISWHITE
 # The shortest GNU line: 64 digits, a space, the type character, one byte of name.
 _MIN_LINE = HEX_DIGITS + 3
@@ -81,7 +81,13 @@ def unescape(text: bytes) -> bytes | None:
 
 
 def _valid_digits(digits: bytes) -> bool:
-    return len(digits) == HEX_DIGITS and all(c in _HEX for c in digits)
+    return len(digits) == HEX_DIGITS and not digits.translate(None, _HEX)  # nothing left but hex: C speed
+
+
+def _name(raw: bytes, escaped: bool) -> bytes | None:
+    """The file name a line gives: unescaped (None where that is invalid), or, as C reads it,
+    up to its first NUL."""
+    return unescape(raw) if escaped else raw.split(b"\0", 1)[0]
 
 
 class LineParser:
@@ -129,15 +135,8 @@ class LineParser:
         elif self._reversed is not True:
             self._reversed = False
             i += 1
-        name = line[i:]
-        if b"\0" in name and not escaped:
-            name = name[: name.index(b"\0")]  # C sees the string up to its first NUL
-        if escaped:
-            unescaped = unescape(name)
-            if unescaped is None:
-                return None
-            name = unescaped
-        return digits.lower(), name
+        name = _name(line[i:], escaped)
+        return None if name is None else (digits.lower(), name)
 
     @staticmethod
     def _bsd(rest: bytes, escaped: bool) -> tuple[bytes, bytes] | None:
@@ -146,14 +145,9 @@ class LineParser:
         close = rest.rfind(b")")
         if close < 0:
             return None
-        name = rest[:close]
-        if escaped:
-            unescaped = unescape(name)
-            if unescaped is None:
-                return None
-            name = unescaped
-        elif b"\0" in name:
-            name = name[: name.index(b"\0")]
+        name = _name(rest[:close], escaped)
+        if name is None:
+            return None
         i = close + 1
         while i < len(rest) and rest[i] in _WHITE:
             i += 1
