@@ -236,13 +236,8 @@ def _python_rows():
 
 
 def _left_out(row, peers):
-    rows = []
-    for name, found in peers:
-        if not found:
-            b = Benchmark(row, _wall(name), 1, None, True)
-            b.left_out = f"{name.split()[0]} not found on PATH"
-            rows.append(b)
-    return rows
+    return [Benchmark(row, _wall(name), 1, None, True, left_out=f"{name.split()[0]} not found on PATH")
+            for name, found in peers if not found]
 
 
 def file_benchmarks():
