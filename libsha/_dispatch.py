@@ -19,8 +19,30 @@ USE_AVX2 = 2
 USE_SHANI = 4
 USE_ALL = USE_SSE4 | USE_AVX2 | USE_SHANI
 
-# CPU feature bits of cpu_features(), as LIBSHA_CPU_* in libsha.h.
-CPU_FEATURES = {"sse4.1": 1, "avx": 2, "avx2": 4, "sha": 8, "arm-sha2": 16}
+
+_features: dict[str, int] = {}
+
+if TYPE_CHECKING:
+    CPU_FEATURES: dict[str, int]  # name -> LIBSHA_CPU_* bit, e.g. {"sse4.1": 1, ...}
+
+
+def _feature_table() -> dict[str, int]:
+    """name -> LIBSHA_CPU_* bit of every feature the library knows, read once from its one table."""
+    if not _features:
+        lib = _native.lib()
+        bit = ctypes.c_uint()
+        index = 0
+        while (name := lib.libsha_cpu_feature_at(index, ctypes.byref(bit))) is not None:
+            _features[name.decode()] = bit.value
+            index += 1
+    return _features
+
+
+def __getattr__(name: str) -> object:
+    # CPU_FEATURES comes from the library, loaded on first use, not at import.
+    if name == "CPU_FEATURES":
+        return _feature_table()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Implementation(tuple):  # type: ignore[type-arg]
@@ -98,7 +120,7 @@ class using:
 def cpu_features() -> list[str]:
     """The CPU features libsha detected and uses, e.g. ['sse4.1', 'avx', 'avx2', 'sha']."""
     bits = _native.lib().libsha_cpu_features()
-    return [name for name, bit in CPU_FEATURES.items() if bits & bit]
+    return [name for name, bit in _feature_table().items() if bits & bit]
 
 
 def _each_implementation() -> Iterator[Implementation]:

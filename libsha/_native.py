@@ -27,6 +27,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_implementation_at": (c_char_p, [c_size_t, POINTER(c_int)]),
     "libsha_select": (c_int, [c_char_p]),
     "libsha_cpu_features": (c_uint, []),
+    "libsha_cpu_feature_at": (c_char_p, [c_size_t, POINTER(c_uint)]),
     "libsha_config_error": (c_char_p, []),
     "libsha_sha256_ctx_size": (c_size_t, []),
     "libsha_sha256_init": (None, [c_void_p]),

@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 
 QEMU = shutil.which("qemu-x86_64")
+SHANI = "x86_shani(1way,2way)"
+AVX2_1WAY = "avx2(1way),sse41(4way),avx2(8way)"
+AVX2 = "sse4(1way),sse41(4way),avx2(8way)"
+SSE4 = "sse4(1way),sse41(4way)"
 SCRIPT = Path(__file__).with_name("tier_check.py")
 
 pytestmark = [
@@ -22,9 +26,14 @@ pytestmark = [
 @pytest.mark.parametrize(
     "cpu, expected, refused",
     [
-        ("qemu64", "standard", ["x86_shani(1way,2way)", "sse4(1way),sse41(4way),avx2(8way)", "sse4(1way),sse41(4way)"]),
-        ("Nehalem", "sse4(1way),sse41(4way)", ["x86_shani(1way,2way)", "sse4(1way),sse41(4way),avx2(8way)"]),
-        ("Haswell", "sse4(1way),sse41(4way),avx2(8way)", ["x86_shani(1way,2way)"]),
+        ("qemu64", "standard", [SHANI, AVX2_1WAY, AVX2, SSE4]),
+        ("Nehalem", SSE4, [SHANI, AVX2_1WAY, AVX2]),
+        ("Haswell", AVX2_1WAY, [SHANI]),
+        # AVX2 without BMI2 (no such Intel part, but VMs can hide it): the AVX2 row without the single stream.
+        ("Haswell,-bmi2", AVX2, [SHANI, AVX2_1WAY]),
+        ("Haswell,-bmi1", AVX2, [SHANI, AVX2_1WAY]),
+        # BMI2 but no OS-saved YMM state (XSAVE off): no AVX row may run.
+        ("Haswell,-xsave", SSE4, [SHANI, AVX2_1WAY, AVX2]),
     ],
 )
 def test_tier_under_emulation(tmp_path, cpu, expected, refused):

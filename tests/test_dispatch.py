@@ -14,6 +14,7 @@ from conftest import sha256d64_by_hashlib
 from libsha import _native
 
 SHANI = "x86_shani(1way,2way)"
+AVX2_1WAY = "avx2(1way),sse41(4way),avx2(8way)"  # AVX2 + BMI2: the two-block single stream
 AVX2 = "sse4(1way),sse41(4way),avx2(8way)"
 SSE4 = "sse4(1way),sse41(4way)"
 ARM = "arm_shani(1way,2way)"
@@ -37,9 +38,9 @@ def restore_choice():
     [
         (libsha.USE_STANDARD, ["standard"]),
         (libsha.USE_SSE4, [SSE4, "standard"]),
-        (libsha.USE_SSE4 | libsha.USE_AVX2, [AVX2, SSE4, "standard"]),
+        (libsha.USE_SSE4 | libsha.USE_AVX2, [AVX2_1WAY, AVX2, SSE4, "standard"]),
         (libsha.USE_SSE4 | libsha.USE_SHANI, [SHANI, ARM, SSE4, "standard"]),
-        (libsha.USE_ALL, [SHANI, AVX2, SSE4, ARM, "standard"]),
+        (libsha.USE_ALL, [SHANI, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
         # As in Bitcoin Core, x86's AVX2 and SHA-NI build on SSE4: without it, neither;
         # ARM's SHA-2 needs USE_SHANI alone.
         (libsha.USE_AVX2, ["standard"]),
@@ -55,7 +56,7 @@ def test_names_are_bitcoin_cores():
     names = [i.name for i in libsha.implementations()]
     machine = platform.machine().lower()
     if machine in ("x86_64", "amd64", "i686"):
-        assert names == [SHANI, AVX2, SSE4, "standard"]
+        assert names == [SHANI, AVX2_1WAY, AVX2, SSE4, "standard"]
     elif machine in ("aarch64", "arm64"):
         assert names == [ARM, "standard"]
     else:
@@ -66,6 +67,7 @@ def test_runnable_flags_match_cpu_features():
     runnable = {i.name: i.runnable for i in libsha.implementations()}
     if SHANI in runnable:
         assert runnable[SHANI] == ("sha" in FEATURES)
+        assert runnable[AVX2_1WAY] == ({"avx2", "bmi2"} <= FEATURES)
         assert runnable[AVX2] == ("avx2" in FEATURES)
         assert runnable[SSE4] == ("sse4.1" in FEATURES)
     if ARM in runnable:
@@ -77,7 +79,7 @@ def test_first_use_picks_the_best_runnable(tmp_path):
     code = "import libsha; print(libsha.implementation())"
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                             env={k: v for k, v in os.environ.items() if k != "LIBSHA_IMPL"})
-    assert result.stdout.strip() == best_of(SHANI, AVX2, SSE4, ARM, "standard")
+    assert result.stdout.strip() == best_of(SHANI, AVX2_1WAY, AVX2, SSE4, ARM, "standard")
 
 
 @pytest.mark.parametrize("name", sorted(RUNNABLE))
@@ -127,10 +129,10 @@ def run_with_env(tmp_path, value, code="import libsha; print(libsha.implementati
     [
         ("standard", ["standard"]),
         ("sse4", [SSE4, "standard"]),
-        ("sse4,avx2", [AVX2, SSE4, "standard"]),
-        ("avx2", [AVX2, SSE4, "standard"]),
+        ("sse4,avx2", [AVX2_1WAY, AVX2, SSE4, "standard"]),
+        ("avx2", [AVX2_1WAY, AVX2, SSE4, "standard"]),
         ("shani", [SHANI, ARM, SSE4, "standard"]),
-        ("standard,sse4,avx2,shani", [SHANI, AVX2, SSE4, ARM, "standard"]),
+        ("standard,sse4,avx2,shani", [SHANI, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
     ],
 )
 def test_libsha_impl_restricts_the_automatic_choice(tmp_path, value, candidates):

@@ -174,16 +174,17 @@ def test_constants_mirrored_from_the_header():
     defines = {m[1]: m[2] for m in re.finditer(r"#define LIBSHA_(\w+) \(?(-?\d+)u?\)?", header)}
     mirrored = {k: v for k, v in vars(_native).items()
                 if re.fullmatch(r"OK|ERR_\w+|BENCH_\w+|FILE_\w+|DIGEST_SIZE|BLOCK_SIZE|DOUBLE", k)}
-    mirrored.update({k: v for k, v in vars(_dispatch).items() if re.fullmatch(r"USE_(STANDARD|SSE4|AVX2|SHANI)", k)})
-    cpu = {"sse4.1": "CPU_SSE41", "avx": "CPU_AVX", "avx2": "CPU_AVX2", "sha": "CPU_X86_SHA", "arm-sha2": "CPU_ARM_SHA2"}
-    mirrored.update({cpu[name]: bit for name, bit in _dispatch.CPU_FEATURES.items()})
+    mirrored.update({k: v for k, v in vars(_dispatch).items() if re.fullmatch(r"USE_(?!ALL$)\w+", k)})
     for name, value in mirrored.items():
         assert name in defines, f"LIBSHA_{name} is not in libsha.h"
-        expected = int(defines[name])
-        if name.startswith("CPU_"):
-            expected = 1 << int(re.search(rf"#define LIBSHA_{name} \(1u << (\d+)\)", header)[1])
-        assert value == expected, name
-    assert set(k for k in defines if k.startswith(("ERR_", "BENCH_", "FILE_"))) <= set(mirrored)
+        assert value == int(defines[name]), name
+    assert set(k for k in defines if k.startswith(("ERR_", "BENCH_", "FILE_", "USE_"))) <= set(mirrored)
+    # CPU features: Python reads names and bits from the library's one table; every
+    # LIBSHA_CPU_* of the header must have its row there (a new one without fails here).
+    header_cpu = {int(shift) for shift in re.findall(r"#define LIBSHA_CPU_\w+ \(1u << (\d+)\)", header)}
+    table = _dispatch.CPU_FEATURES
+    assert sorted(1 << shift for shift in header_cpu) == sorted(table.values())
+    assert len(set(table)) == len(table) and all(re.fullmatch(r"[a-z0-9.-]+", name) for name in table)
     # libsha_files_control: the same fields, in order, of the same widths.
     struct = re.search(r"typedef struct libsha_files_control \{(.*?)\} libsha_files_control;", header, re.S)[1]
     fields = [(name, int(bits) // 8) for bits, name in re.findall(r"uint(\d+)_t (\w+);", struct)]

@@ -19,6 +19,7 @@ import libsha
 ROOT = Path(__file__).resolve().parent.parent
 SHANI = "x86_shani(1way,2way)"
 AVX2 = "sse4(1way),sse41(4way),avx2(8way)"
+AVX2_1WAY = "avx2(1way),sse41(4way),avx2(8way)"
 SSE4 = "sse4(1way),sse41(4way)"
 
 # (kernel, file, text, its lane-swapped replacement, rows that must refuse it)
@@ -35,6 +36,9 @@ MUTANTS = [
      "const unsigned char *p = blocks[1], *q = blocks[0];", [SHANI]),
     ("x86_shani last block 2-way", "sha256_x86_shani.c", "LIBSHA_X86_TAIL_BLOCK(tails[0], m0, m1, m2, m3);",
      "LIBSHA_X86_TAIL_BLOCK(tails[1], m0, m1, m2, m3);", [SHANI]),
+    # The two-block schedule with block n's and block n + 1's W halves swapped.
+    ("avx2 1-way two blocks", "sha256_avx2_1way.c", "#define LOAD_W2(p, q, i)", "#define LOAD_W2(q, p, i)",
+     [AVX2_1WAY]),
 ]
 
 ARM = "arm_shani(1way,2way)"

@@ -26,6 +26,19 @@ def test_every_length_0_to_300_every_split_shape(implementation):
             assert h.digest() == expected, (n, step)
 
 
+def test_every_length_0_to_1100_in_odd_and_even_block_counts(implementation):
+    # Kernels that take blocks in pairs (avx2(1way)) have an odd-block path and
+    # pairs after a buffered head: every length, whole and after a head of 64/128/192 + 1.
+    data = pattern251(1100, 17)
+    for n in range(1101):
+        expected = hashlib.sha256(data[:n]).digest()
+        assert libsha.sha256(data[:n]) == expected, n
+        for head in (65, 129, 193):
+            h = libsha.new(data[: min(head, n)])
+            h.update(data[min(head, n) : n])
+            assert h.digest() == expected, (n, head)
+
+
 def test_every_split_point_of_every_length_0_to_300(implementation):
     data = os.urandom(300)
     failures = []

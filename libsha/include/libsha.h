@@ -61,6 +61,7 @@ extern "C" {
 #define LIBSHA_CPU_AVX2 (1u << 2)     /* x86 AVX2 (implies LIBSHA_CPU_AVX) */
 #define LIBSHA_CPU_X86_SHA (1u << 3)  /* x86 SHA extensions (with SSE4.1) */
 #define LIBSHA_CPU_ARM_SHA2 (1u << 4) /* ARMv8 SHA-256 instructions */
+#define LIBSHA_CPU_BMI2 (1u << 5)     /* x86 BMI1 and BMI2 */
 
 /* Library version, "MAJOR.MINOR.PATCH". */
 LIBSHA_API const char *libsha_version(void);
@@ -89,6 +90,11 @@ LIBSHA_API int libsha_select(const char *name);
 
 /* The LIBSHA_CPU_* features of this CPU and OS, detected once. */
 LIBSHA_API unsigned libsha_cpu_features(void);
+
+/* Enumerates every feature this library knows, on any architecture: for
+ * index 0, 1, ... returns its name (e.g. "avx2", a static string) and stores
+ * its LIBSHA_CPU_* bit in *bit (if not NULL); returns NULL past the last one. */
+LIBSHA_API const char *libsha_cpu_feature_at(size_t index, unsigned *bit);
 
 /*
  * The environment variable LIBSHA_IMPL restricts every automatic choice

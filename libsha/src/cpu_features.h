@@ -10,6 +10,35 @@
 /* CPUID's registers, as indices into the readings below. */
 enum { LIBSHA_EAX, LIBSHA_EBX, LIBSHA_ECX, LIBSHA_EDX };
 
+/* CPUID bits the x86 rows of the feature table name. */
+#define LIBSHA_ECX1_SSSE3 (1u << 9)
+#define LIBSHA_ECX1_SSE41 (1u << 19)
+#define LIBSHA_ECX1_OSXSAVE (1u << 27)
+#define LIBSHA_ECX1_AVX (1u << 28)
+#define LIBSHA_EBX7_BMI1 (1u << 3)
+#define LIBSHA_EBX7_AVX2 (1u << 5)
+#define LIBSHA_EBX7_BMI2 (1u << 8)
+#define LIBSHA_EBX7_SHA (1u << 29)
+#define LIBSHA_XCR0_SSE_AND_YMM 0x6u /* XMM and upper YMM state both saved by the OS */
+
+/* One row per feature libsha uses, on any architecture: its name (as
+ * libsha_cpu_feature_at and Python print it), its LIBSHA_CPU_* bit and, for
+ * x86, where CPUID reports it, the state the OS must save for it (XCR0) and
+ * the features it builds on (earlier rows). A new feature is one row here
+ * and its bit in libsha.h; tests/c/test_x86_decide.c feeds the x86 rows
+ * synthetic readings. */
+struct libsha_cpu_feature {
+    const char *name;
+    unsigned bit;
+    uint32_t leaf;  /* CPUID leaf (subleaf 0): 1 or 7; 0: not read through CPUID (ARM) */
+    int reg;        /* LIBSHA_EAX .. LIBSHA_EDX */
+    uint32_t bits;  /* all of them set */
+    uint64_t xcr0;  /* all of them set in XCR0 (0: no OS state needed) */
+    unsigned needs; /* LIBSHA_CPU_* bits that must already be granted */
+};
+extern const struct libsha_cpu_feature libsha_cpu_feature_table[];
+extern const size_t libsha_cpu_feature_count;
+
 /* The raw x86 readings the decision needs. */
 struct libsha_x86_cpuid {
     uint32_t max_leaf; /* CPUID leaf 0, EAX: leaves above it alias the highest one */

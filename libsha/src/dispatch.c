@@ -15,20 +15,35 @@ static int runnable(const struct libsha_impl *impl)
     return (impl->cpu & ~libsha_cpu_features()) == 0;
 }
 
-/* LIBSHA_IMPL words: each allows an implementation family and the base it builds on. */
+/* LIBSHA_IMPL's words after 'standard', one per LIBSHA_USE_* bit. A word
+ * allows its bit and the base its rows build on (word_mask), read from the
+ * registry, so a new row or family adds nothing here. */
+#define USE_WORDS(X) X(sse4, LIBSHA_USE_SSE4) X(avx2, LIBSHA_USE_AVX2) X(shani, LIBSHA_USE_SHANI)
+#define WORD_ROW(word, bit) {#word, bit},
+#define WORD_TEXT(word, bit) ", " #word
+
 static const struct {
     const char *word;
     unsigned use;
-} env_words[] = {
-    {"standard", LIBSHA_USE_STANDARD},
-    {"sse4", LIBSHA_USE_SSE4},
-    {"avx2", LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2},
-    {"shani", LIBSHA_USE_SSE4 | LIBSHA_USE_SHANI},
-};
+} env_words[] = {{"standard", LIBSHA_USE_STANDARD}, USE_WORDS(WORD_ROW)};
 
-#define ENV_ERROR                                                                     \
-    "LIBSHA_IMPL must be a comma-separated list of standard, sse4, avx2, shani; "     \
+#define ENV_ERROR                                                                                  \
+    "LIBSHA_IMPL must be a comma-separated list of standard" USE_WORDS(WORD_TEXT) "; "              \
     "until it is, libsha uses 'standard'"
+
+/* A word's bit, with the other bits of the rows whose highest bit it is
+ * (avx2 and shani rows on x86 also need sse4's). */
+static unsigned word_mask(unsigned bit)
+{
+    unsigned mask = bit;
+    size_t i;
+    for (i = 0; i < libsha_registry_count && bit != 0; ++i) {
+        unsigned use = libsha_registry[i]->use;
+        if ((use & bit) && use < 2 * bit)
+            mask |= use;
+    }
+    return mask;
+}
 
 static libsha_atomic_ptr env_error_printed; /* set by the one thread that prints */
 
@@ -47,7 +62,7 @@ static unsigned env_mask(int *invalid)
         int known = 0;
         for (i = 0; i < sizeof env_words / sizeof env_words[0]; ++i) {
             if (strlen(env_words[i].word) == len && strncmp(env_words[i].word, p, len) == 0) {
-                mask |= env_words[i].use;
+                mask |= word_mask(env_words[i].use);
                 known = 1;
             }
         }

@@ -18,6 +18,17 @@ static const struct libsha_impl x86_shani = {
     .many_last = {[2] = libsha_x86_shani_many_last_2way},
 };
 #endif
+#if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2) && defined(LIBSHA_HAVE_BMI2)
+static const struct libsha_impl avx2 = {
+    .name = "avx2(1way),sse41(4way),avx2(8way)",
+    .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2,
+    .cpu = LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX2 | LIBSHA_CPU_BMI2,
+    .transform = libsha_avx2_transform,
+    .finalize = libsha_avx2_finalize,
+    .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx2_d64_8way},
+    .many = {[4] = libsha_sse41_many_4way, [8] = libsha_avx2_many_8way},
+};
+#endif
 #if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2)
 static const struct libsha_impl sse4_avx2 = {
     .name = "sse4(1way),sse41(4way),avx2(8way)",
@@ -63,6 +74,9 @@ static const struct libsha_impl standard = {
 const struct libsha_impl *const libsha_registry[] = {
 #if defined(LIBSHA_HAVE_SHANI)
     &x86_shani,
+#endif
+#if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2) && defined(LIBSHA_HAVE_BMI2)
+    &avx2,
 #endif
 #if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2)
     &sse4_avx2,

@@ -123,8 +123,9 @@ int libsha_selftest(const struct libsha_impl *impl)
 {
     size_t blocks, width;
 
-    /* 0 to 8 blocks, so loops inside multi-block transforms are covered too. */
-    for (blocks = 0; blocks <= 8; ++blocks) {
+    /* 0 to 16 blocks: odd and even counts for transforms that take blocks in
+     * pairs, and loops inside multi-block transforms. */
+    for (blocks = 0; blocks <= 16; ++blocks) {
         uint32_t state[8];
         memcpy(state, LIBSHA_H0, sizeof state);
         impl->transform(state, selftest_input, blocks);

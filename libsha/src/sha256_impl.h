@@ -213,6 +213,10 @@ void libsha_sse41_many_4way(uint32_t *const state[], const unsigned char *const 
 /* sha256_avx2.c */
 void libsha_avx2_d64_8way(unsigned char *out, const unsigned char *in);
 void libsha_avx2_many_8way(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
+/* sha256_avx2_1way.c */
+void libsha_avx2_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
+void libsha_avx2_finalize(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,
+                          unsigned char out[32]);
 /* sha256_x86_shani.c */
 void libsha_x86_shani_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
 void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,

@@ -1,6 +1,6 @@
 /*
  * No read or write outside the caller's buffers, on every implementation:
- * for lengths 0..1024 and offsets 0..63, the input starts `offset` bytes after
+ * for lengths 0..1100 and offsets 0..63, the input starts `offset` bytes after
  * an unreadable page and, separately, ends `offset` bytes before one (offset 0:
  * right against it); digests are written so they end right before an
  * unwritable page. One-shot, streaming (in two updates), SHA256D64, and
@@ -17,7 +17,7 @@
 
 #include "libsha.h"
 
-#define MAX_LEN 1024
+#define MAX_LEN 1100
 #define OFFSETS 64
 
 static long passed, failed;

@@ -8,7 +8,9 @@
 #define SSE41 (1u << 19)
 #define OSXSAVE (1u << 27)
 #define AVX (1u << 28)
+#define BMI1_7 (1u << 3)
 #define AVX2_7 (1u << 5)
+#define BMI2_7 (1u << 8)
 #define SHA_7 (1u << 29)
 #define YMM_SAVED 0x7u
 
@@ -24,7 +26,14 @@ static const struct {
     struct libsha_x86_cpuid id;
     unsigned expected;
 } cases[] = {
-    {"everything present", ID(7, ALL_ECX, AVX2_7 | SHA_7, YMM_SAVED), ALL_CPU},
+    {"everything present", ID(7, ALL_ECX, AVX2_7 | BMI1_7 | BMI2_7 | SHA_7, YMM_SAVED), ALL_CPU | LIBSHA_CPU_BMI2},
+    {"AVX2 without BMI2 (the AVX2 row without its single stream)", ID(7, ALL_ECX, AVX2_7 | BMI1_7, YMM_SAVED),
+     LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX | LIBSHA_CPU_AVX2},
+    {"BMI2 without BMI1", ID(7, ALL_ECX, AVX2_7 | BMI2_7, YMM_SAVED), LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX | LIBSHA_CPU_AVX2},
+    {"BMI1 and BMI2 without OS-saved YMM: BMI2 alone, no AVX", ID(7, ALL_ECX, AVX2_7 | BMI1_7 | BMI2_7, 0x3),
+     LIBSHA_CPU_SSE41 | LIBSHA_CPU_BMI2},
+    {"BMI1 and BMI2 bits in leaf 7 ECX, not EBX",
+     {.max_leaf = 7, .leaf1 = {[LIBSHA_ECX] = SSSE3 | SSE41}, .leaf7 = {[LIBSHA_ECX] = BMI1_7 | BMI2_7}}, LIBSHA_CPU_SSE41},
     {"AVX2 bit set but OSXSAVE clear", ID(7, SSSE3 | SSE41 | AVX, AVX2_7 | SHA_7, YMM_SAVED),
      LIBSHA_CPU_SSE41 | LIBSHA_CPU_X86_SHA},
     {"OS does not save YMM state", ID(7, ALL_ECX, AVX2_7, 0x3), LIBSHA_CPU_SSE41},
