@@ -70,6 +70,8 @@ def native_benchmarks(implementation):
         Benchmark("SHA256", implementation, MESSAGE_1M, _native_run(implementation, _native.BENCH_HASH, MESSAGE_1M)),
         Benchmark("SHA256_32b", implementation, 32, _native_run(implementation, _native.BENCH_HASH, 32)),
         Benchmark("SHA256_64b", implementation, 64, _native_run(implementation, _native.BENCH_HASH, 64)),
+        # Beside OpenSSL's 1 KiB row (shabench/openssl.py) on rows without SHA-NI.
+        Benchmark("SHA256_1K", implementation, 1024, _native_run(implementation, _native.BENCH_HASH, 1024)),
         Benchmark(f"SHA256D64_{D64_BLOBS}", implementation, 64 * D64_BLOBS,
                   _native_run(implementation, _native.BENCH_D64, 64 * D64_BLOBS)),
         # libsha_sha256_init/update/final as a C caller makes the three calls.
@@ -211,9 +213,11 @@ def default_benchmarks(implementations):
     from .columns import column_benchmarks
     from .files import file_benchmarks
     from .many import native_many_benchmarks, python_many_benchmarks
+    from .openssl import openssl_benchmarks
 
     rows = []
     for impl in implementations:
         rows += native_benchmarks(impl) + native_many_benchmarks(impl)
+    rows += openssl_benchmarks(implementations, libsha.cpu_features())
     return (rows + python_benchmarks() + python_many_benchmarks() + column_benchmarks() + file_benchmarks()
             + peer_benchmarks())

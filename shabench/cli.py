@@ -120,6 +120,9 @@ def format_output(args, context, rows):
 
 
 def run_benchmarks(args):
+    from .openssl import PeerProcess
+
+    PeerProcess.min_time_ms = args.min_time
     implementations = args.impl or runnable_implementations()
     if args.sizes:
         benchmarks = sweep_benchmarks(args.sizes, implementations)

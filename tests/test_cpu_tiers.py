@@ -29,9 +29,9 @@ pytestmark = [
         ("qemu64", "standard", [SHANI, AVX2_1WAY, AVX2, SSE4]),
         ("Nehalem", SSE4, [SHANI, AVX2_1WAY, AVX2]),
         ("Haswell", AVX2_1WAY, [SHANI]),
-        # AVX2 without BMI2 (no such Intel part, but VMs can hide it): the AVX2 row without the single stream.
+        # AVX2 without BMI2 (no such Intel part, but a VM can hide it): the AVX2 row without the single stream.
+        # (BMI2 without BMI1 is left to tests/c/test_x86_decide.c: under qemu, glibc's own string code faults.)
         ("Haswell,-bmi2", AVX2, [SHANI, AVX2_1WAY]),
-        ("Haswell,-bmi1", AVX2, [SHANI, AVX2_1WAY]),
         # BMI2 but no OS-saved YMM state (XSAVE off): no AVX row may run.
         ("Haswell,-xsave", SSE4, [SHANI, AVX2_1WAY, AVX2]),
     ],

@@ -162,6 +162,26 @@ def test_bench_kernel_arguments():
     assert lib.libsha_bench(None, _native.BENCH_HASH, buf, 32, 1) == _native.ERR_NULL
 
 
+def test_bench_peer_runs_the_same_loop_as_bench_hash():
+    # A peer's SHA256(data, len, md) in libsha's C loop: the same feedback, so the
+    # same bytes come out as from libsha's own LIBSHA_BENCH_HASH loop.
+    peer_type = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
+
+    @peer_type
+    def peer(data, length, md):
+        ctypes.memmove(md, hashlib.sha256(ctypes.string_at(data, length)).digest(), 32)
+        return md
+
+    for size in (0, 5, 32, 64, 1000):
+        ours = ctypes.create_string_buffer(bytes(i % 251 for i in range(size)), max(size, 1))
+        theirs = ctypes.create_string_buffer(ours.raw, max(size, 1))
+        assert lib.libsha_bench(b"standard", _native.BENCH_HASH, ours, size, 3) == _native.OK
+        assert lib.libsha_bench_peer(ctypes.cast(peer, ctypes.c_void_p), theirs, size, 3) == _native.OK
+        assert theirs.raw == ours.raw, size
+    assert lib.libsha_bench_peer(None, theirs, 1, 1) == _native.ERR_NULL
+    assert lib.libsha_bench_peer(ctypes.cast(peer, ctypes.c_void_p), None, 1, 1) == _native.ERR_NULL
+
+
 def test_constants_mirrored_from_the_header():
     # One source of truth: every value the Python side copies from libsha.h.
     import re

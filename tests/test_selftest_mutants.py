@@ -25,13 +25,13 @@ SSE4 = "sse4(1way),sse41(4way)"
 # (kernel, file, text, its lane-swapped replacement, rows that must refuse it)
 MUTANTS = [
     ("sse41 d64 4-way", "sha256_sse41.c", "BE((in) + 192 + 4 * (i)), BE((in) + 128 + 4 * (i))",
-     "BE((in) + 128 + 4 * (i)), BE((in) + 192 + 4 * (i))", [SSE4, AVX2]),
-    ("avx2 d64 8-way", "sha256_avx2.c", "BE(in, 4, i), BE(in, 3, i)", "BE(in, 3, i), BE(in, 4, i)", [AVX2]),
+     "BE((in) + 128 + 4 * (i)), BE((in) + 192 + 4 * (i))", [SSE4, AVX2, AVX2_1WAY]),
+    ("avx2 d64 8-way", "sha256_avx2.c", "BE(in, 4, i), BE(in, 3, i)", "BE(in, 3, i), BE(in, 4, i)", [AVX2, AVX2_1WAY]),
     ("x86_shani d64 2-way", "sha256_x86_shani.c", "__m128i n0 = LOAD_W(in, 4, mask), n1 = LOAD_W(in, 5, mask);",
      "__m128i n0 = LOAD_W(in, 0, mask), n1 = LOAD_W(in, 5, mask);", [SHANI]),
-    ("sse41 many 4-way", "sha256_sse41.c", "(p[1] + off)", "(p[2] + off)", [SSE4, AVX2]),
+    ("sse41 many 4-way", "sha256_sse41.c", "(p[1] + off)", "(p[2] + off)", [SSE4, AVX2, AVX2_1WAY]),
     ("avx2 many 8-way", "sha256_avx2.c", "_mm256_loadu_si256((const __m256i *)(p[i] + off))",
-     "_mm256_loadu_si256((const __m256i *)(p[i ^ 4] + off))", [AVX2]),
+     "_mm256_loadu_si256((const __m256i *)(p[i ^ 4] + off))", [AVX2, AVX2_1WAY]),
     ("x86_shani many 2-way", "sha256_x86_shani.c", "const unsigned char *p = blocks[0], *q = blocks[1];",
      "const unsigned char *p = blocks[1], *q = blocks[0];", [SHANI]),
     ("x86_shani last block 2-way", "sha256_x86_shani.c", "LIBSHA_X86_TAIL_BLOCK(tails[0], m0, m1, m2, m3);",

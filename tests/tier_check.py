@@ -2,7 +2,7 @@
 
 Run as a script, often under qemu-x86_64 -cpu MODEL by test_cpu_tiers.py, to
 check the tiers this machine's CPU is not. A representative subset of the
-suite: the NIST short and long messages, SHA256D64 for 0..40 and 1024 blobs,
+suite: the NIST short and long messages, every length 0..1100, SHA256D64 for 0..40 and 1024 blobs,
 streaming with split points across block borders, many messages at once
 (every length 0..300, each in a different lane position among nine, and a
 seeded batch of 0..5,000 bytes, with and without double), the Merkle root,
@@ -34,6 +34,10 @@ def check_active(failures):
         count += 1
         if libsha.sha256d64(data[: 64 * blobs]) != d64_expected(data[: 64 * blobs]):
             failures.append(f"{libsha.implementation()} d64 {blobs}")
+    for n in range(1101):  # odd and even block counts, for kernels that take blocks in pairs
+        count += 1
+        if libsha.sha256(data[:n]) != hashlib.sha256(data[:n]).digest():
+            failures.append(f"{libsha.implementation()} one-shot len {n}")
     for n in range(0, 200, 3):
         for cut in (0, n // 2, n):
             count += 1

@@ -347,6 +347,15 @@ LIBSHA_API int libsha_bench(const char *implementation, int op, unsigned char *b
 LIBSHA_API int libsha_bench_many(const char *implementation, unsigned char *out, unsigned char *data,
                                  const int64_t *offsets, size_t n, unsigned flags, uint64_t iterations);
 
+/*
+ * Benchmark loop for shabench's peer rows: another library's one-shot
+ * SHA-256 with OpenSSL's signature, SHA256(data, len, md), run as
+ * LIBSHA_BENCH_HASH runs libsha's (the same feedback), so C loops are set
+ * against C loops. Returns LIBSHA_OK or LIBSHA_ERR_NULL (fn or buf NULL).
+ */
+typedef unsigned char *(*libsha_peer_sha256_fn)(const unsigned char *data, size_t len, unsigned char *md);
+LIBSHA_API int libsha_bench_peer(libsha_peer_sha256_fn fn, unsigned char *buf, size_t len, uint64_t iterations);
+
 #ifdef __cplusplus
 }
 #endif

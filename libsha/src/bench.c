@@ -121,6 +121,19 @@ int libsha_bench(const char *implementation, int op, unsigned char *buf, size_t 
     }
 }
 
+int libsha_bench_peer(libsha_peer_sha256_fn fn, unsigned char *buf, size_t len, uint64_t iterations)
+{
+    uint64_t i;
+    if (fn == NULL || buf == NULL)
+        return LIBSHA_ERR_NULL;
+    for (i = 0; i < iterations; ++i) {
+        unsigned char digest[32];
+        fn(buf, len, digest);
+        feed_back(buf, len, digest);
+    }
+    return LIBSHA_OK;
+}
+
 int libsha_bench_many(const char *implementation, unsigned char *out, unsigned char *data,
                       const int64_t *offsets, size_t n, unsigned flags, uint64_t iterations)
 {

@@ -24,6 +24,7 @@
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/sha.h>
 
 #include "libsha.h"
 
@@ -223,6 +224,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
     if (!runnable || libsha_select(name) != LIBSHA_OK)
         return 0;
     msg = input + 2, len = size - 2;
+    {
+        /* The feature table: each name has one bit, and it ends. */
+        unsigned bit = 0;
+        const char *feature = libsha_cpu_feature_at(input[1] % 8u, &bit);
+        if (feature != NULL && (bit == 0 || (bit & (bit - 1)) != 0))
+            abort();
+    }
+    if (len <= 256) {
+        /* The peer loop gives what libsha's own benchmark loop gives. */
+        unsigned char ours[256], theirs[256];
+        memcpy(ours, msg, len);
+        memcpy(theirs, msg, len);
+        if (libsha_bench(name, LIBSHA_BENCH_HASH, ours, len, 2) != LIBSHA_OK
+            || libsha_bench_peer(SHA256, theirs, len, 2) != LIBSHA_OK || memcmp(ours, theirs, len) != 0)
+            abort();
+    }
 
     openssl_sha256(msg, len, expected);
     if (libsha_sha256(msg, len, got) != LIBSHA_OK || memcmp(got, expected, 32) != 0)

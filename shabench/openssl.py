@@ -1,0 +1,121 @@
+"""OpenSSL's SHA256() as a peer of libsha's rows without SHA-NI: C loop against C loop.
+
+OpenSSL reads OPENSSL_ia32cap once, when libcrypto loads, and this process
+loaded it with hashlib. So each mask runs in a child process
+(`python -m shabench.openssl MASK SIZE EPOCHS MIN_TIME_MS`) that loads
+libcrypto under that mask, checks its digest against libsha's, and times its
+SHA256() in libsha's own C benchmark loop (libsha_bench_peer: the same
+feedback as LIBSHA_BENCH_HASH), one indirect call per message.
+"""
+
+import ctypes
+import ctypes.util
+import json
+import os
+import subprocess
+import sys
+
+from .benchmarks import MESSAGE_1M, Benchmark
+from .measure import Measurement, measure
+
+# The path of OpenSSL's that each libsha row without SHA-NI is set against:
+# (mask, what it leaves OpenSSL, the CPU features it needs to mean that).
+MASKS = {
+    "avx2": (":~0x20000000", "SHA-NI masked: its AVX2+BMI2 path", {"avx2", "bmi2"}),
+    "sse4": ("~0x1000000000000000:~0x20000128", "AVX, AVX2, BMI and SHA-NI masked: its SSSE3 path", {"sse4.1"}),
+}
+SIZES = (("SHA256", MESSAGE_1M), ("SHA256_1K", 1024), ("SHA256_64b", 64))
+
+
+def mask_for(implementation):
+    """The MASKS key of a libsha row without SHA-NI, or None."""
+    if "shani" in implementation or not implementation.startswith(("sse4", "avx2")):
+        return None
+    return "avx2" if "avx2" in implementation else "sse4"
+
+
+def _libcrypto():
+    name = ctypes.util.find_library("crypto")
+    return ctypes.CDLL(name) if name else None
+
+
+def _openssl_version(lib):
+    lib.OpenSSL_version.restype = ctypes.c_char_p
+    lib.OpenSSL_version.argtypes = [ctypes.c_int]
+    return " ".join(lib.OpenSSL_version(0).decode().split()[:2])
+
+
+class PeerProcess:
+    """Runs the child for one (mask, size) and hands its measurement to the row."""
+
+    def __init__(self, mask, size):
+        self.mask, self.size = mask, size
+        self._result = None
+
+    def measurement(self, row, epochs):
+        if self._result is None:
+            env = dict(os.environ, OPENSSL_ia32cap=self.mask)
+            out = subprocess.run([sys.executable, "-m", "shabench.openssl", self.mask, str(self.size), str(epochs),
+                                  str(PeerProcess.min_time_ms)], env=env, capture_output=True, text=True)
+            if out.returncode != 0:
+                raise RuntimeError(f"OpenSSL peer (OPENSSL_ia32cap={self.mask}) failed: {out.stderr.strip()}")
+            data = json.loads(out.stdout)
+            self._result = Measurement(per_unit_ns=data["per_unit_ns"], iterations=data["iterations"],
+                                       total_s=data["total_s"])
+        return self._result
+
+    min_time_ms = 10.0  # set by the command line's --min-time
+
+
+def openssl_benchmarks(implementations, features):
+    """One peer row per size for each mask some listed row is set against."""
+    masks = []
+    for impl in implementations:
+        key = mask_for(impl)
+        if key is not None and key not in masks:
+            masks.append(key)
+    if not masks:
+        return []
+    lib = _libcrypto()
+    version = _openssl_version(lib) if lib is not None else "OpenSSL"
+    rows = []
+    for key in masks:
+        mask, path, needs = MASKS[key]
+        for name, size in SIZES:
+            runner = f'{version} SHA256() with OPENSSL_ia32cap="{mask}" ({path}; C loop)'
+            row = Benchmark(name, runner, size, None, peer=True, interleaved=PeerProcess(mask, size))
+            if lib is None:
+                row.left_out = "libcrypto not found (Debian: libssl3)"
+            elif not needs <= set(features):
+                row.left_out = f"this CPU lacks {', '.join(sorted(needs - set(features)))}: the mask would not mean that path"
+            rows.append(row)
+    return rows
+
+
+def _child(mask, size, epochs, min_time_ms):
+    """Times OpenSSL's SHA256() under the mask this process was started with."""
+    from libsha import _native
+
+    lib = _libcrypto()
+    assert os.environ.get("OPENSSL_ia32cap") == mask, "the mask must be set before libcrypto loads"
+    sha256 = ctypes.cast(lib.SHA256, ctypes.c_void_p).value
+    native = _native.lib()
+    buf = ctypes.create_string_buffer(bytes(i % 251 for i in range(size)), size)
+    theirs = ctypes.create_string_buffer(32)
+    lib.SHA256.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+    lib.SHA256(buf, size, theirs)
+    import libsha
+
+    if theirs.raw != libsha.sha256(buf.raw):
+        raise SystemExit(f"OpenSSL's SHA256() under OPENSSL_ia32cap={mask} disagrees with libsha")
+
+    def run(iterations):
+        if native.libsha_bench_peer(sha256, buf, size, iterations) != _native.OK:
+            raise RuntimeError("libsha_bench_peer failed")
+
+    m = measure(run, size, epochs, min_time_ms * 1e6)
+    print(json.dumps({"per_unit_ns": m.per_unit_ns, "iterations": m.iterations, "total_s": m.total_s}))
+
+
+if __name__ == "__main__":
+    _child(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
