@@ -11,72 +11,28 @@
 #include "sha256_impl.h"
 #include "sha256_x86_last_block.h"
 
-/* sigma1 of two words at once: each sits doubled in a 64-bit lane, where a
- * 64-bit right shift is a 32-bit rotation of the low half. */
-static LIBSHA_ALWAYS_INLINE __m256i sigma1_doubled(__m256i d)
-{
-    return _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(d, 17), _mm256_srli_epi64(d, 19)),
-                            _mm256_srli_epi32(d, 10));
-}
+#define VEC __m256i
+#define V_ADD(a, b) _mm256_add_epi32(a, b)
+#define V_XOR(a, b) _mm256_xor_si256(a, b)
+#define V_SRL32(x, n) _mm256_srli_epi32(x, n)
+#define V_SLL32(x, n) _mm256_slli_epi32(x, n)
+#define V_SRL64(x, n) _mm256_srli_epi64(x, n)
+#define V_ALIGNR4(hi, lo) _mm256_alignr_epi8(hi, lo, 4)
+#define V_SHUFFLE32(x, imm) _mm256_shuffle_epi32(x, imm)
+#define V_SHUFFLE8(x, mask) _mm256_shuffle_epi8(x, mask)
+#define V_MASK(hi64, lo64) _mm256_set_epi64x(hi64, lo64, hi64, lo64)
+#include "sha256_rounds_1way.h"
 
-static LIBSHA_ALWAYS_INLINE __m256i sigma0x4(__m256i x)
-{
-    __m256i r = _mm256_xor_si256(_mm256_srli_epi32(x, 7), _mm256_slli_epi32(x, 25));
-    r = _mm256_xor_si256(r, _mm256_xor_si256(_mm256_srli_epi32(x, 18), _mm256_slli_epi32(x, 14)));
-    return _mm256_xor_si256(r, _mm256_srli_epi32(x, 3));
-}
-
-/* W[t..t+3] of both blocks from x0..x3 = their W[t-16..t-1]: every step
- * stays inside a 128-bit lane, so the two blocks never mix. */
-static LIBSHA_ALWAYS_INLINE __m256i schedule4(__m256i x0, __m256i x1, __m256i x2, __m256i x3)
-{
-    const __m256i low_pair = _mm256_set_epi8(-1, -1, -1, -1, -1, -1, -1, -1, 11, 10, 9, 8, 3, 2, 1, 0, -1, -1, -1,
-                                             -1, -1, -1, -1, -1, 11, 10, 9, 8, 3, 2, 1, 0);
-    const __m256i high_pair = _mm256_set_epi8(11, 10, 9, 8, 3, 2, 1, 0, -1, -1, -1, -1, -1, -1, -1, -1, 11, 10, 9,
-                                              8, 3, 2, 1, 0, -1, -1, -1, -1, -1, -1, -1, -1);
-    __m256i w = _mm256_add_epi32(_mm256_add_epi32(x0, _mm256_alignr_epi8(x3, x2, 4)),
-                                 sigma0x4(_mm256_alignr_epi8(x1, x0, 4)));
-    /* W[t] and W[t+1] need sigma1 of W[t-2] and W[t-1]; W[t+2] and W[t+3] of those two. */
-    w = _mm256_add_epi32(w, _mm256_shuffle_epi8(sigma1_doubled(_mm256_shuffle_epi32(x3, 0xfa)), low_pair));
-    return _mm256_add_epi32(w, _mm256_shuffle_epi8(sigma1_doubled(_mm256_shuffle_epi32(w, 0x50)), high_pair));
-}
-
-#define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
-
-/* One round. Maj is ((a ^ b) & (b ^ c)) ^ b, whose b ^ c is the previous
- * round's a ^ b. The new e is summed on its own, Sigma1(e) last, so that it
- * waits on e for fewer additions than T1 + d would take; of the forms of Ch
- * and of these sums tried, this one ran fastest with gcc and clang. */
-#define ROUND(a, b, c, d, e, f, g, h, kw)                                                      \
-    do {                                                                                       \
-        uint32_t ch_ = ((f ^ g) & e) ^ g, s1_ = ROTR(e, 6) ^ ROTR(e, 11) ^ ROTR(e, 25);         \
-        uint32_t t1_ = h + (kw) + ch_ + s1_;                                                   \
-        d = d + h + (kw) + ch_ + s1_;                                                          \
-        h = t1_ + (ROTR(a, 2) ^ ROTR(a, 13) ^ ROTR(a, 22)) + (((a ^ b) & (b ^ c)) ^ b);        \
-    } while (0)
-
-/* Four rounds from kw[0..3], the names rotated as sha256_rounds.h does. */
-#define ROUNDS4_A(kw)                               \
-    ROUND(a, b, c, d, e, f, g, h, (kw)[0]);         \
-    ROUND(h, a, b, c, d, e, f, g, (kw)[1]);         \
-    ROUND(g, h, a, b, c, d, e, f, (kw)[2]);         \
-    ROUND(f, g, h, a, b, c, d, e, (kw)[3])
-#define ROUNDS4_B(kw)                               \
-    ROUND(e, f, g, h, a, b, c, d, (kw)[0]);         \
-    ROUND(d, e, f, g, h, a, b, c, (kw)[1]);         \
-    ROUND(c, d, e, f, g, h, a, b, (kw)[2]);         \
-    ROUND(b, c, d, e, f, g, h, a, (kw)[3])
+/* SHORT in both blocks: NARROW in block n (beside the schedule) was 1.02 x
+ * slower here (Golden Cove), though llvm-mca's Haswell and Skylake models
+ * put it 3-4 % ahead there; measure it on such a core before switching. */
+#define ROUNDS4_A(kw) LIBSHA_ROUNDS4_A(LIBSHA_ROUND_SHORT, kw)
+#define ROUNDS4_B(kw) LIBSHA_ROUNDS4_B(LIBSHA_ROUND_SHORT, kw)
 
 /* K + W of four rounds for both blocks at p (block n's at p[0..3], block
  * n + 1's at p[4..7]) from their W in x and the constants at k. */
 #define STORE_KW(p, k, x) \
     _mm256_store_si256((__m256i *)(p), _mm256_add_epi32(x, _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(k)))))
-
-/* Four rounds of block n from p, then the schedule four groups ahead for both blocks. */
-#define STEP(ROUNDS4, p, k, xa, xb, xc, xd) \
-    ROUNDS4(p);                            \
-    xa = schedule4(xa, xb, xc, xd);        \
-    STORE_KW((p) + 32, k, xa)
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #define ALIGN32 __declspec(align(32))
@@ -93,19 +49,8 @@ static void compress2(uint32_t s[8], __m256i x0, __m256i x1, __m256i x2, __m256i
     ALIGN32 uint32_t kw[128];
     uint32_t a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
     const uint32_t *p;
-    int i;
 
-    STORE_KW(kw, LIBSHA_K, x0);
-    STORE_KW(kw + 8, LIBSHA_K + 4, x1);
-    STORE_KW(kw + 16, LIBSHA_K + 8, x2);
-    STORE_KW(kw + 24, LIBSHA_K + 12, x3);
-    for (i = 0, p = kw; i < 3; ++i, p += 32) {
-        const uint32_t *k = LIBSHA_K + 16 + 16 * i;
-        STEP(ROUNDS4_A, p, k, x0, x1, x2, x3);
-        STEP(ROUNDS4_B, p + 8, k + 4, x1, x2, x3, x0);
-        STEP(ROUNDS4_A, p + 16, k + 8, x2, x3, x0, x1);
-        STEP(ROUNDS4_B, p + 24, k + 12, x3, x0, x1, x2);
-    }
+    LIBSHA_ROUNDS48_SCHEDULED(kw, 8);
     ROUNDS4_A(kw + 96);
     ROUNDS4_B(kw + 104);
     ROUNDS4_A(kw + 112);
@@ -118,7 +63,7 @@ static void compress2(uint32_t s[8], __m256i x0, __m256i x1, __m256i x2, __m256i
         ROUNDS4_A(p);
         ROUNDS4_B(p + 8);
     }
-    s[0] += a, s[1] += b, s[2] += c, s[3] += d, s[4] += e, s[5] += f, s[6] += g, s[7] += h;
+    LIBSHA_ADD_STATE(s);
 }
 
 #define BSWAP32_MASK _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL)
