@@ -4,8 +4,26 @@
 #include "sha256_impl.h"
 
 /* Each row is built where CMake's compile probe found its instruction sets
- * (LIBSHA_HAVE_*), best first. */
+ * (LIBSHA_HAVE_*), best first, after the kernels it uses (each declared with
+ * its type from sha256_impl.h, as its own file declares it). */
+libsha_transform_f libsha_standard_transform;
+libsha_d64_f libsha_standard_d64;
+#if defined(LIBSHA_HAVE_SSE41)
+libsha_transform_f libsha_sse4_transform;
+libsha_finalize_f libsha_sse4_finalize;
+libsha_d64_f libsha_sse4_d64, libsha_sse41_d64_4way;
+libsha_many_f libsha_sse41_many_4way;
+#endif
+#if defined(LIBSHA_HAVE_AVX2)
+libsha_d64_f libsha_avx2_d64_8way;
+libsha_many_f libsha_avx2_many_8way;
+#endif
 #if defined(LIBSHA_HAVE_SHANI)
+libsha_transform_f libsha_x86_shani_transform;
+libsha_finalize_f libsha_x86_shani_finalize;
+libsha_d64_f libsha_x86_shani_d64_1way, libsha_x86_shani_d64_2way;
+libsha_many_f libsha_x86_shani_many_2way;
+libsha_many_last_f libsha_x86_shani_many_last_2way;
 /* SHA-NI replaces the SSE4 and AVX2 paths, as in Bitcoin Core. */
 static const struct libsha_impl x86_shani = {
     .name = "x86_shani(1way,2way)",
@@ -19,6 +37,8 @@ static const struct libsha_impl x86_shani = {
 };
 #endif
 #if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2) && defined(LIBSHA_HAVE_BMI2)
+libsha_transform_f libsha_avx2_transform;
+libsha_finalize_f libsha_avx2_finalize;
 static const struct libsha_impl avx2 = {
     .name = "avx2(1way),sse41(4way),avx2(8way)",
     .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2,
@@ -53,6 +73,10 @@ static const struct libsha_impl sse4 = {
 #endif
 
 #if defined(LIBSHA_HAVE_ARM_SHA2)
+libsha_transform_f libsha_arm_shani_transform;
+libsha_d64_f libsha_arm_shani_d64_1way, libsha_arm_shani_d64_2way;
+libsha_many_f libsha_arm_shani_many_2way;
+libsha_many_last_f libsha_arm_shani_many_last_2way;
 static const struct libsha_impl arm_shani = {
     .name = "arm_shani(1way,2way)",
     .use = LIBSHA_USE_SHANI,

@@ -9,6 +9,11 @@
 #include "sha256_2way.h"
 #include "sha256_impl.h"
 
+libsha_transform_f libsha_arm_shani_transform;
+libsha_d64_f libsha_arm_shani_d64_1way, libsha_arm_shani_d64_2way;
+libsha_many_f libsha_arm_shani_many_2way;
+libsha_many_last_f libsha_arm_shani_many_last_2way;
+
 #define K4(g) vld1q_u32(&LIBSHA_K[4 * (g)])
 #define LOAD_W(p, i) vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8((const uint8_t *)(p) + 16 * (i))))
 

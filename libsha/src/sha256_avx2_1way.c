@@ -11,6 +11,9 @@
 #include "sha256_impl.h"
 #include "sha256_x86_last_block.h"
 
+libsha_transform_f libsha_avx2_transform;
+libsha_finalize_f libsha_avx2_finalize;
+
 #define VEC __m256i
 #define V_ADD(a, b) _mm256_add_epi32(a, b)
 #define V_XOR(a, b) _mm256_xor_si256(a, b)

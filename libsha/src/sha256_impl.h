@@ -15,21 +15,30 @@
 #  define LIBSHA_ALWAYS_INLINE inline __attribute__((always_inline))
 #endif
 
+/* The kernels' types. Each kernel file declares the functions it defines
+ * with them (e.g. `libsha_transform_f libsha_sse4_transform;`), and so does
+ * implementations.c beside the rows that use them: both are checked against
+ * one type, and a new kernel touches no shared header. */
+
 /* Compresses n consecutive 64-byte blocks (any alignment) into state. */
-typedef void (*libsha_transform_fn)(uint32_t state[8], const unsigned char *blocks, size_t n);
+typedef void libsha_transform_f(uint32_t state[8], const unsigned char *blocks, size_t n);
+typedef libsha_transform_f *libsha_transform_fn;
 /* Optional: pads the last `used` (< 64) message bytes held in pending, whose
  * bit length is `bits`, compresses, and writes the digest. Where the generic
  * padding in memory would make the transform wait on byte-wide stores. */
-typedef void (*libsha_finalize_fn)(uint32_t state[8], const unsigned char pending[64], size_t used,
-                                   uint64_t bits, unsigned char out[32]);
+typedef void libsha_finalize_f(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,
+                               unsigned char out[32]);
+typedef libsha_finalize_f *libsha_finalize_fn;
 /* Double SHA-256 of W consecutive 64-byte blobs into W 32-byte digests;
  * reads all of its input before writing any output, so out may equal in. */
-typedef void (*libsha_d64_fn)(unsigned char *out, const unsigned char *in);
+typedef void libsha_d64_f(unsigned char *out, const unsigned char *in);
+typedef libsha_d64_f *libsha_d64_fn;
 
 /* Many independent messages, one per lane: lane i compresses the n
  * consecutive 64-byte blocks at blocks[i] into state[i] (a..h in natural
  * order). The states are distinct; block pointers may be shared. */
-typedef void (*libsha_many_fn)(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
+typedef void libsha_many_f(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
+typedef libsha_many_f *libsha_many_fn;
 
 /* A message's last bytes, read in place: the len (< 64) bytes at rest, after
  * `before` bytes of the same message; bits is the message's length in bits. */
@@ -44,8 +53,9 @@ struct libsha_tail {
  * registers (tails[i].len < 56: one block), and with LIBSHA_DOUBLE the outer
  * hash too; lane i's digest goes to out[i]. Reads nothing outside a tail's
  * [rest - before, rest + len). */
-typedef void (*libsha_many_last_fn)(uint32_t *const state[], const struct libsha_tail tails[],
-                                    unsigned char *const out[], unsigned flags);
+typedef void libsha_many_last_f(uint32_t *const state[], const struct libsha_tail tails[],
+                                unsigned char *const out[], unsigned flags);
+typedef libsha_many_last_f *libsha_many_last_fn;
 
 /* SHA-256's message limit (2^64 - 1 bits), in whole bytes. */
 #define LIBSHA_MAX_MESSAGE_BYTES ((((uint64_t)1) << 61) - 1)
@@ -197,47 +207,9 @@ int libsha_many_offsets_on(const struct libsha_impl *impl, unsigned char *out, c
 int libsha_hmac_run(const struct libsha_impl *impl, const void *key, size_t keylen, const void *msg,
                     size_t msglen, unsigned char out[32]);
 
-/* sha256_standard.c: portable C. */
-void libsha_standard_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
-void libsha_standard_d64(unsigned char *out, const unsigned char *in);
-
 #if defined(LIBSHA_X86)
-/* sha256_sse4.c */
-void libsha_sse4_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
-void libsha_sse4_finalize(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,
-                          unsigned char out[32]);
-void libsha_sse4_d64(unsigned char *out, const unsigned char *in);
-/* sha256_sse41.c */
-void libsha_sse41_d64_4way(unsigned char *out, const unsigned char *in);
-void libsha_sse41_many_4way(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
-/* sha256_avx2.c */
-void libsha_avx2_d64_8way(unsigned char *out, const unsigned char *in);
-void libsha_avx2_many_8way(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
-/* sha256_avx2_1way.c */
-void libsha_avx2_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
-void libsha_avx2_finalize(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,
-                          unsigned char out[32]);
-/* sha256_x86_shani.c */
-void libsha_x86_shani_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
-void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64], size_t used, uint64_t bits,
-                               unsigned char out[32]);
-void libsha_x86_shani_d64_1way(unsigned char *out, const unsigned char *in);
-void libsha_x86_shani_d64_2way(unsigned char *out, const unsigned char *in);
-void libsha_x86_shani_many_2way(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
-void libsha_x86_shani_many_last_2way(uint32_t *const state[], const struct libsha_tail tails[],
-                                     unsigned char *const out[], unsigned flags);
-/* x86_avx.c */
+/* x86_avx.c: vzeroupper, for libsha_enter below. */
 void libsha_x86_zeroupper(void);
-#endif
-
-#if defined(LIBSHA_ARM)
-/* sha256_arm_shani.c */
-void libsha_arm_shani_transform(uint32_t state[8], const unsigned char *blocks, size_t n);
-void libsha_arm_shani_d64_1way(unsigned char *out, const unsigned char *in);
-void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in);
-void libsha_arm_shani_many_2way(uint32_t *const state[], const unsigned char *const blocks[], size_t n);
-void libsha_arm_shani_many_last_2way(uint32_t *const state[], const struct libsha_tail tails[],
-                                     unsigned char *const out[], unsigned flags);
 #endif
 
 /* First thing in every public hashing entry point: on CPUs with AVX, clear

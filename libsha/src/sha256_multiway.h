@@ -11,6 +11,9 @@
 #include "sha256_impl.h"
 #include "sha256_rounds.h"
 
+libsha_d64_f MULTIWAY_D64;
+libsha_many_f MULTIWAY_MANY;
+
 #define KW_ADD(i, w) OP_ADD(V_SET1(LIBSHA_K[i]), w)
 #define KW_PAD64(i, unused) V_SET1(LIBSHA_PAD64_KW[i])
 #define SET_H0()                                                                     \

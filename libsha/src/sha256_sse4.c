@@ -9,6 +9,10 @@
 #include "sha256_x86_last_block.h"
 #include "sha256_impl.h"
 
+libsha_transform_f libsha_sse4_transform;
+libsha_finalize_f libsha_sse4_finalize;
+libsha_d64_f libsha_sse4_d64;
+
 #define VEC __m128i
 #define V_ADD(a, b) _mm_add_epi32(a, b)
 #define V_XOR(a, b) _mm_xor_si128(a, b)

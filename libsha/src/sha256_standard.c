@@ -3,6 +3,9 @@
 
 #include "sha256_rounds_scalar.h"
 
+libsha_transform_f libsha_standard_transform;
+libsha_d64_f libsha_standard_d64;
+
 #define KW_ADD(i, w) (LIBSHA_K[i] + (w))
 
 /* The message words are parameters, not an array, so that where a caller

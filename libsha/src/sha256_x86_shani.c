@@ -15,6 +15,12 @@
 #include "sha256_2way.h"
 #include "sha256_impl.h"
 
+libsha_transform_f libsha_x86_shani_transform;
+libsha_finalize_f libsha_x86_shani_finalize;
+libsha_d64_f libsha_x86_shani_d64_1way, libsha_x86_shani_d64_2way;
+libsha_many_f libsha_x86_shani_many_2way;
+libsha_many_last_f libsha_x86_shani_many_last_2way;
+
 #define BSWAP32_MASK _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL)
 #define LOAD16(p, i) _mm_loadu_si128((const __m128i *)(p) + (i))
 #define LOAD_W(p, i, mask) _mm_shuffle_epi8(LOAD16(p, i), mask)
