@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 from .benchmarks import MESSAGE_1M, Benchmark
 from .measure import Measurement, measure
@@ -55,8 +56,12 @@ class PeerProcess:
     def measurement(self, row, epochs):
         if self._result is None:
             env = dict(os.environ, OPENSSL_ia32cap=self.mask)
+            # From a neutral directory: `python -m` puts the working directory
+            # first on sys.path, and in a checkout its libsha/ (no library
+            # built in it) would shadow the installed package.
             out = subprocess.run([sys.executable, "-m", "shabench.openssl", self.mask, str(self.size), str(epochs),
-                                  str(PeerProcess.min_time_ms)], env=env, capture_output=True, text=True)
+                                  str(PeerProcess.min_time_ms)], env=env, capture_output=True, text=True,
+                                 cwd=tempfile.gettempdir())
             if out.returncode != 0:
                 raise RuntimeError(f"OpenSSL peer (OPENSSL_ia32cap={self.mask}) failed: {out.stderr.strip()}")
             data = json.loads(out.stdout)

@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -143,6 +144,26 @@ def test_default_rows_cover_every_implementation_and_peer():
     for peer in ("SHA256 using hashlib.sha256", "SHA1 using hashlib.sha1", "SHA512 using hashlib.sha512",
                  "SHA3_256_1M using hashlib.sha3_256", "BLAKE2b using hashlib.blake2b"):
         assert any(t.startswith(peer) and t.endswith("Python loop)") for t in titles), peer
+
+
+def test_openssl_peer_rows_beside_the_rows_without_sha_ni(monkeypatch):
+    from shabench import openssl
+
+    rows = openssl.openssl_benchmarks(RUNNABLE, libsha.cpu_features())
+    masked = {openssl.mask_for(impl) for impl in RUNNABLE} - {None}
+    assert {(b.name, b.runner.split("OPENSSL_ia32cap=")[1].split()[0]) for b in rows} == {
+        (name, f'"{openssl.MASKS[key][0]}"') for key in masked for name, _ in openssl.SIZES}
+    assert all(b.peer and b.title.endswith("C loop)") for b in rows)
+    runnable = [b for b in rows if not b.left_out]
+    if not runnable:
+        pytest.skip("no OpenSSL peer row can run here (no libcrypto, or a CPU without the masks' features)")
+    # The child runs from the checkout too (as CI does): it must load the same libsha, not the
+    # source tree's, check OpenSSL's digest and time it.
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    openssl.PeerProcess.min_time_ms = 1.0
+    row = next(b for b in runnable if b.unit_bytes == 64)
+    result = row.interleaved.measurement(row, 3)
+    assert len(result.per_unit_ns) == 3 and all(t > 0 for t in result.per_unit_ns)
 
 
 def test_list_filter_and_impl(capsys):
