@@ -41,9 +41,15 @@ def _libcrypto():
 
 
 def _openssl_version(lib):
-    lib.OpenSSL_version.restype = ctypes.c_char_p
-    lib.OpenSSL_version.argtypes = [ctypes.c_int]
-    return " ".join(lib.OpenSSL_version(0).decode().split()[:2])
+    """e.g. "OpenSSL 3.0.19"; None for a libcrypto that is not OpenSSL 1.1 or later (LibreSSL,
+    or too old to name itself so), which OPENSSL_ia32cap may not steer."""
+    version = getattr(lib, "OpenSSL_version", None)
+    if version is None:
+        return None
+    version.restype = ctypes.c_char_p
+    version.argtypes = [ctypes.c_int]
+    words = version(0).decode().split()
+    return " ".join(words[:2]) if words[:1] == ["OpenSSL"] else None
 
 
 class PeerProcess:
@@ -82,15 +88,17 @@ def openssl_benchmarks(implementations, features):
     if not masks:
         return []
     lib = _libcrypto()
-    version = _openssl_version(lib) if lib is not None else "OpenSSL"
+    version = _openssl_version(lib) if lib is not None else None
     rows = []
     for key in masks:
         mask, path, needs = MASKS[key]
         for name, size in SIZES:
-            runner = f'{version} SHA256() with OPENSSL_ia32cap="{mask}" ({path}; C loop)'
+            runner = f'{version or "OpenSSL"} SHA256() with OPENSSL_ia32cap="{mask}" ({path}; C loop)'
             row = Benchmark(name, runner, size, None, peer=True, interleaved=PeerProcess(mask, size))
             if lib is None:
                 row.left_out = "libcrypto not found (Debian: libssl3)"
+            elif version is None:
+                row.left_out = "the libcrypto found is not OpenSSL 1.1 or later: OPENSSL_ia32cap may not steer it"
             elif not needs <= set(features):
                 row.left_out = f"this CPU lacks {', '.join(sorted(needs - set(features)))}: the mask would not mean that path"
             rows.append(row)
