@@ -93,9 +93,7 @@ void libsha_avx2_finalize(uint32_t state[8], const unsigned char pending[64], si
                           unsigned char out[32])
 {
     if (used >= 56) { /* the length needs a second block: the rare, generic way */
-        unsigned char last[128];
-        libsha_pad_two_blocks(last, pending, used, bits);
-        libsha_avx2_transform(state, last, 2);
+        libsha_finish_two_blocks(libsha_avx2_transform, state, pending, used, bits);
     } else {
         __m128i b0, b1, b2, b3;
         LIBSHA_X86_LAST_BLOCK(pending, used, bits, b0, b1, b2, b3);

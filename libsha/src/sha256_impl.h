@@ -146,15 +146,18 @@ static inline void libsha_store_digest(unsigned char out[32], const uint32_t sta
         libsha_store_be32(out + 4 * i, state[i]);
 }
 
-/* A message's last `used` bytes (56..63) padded into two blocks: where the
- * length no longer fits beside them, the rare case finalize functions leave to memory. */
-static inline void libsha_pad_two_blocks(unsigned char last[128], const unsigned char *pending, size_t used,
-                                         uint64_t bits)
+/* A message's last `used` bytes (56..63) padded into two blocks and compressed
+ * by transform: where the length no longer fits beside them, the rare case
+ * finalize functions leave to memory. */
+static inline void libsha_finish_two_blocks(libsha_transform_fn transform, uint32_t state[8],
+                                            const unsigned char *pending, size_t used, uint64_t bits)
 {
+    unsigned char last[128];
     memcpy(last, pending, used);
     last[used] = 0x80;
     memset(last + used + 1, 0, 128 - 8 - used - 1);
     libsha_store_be64(last + 120, bits);
+    transform(state, last, 2);
 }
 
 /* implementations.c: every compiled-in implementation, best first. */

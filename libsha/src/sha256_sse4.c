@@ -72,9 +72,7 @@ void libsha_sse4_finalize(uint32_t state[8], const unsigned char pending[64], si
                           unsigned char out[32])
 {
     if (used >= 56) { /* the length needs a second block: the rare, generic way */
-        unsigned char last[128];
-        libsha_pad_two_blocks(last, pending, used, bits);
-        libsha_sse4_transform(state, last, 2);
+        libsha_finish_two_blocks(libsha_sse4_transform, state, pending, used, bits);
     } else {
         /* The padded block goes back to memory in whole 16-byte stores, which
          * the transform's 16-byte loads forward, so one copy of the rounds

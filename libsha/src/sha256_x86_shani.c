@@ -141,9 +141,7 @@ void libsha_x86_shani_finalize(uint32_t state[8], const unsigned char pending[64
     __m128i s0, s1, save0, save1, m0, m1, m2, m3;
 
     if (used >= 56) { /* the length needs a second block: the rare, generic way */
-        unsigned char last[128];
-        libsha_pad_two_blocks(last, pending, used, bits);
-        libsha_x86_shani_transform(state, last, 2);
+        libsha_finish_two_blocks(libsha_x86_shani_transform, state, pending, used, bits);
         libsha_store_digest(out, state);
         return;
     }
