@@ -24,7 +24,9 @@ class Benchmark:
     peer: bool = False
     max_epochs: Optional[int] = None  # a cap for rows whose one iteration takes seconds
     left_out: Optional[str] = None  # why this row cannot run here (a peer not installed): listed, not run
-    interleaved: Optional[Any] = None  # files.Interleaved: measured in turn with its other rows, not by make_run
+    # Measured by interleaved.measurement(row, epochs, min_time_ms), not by make_run: files.Interleaved (in turn
+    # with its other rows) or openssl.PeerProcess (in a child process).
+    interleaved: Optional[Any] = None
 
     @property
     def title(self):

@@ -120,9 +120,6 @@ def format_output(args, context, rows):
 
 
 def run_benchmarks(args):
-    from .openssl import PeerProcess
-
-    PeerProcess.min_time_ms = args.min_time
     implementations = args.impl or runnable_implementations()
     if args.sizes:
         benchmarks = sweep_benchmarks(args.sizes, implementations)
@@ -150,7 +147,7 @@ def run_benchmarks(args):
             progress.update(i, b.title)
             epochs = min(args.epochs, b.max_epochs or args.epochs)
             if b.interleaved is not None:
-                rows.append((b, b.interleaved.measurement(b, epochs)))
+                rows.append((b, b.interleaved.measurement(b, epochs, args.min_time)))
             else:
                 rows.append((b, measure(b.make_run(), b.unit_bytes, epochs, args.min_time * 1e6)))
     except KeyboardInterrupt:

@@ -43,7 +43,8 @@ class Interleaved:
         self.runs = runs
         self._results = None
 
-    def measurement(self, row, epochs):
+    def measurement(self, row, epochs, min_time_ms):
+        # min_time_ms is not used: an epoch is `runs` whole commands, counted, not timed to a minimum.
         if self._results is None:
             runs = {name: make() for name, make in self.entries.items()}
             for run in runs.values():

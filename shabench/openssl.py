@@ -59,14 +59,14 @@ class PeerProcess:
         self.mask, self.size = mask, size
         self._result = None
 
-    def measurement(self, row, epochs):
+    def measurement(self, row, epochs, min_time_ms):
         if self._result is None:
             env = dict(os.environ, OPENSSL_ia32cap=self.mask)
             # From a neutral directory: `python -m` puts the working directory
             # first on sys.path, and in a checkout its libsha/ (no library
             # built in it) would shadow the installed package.
             out = subprocess.run([sys.executable, "-m", "shabench.openssl", self.mask, str(self.size), str(epochs),
-                                  str(PeerProcess.min_time_ms)], env=env, capture_output=True, text=True,
+                                  str(min_time_ms)], env=env, capture_output=True, text=True,
                                  cwd=tempfile.gettempdir())
             if out.returncode != 0:
                 raise RuntimeError(f"OpenSSL peer (OPENSSL_ia32cap={self.mask}) failed: {out.stderr.strip()}")
@@ -74,8 +74,6 @@ class PeerProcess:
             self._result = Measurement(per_unit_ns=data["per_unit_ns"], iterations=data["iterations"],
                                        total_s=data["total_s"])
         return self._result
-
-    min_time_ms = 10.0  # set by the command line's --min-time
 
 
 def openssl_benchmarks(implementations, features):
