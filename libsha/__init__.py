@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         CPU_FEATURES,
         USE_ALL,
         USE_AVX2,
+        USE_AVX512,
         USE_SHANI,
         USE_SSE4,
         USE_STANDARD,
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
 _HOMES = {
     "NonContiguousError": ("_buffers", "NonContiguousError"),
     **{name: ("_dispatch", name) for name in (
-        "CPU_FEATURES", "USE_ALL", "USE_AVX2", "USE_SHANI", "USE_SSE4", "USE_STANDARD", "Implementation",
+        "CPU_FEATURES", "USE_ALL", "USE_AVX2", "USE_AVX512", "USE_SHANI", "USE_SSE4", "USE_STANDARD", "Implementation",
         "autodetect", "build_type", "cpu_features", "implementation", "implementations", "library_version",
         "select", "using")},
     "sha256_file": ("_files", "sha256_file"),
@@ -77,6 +78,7 @@ __all__ = [
     "SHA256",
     "USE_ALL",
     "USE_AVX2",
+    "USE_AVX512",
     "USE_SHANI",
     "USE_SSE4",
     "USE_STANDARD",

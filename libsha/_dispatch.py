@@ -17,7 +17,8 @@ USE_STANDARD = 0
 USE_SSE4 = 1
 USE_AVX2 = 2
 USE_SHANI = 4
-USE_ALL = USE_SSE4 | USE_AVX2 | USE_SHANI
+USE_AVX512 = 8  # libsha's own: Bitcoin Core has no AVX-512 kernels
+USE_ALL = USE_SSE4 | USE_AVX2 | USE_SHANI | USE_AVX512
 
 
 _features: dict[str, int] = {}

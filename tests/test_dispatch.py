@@ -13,7 +13,9 @@ import libsha
 from conftest import sha256d64_by_hashlib
 from libsha import _native
 
+SHANI_AVX512 = "x86_shani(1way,2way),avx512(8way,16way)"  # chosen only where the model table says so
 SHANI = "x86_shani(1way,2way)"
+AVX512 = "avx2(1way),sse41(4way),avx512(8way,16way)"
 AVX2_1WAY = "avx2(1way),sse41(4way),avx2(8way)"  # AVX2 + BMI2: the two-block single stream
 AVX2 = "sse4(1way),sse41(4way),avx2(8way)"
 SSE4 = "sse4(1way),sse41(4way)"
@@ -22,8 +24,18 @@ RUNNABLE = {i.name for i in libsha.implementations() if i.runnable}
 FEATURES = set(libsha.cpu_features())
 
 
+def wide_lanes_preferred():
+    """Whether the CPU model table prefers AVX-512 lanes to SHA-NI's (cpu_x86.c: Intel, family 6)."""
+    if platform.machine().lower() not in ("x86_64", "amd64") or not sys.platform.startswith("linux"):
+        return False
+    info = open("/proc/cpuinfo").read()
+    return "GenuineIntel" in info and "\ncpu family\t: 6\n" in info
+
+
 def best_of(*candidates):
-    return next(name for name in candidates if name in RUNNABLE)
+    """The first candidate this CPU runs (and, for SHANI_AVX512, the model table allows)."""
+    return next(name for name in candidates
+                if name in RUNNABLE and (name != SHANI_AVX512 or wide_lanes_preferred()))
 
 
 @pytest.fixture(autouse=True)
@@ -40,12 +52,16 @@ def restore_choice():
         (libsha.USE_SSE4, [SSE4, "standard"]),
         (libsha.USE_SSE4 | libsha.USE_AVX2, [AVX2_1WAY, AVX2, SSE4, "standard"]),
         (libsha.USE_SSE4 | libsha.USE_SHANI, [SHANI, ARM, SSE4, "standard"]),
-        (libsha.USE_ALL, [SHANI, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
+        (libsha.USE_SSE4 | libsha.USE_AVX2 | libsha.USE_AVX512, [AVX512, AVX2_1WAY, AVX2, SSE4, "standard"]),
+        (libsha.USE_ALL, [SHANI_AVX512, SHANI, AVX512, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
+        # Bitcoin Core's USE_ALL (7) never picks an AVX-512 row.
+        (libsha.USE_SSE4 | libsha.USE_AVX2 | libsha.USE_SHANI, [SHANI, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
         # As in Bitcoin Core, x86's AVX2 and SHA-NI build on SSE4: without it, neither;
         # ARM's SHA-2 needs USE_SHANI alone.
         (libsha.USE_AVX2, ["standard"]),
         (libsha.USE_SHANI, [ARM, "standard"]),
         (libsha.USE_AVX2 | libsha.USE_SHANI, [ARM, "standard"]),
+        (libsha.USE_AVX512, ["standard"]),
     ],
 )
 def test_mask_semantics_follow_bitcoin_core(use, candidates):
@@ -56,7 +72,9 @@ def test_names_are_bitcoin_cores():
     names = [i.name for i in libsha.implementations()]
     machine = platform.machine().lower()
     if machine in ("x86_64", "amd64", "i686"):
-        assert names == [SHANI, AVX2_1WAY, AVX2, SSE4, "standard"]
+        # The AVX-512 rows are in builds whose compiler takes AVX-512 (every one we ship).
+        assert names in ([SHANI_AVX512, SHANI, AVX512, AVX2_1WAY, AVX2, SSE4, "standard"],
+                         [SHANI, AVX2_1WAY, AVX2, SSE4, "standard"])
     elif machine in ("aarch64", "arm64"):
         assert names == [ARM, "standard"]
     else:
@@ -67,6 +85,9 @@ def test_runnable_flags_match_cpu_features():
     runnable = {i.name: i.runnable for i in libsha.implementations()}
     if SHANI in runnable:
         assert runnable[SHANI] == ("sha" in FEATURES)
+        if SHANI_AVX512 in runnable:
+            assert runnable[SHANI_AVX512] == ({"sha", "avx512"} <= FEATURES)
+            assert runnable[AVX512] == ({"avx2", "bmi2", "avx512"} <= FEATURES)
         assert runnable[AVX2_1WAY] == ({"avx2", "bmi2"} <= FEATURES)
         assert runnable[AVX2] == ("avx2" in FEATURES)
         assert runnable[SSE4] == ("sse4.1" in FEATURES)
@@ -79,7 +100,7 @@ def test_first_use_picks_the_best_runnable(tmp_path):
     code = "import libsha; print(libsha.implementation())"
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                             env={k: v for k, v in os.environ.items() if k != "LIBSHA_IMPL"})
-    assert result.stdout.strip() == best_of(SHANI, AVX2_1WAY, AVX2, SSE4, ARM, "standard")
+    assert result.stdout.strip() == best_of(SHANI_AVX512, SHANI, AVX512, AVX2_1WAY, AVX2, SSE4, ARM, "standard")
 
 
 @pytest.mark.parametrize("name", sorted(RUNNABLE))
@@ -133,6 +154,9 @@ def run_with_env(tmp_path, value, code="import libsha; print(libsha.implementati
         ("avx2", [AVX2_1WAY, AVX2, SSE4, "standard"]),
         ("shani", [SHANI, ARM, SSE4, "standard"]),
         ("standard,sse4,avx2,shani", [SHANI, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
+        # avx512 brings the AVX2 base its row builds on, never SHA-NI.
+        ("avx512", [AVX512, AVX2_1WAY, AVX2, SSE4, "standard"]),
+        ("shani,avx512", [SHANI_AVX512, SHANI, AVX512, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
     ],
 )
 def test_libsha_impl_restricts_the_automatic_choice(tmp_path, value, candidates):

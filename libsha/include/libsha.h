@@ -53,7 +53,8 @@ extern "C" {
 #define LIBSHA_USE_SSE4 1u
 #define LIBSHA_USE_AVX2 2u
 #define LIBSHA_USE_SHANI 4u
-#define LIBSHA_USE_ALL (LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_SHANI)
+#define LIBSHA_USE_AVX512 8u /* libsha's own: Bitcoin Core has no AVX-512 kernels */
+#define LIBSHA_USE_ALL (LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_SHANI | LIBSHA_USE_AVX512)
 
 /* CPU features libsha_cpu_features() reports (each implies what the OS must enable). */
 #define LIBSHA_CPU_SSE41 (1u << 0)    /* x86 SSE4.1 and SSSE3 */
@@ -62,6 +63,7 @@ extern "C" {
 #define LIBSHA_CPU_X86_SHA (1u << 3)  /* x86 SHA extensions (with SSE4.1) */
 #define LIBSHA_CPU_ARM_SHA2 (1u << 4) /* ARMv8 SHA-256 instructions */
 #define LIBSHA_CPU_BMI2 (1u << 5)     /* x86 BMI1 and BMI2 */
+#define LIBSHA_CPU_AVX512 (1u << 6)   /* x86 AVX-512F, VL and BW, with ZMM state saved by the OS */
 
 /* Library version, "MAJOR.MINOR.PATCH". */
 LIBSHA_API const char *libsha_version(void);

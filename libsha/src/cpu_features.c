@@ -11,6 +11,10 @@ const struct libsha_cpu_feature libsha_cpu_feature_table[] = {
     /* The AVX bit alone is not enough: without OS support a YMM instruction faults. */
     {"avx", LIBSHA_CPU_AVX, 1, LIBSHA_ECX, LIBSHA_ECX1_AVX | LIBSHA_ECX1_OSXSAVE, LIBSHA_XCR0_SSE_AND_YMM, 0},
     {"avx2", LIBSHA_CPU_AVX2, 7, LIBSHA_EBX, LIBSHA_EBX7_AVX2, 0, LIBSHA_CPU_AVX},
+    /* F, VL and BW together (Skylake-SP and later, Zen 4 and later), and all
+     * three parts of the ZMM and opmask state saved, or an EVEX instruction faults. */
+    {"avx512", LIBSHA_CPU_AVX512, 7, LIBSHA_EBX, LIBSHA_EBX7_AVX512F | LIBSHA_EBX7_AVX512VL | LIBSHA_EBX7_AVX512BW,
+     LIBSHA_XCR0_ZMM, LIBSHA_CPU_AVX2},
     /* General-register instructions: no OS state. */
     {"bmi2", LIBSHA_CPU_BMI2, 7, LIBSHA_EBX, LIBSHA_EBX7_BMI1 | LIBSHA_EBX7_BMI2, 0, 0},
     /* SHA-NI needs no OS state, but its code is SSE4.1 (and SSSE3) around it. */
@@ -38,7 +42,7 @@ unsigned libsha_cpu_detect(void)
 
 libsha_atomic_uint libsha_cpu_cache;
 
-unsigned libsha_cpu_features(void)
+static unsigned detected(void)
 {
     unsigned value = libsha_atomic_load_uint(&libsha_cpu_cache);
     if (!(value & LIBSHA_CPU_DETECTED)) {
@@ -46,5 +50,15 @@ unsigned libsha_cpu_features(void)
         value = libsha_cpu_detect() | LIBSHA_CPU_DETECTED;
         libsha_atomic_store_uint(&libsha_cpu_cache, value);
     }
-    return value & ~LIBSHA_CPU_DETECTED;
+    return value;
+}
+
+unsigned libsha_cpu_features(void)
+{
+    return detected() & ~(LIBSHA_CPU_DETECTED | LIBSHA_TUNE_MASK);
+}
+
+unsigned libsha_cpu_tuning(void)
+{
+    return detected() & LIBSHA_TUNE_MASK;
 }

@@ -18,7 +18,7 @@ static int runnable(const struct libsha_impl *impl)
 /* LIBSHA_IMPL's words after 'standard', one per LIBSHA_USE_* bit. A word
  * allows its bit and the base its rows build on (word_mask), read from the
  * registry, so a new row or family adds nothing here. */
-#define USE_WORDS(X) X(sse4, LIBSHA_USE_SSE4) X(avx2, LIBSHA_USE_AVX2) X(shani, LIBSHA_USE_SHANI)
+#define USE_WORDS(X) X(sse4, LIBSHA_USE_SSE4) X(avx2, LIBSHA_USE_AVX2) X(shani, LIBSHA_USE_SHANI) X(avx512, LIBSHA_USE_AVX512)
 #define WORD_ROW(word, bit) {#word, bit},
 #define WORD_TEXT(word, bit) ", " #word
 
@@ -31,18 +31,19 @@ static const struct {
     "LIBSHA_IMPL must be a comma-separated list of standard" USE_WORDS(WORD_TEXT) "; "              \
     "until it is, libsha uses 'standard'"
 
-/* A word's bit, with the other bits of the rows whose highest bit it is
- * (avx2 and shani rows on x86 also need sse4's). */
+/* A word's bit, with the bits every row whose highest bit it is also needs
+ * (avx2 and shani rows on x86 need sse4's; avx512 rows sse4's and avx2's, but
+ * only the one that pairs AVX-512 with SHA-NI needs shani's). */
 static unsigned word_mask(unsigned bit)
 {
-    unsigned mask = bit;
+    unsigned mask = ~0u;
     size_t i;
     for (i = 0; i < libsha_registry_count && bit != 0; ++i) {
         unsigned use = libsha_registry[i]->use;
         if ((use & bit) && use < 2 * bit)
-            mask |= use;
+            mask &= use;
     }
-    return mask;
+    return mask == ~0u ? bit : mask;
 }
 
 static libsha_atomic_ptr env_error_printed; /* set by the one thread that prints */
@@ -94,7 +95,8 @@ static const struct libsha_impl *best_allowed(unsigned use)
     use &= env_mask(&invalid);
     for (i = 0; i < libsha_registry_count; ++i) {
         const struct libsha_impl *impl = libsha_registry[i];
-        if ((impl->use & ~use) == 0 && runnable(impl) && libsha_selftest(impl) == 0)
+        if ((impl->use & ~use) == 0 && runnable(impl) && (impl->tune & ~libsha_cpu_tuning()) == 0
+            && libsha_selftest(impl) == 0)
             return impl;
     }
     /* Only reachable if even the portable code gives wrong answers: a broken

@@ -18,12 +18,36 @@ libsha_many_f libsha_sse41_many_4way;
 libsha_d64_f libsha_avx2_d64_8way;
 libsha_many_f libsha_avx2_many_8way;
 #endif
+#if defined(LIBSHA_HAVE_AVX512) && defined(LIBSHA_HAVE_AVX2)
+libsha_d64_f libsha_avx512_d64_8way, libsha_avx512_d64_16way;
+libsha_many_f libsha_avx512_many_8way, libsha_avx512_many_16way;
+libsha_many_last_f libsha_avx512_many_last_8way, libsha_avx512_many_last_16way;
+#endif
 #if defined(LIBSHA_HAVE_SHANI)
 libsha_transform_f libsha_x86_shani_transform;
 libsha_finalize_f libsha_x86_shani_finalize;
 libsha_d64_f libsha_x86_shani_d64_1way, libsha_x86_shani_d64_2way;
 libsha_many_f libsha_x86_shani_many_2way;
 libsha_many_last_f libsha_x86_shani_many_last_2way;
+#if defined(LIBSHA_HAVE_AVX512) && defined(LIBSHA_HAVE_AVX2)
+/* One stream on SHA-NI, blobs and batches on AVX-512 where its lanes are the
+ * faster (the CPU model table's LIBSHA_TUNE_WIDE_LANES): 1 and 2 blobs or
+ * messages on SHA-NI, 8 and 16 on AVX-512. Its use bits name avx2 too, so
+ * LIBSHA_IMPL=avx512 allows AVX-512 rows without allowing SHA-NI. */
+static const struct libsha_impl x86_shani_avx512 = {
+    .name = "x86_shani(1way,2way),avx512(8way,16way)",
+    .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_SHANI | LIBSHA_USE_AVX512,
+    .cpu = LIBSHA_CPU_X86_SHA | LIBSHA_CPU_AVX512,
+    .tune = LIBSHA_TUNE_WIDE_LANES,
+    .transform = libsha_x86_shani_transform,
+    .finalize = libsha_x86_shani_finalize,
+    .d64 = {[1] = libsha_x86_shani_d64_1way, [2] = libsha_x86_shani_d64_2way, [8] = libsha_avx512_d64_8way,
+            [16] = libsha_avx512_d64_16way},
+    .many = {[2] = libsha_x86_shani_many_2way, [8] = libsha_avx512_many_8way, [16] = libsha_avx512_many_16way},
+    .many_last = {[2] = libsha_x86_shani_many_last_2way, [8] = libsha_avx512_many_last_8way,
+                  [16] = libsha_avx512_many_last_16way},
+};
+#endif
 /* SHA-NI replaces the SSE4 and AVX2 paths, as in Bitcoin Core. */
 static const struct libsha_impl x86_shani = {
     .name = "x86_shani(1way,2way)",
@@ -39,6 +63,22 @@ static const struct libsha_impl x86_shani = {
 #if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2) && defined(LIBSHA_HAVE_BMI2)
 libsha_transform_f libsha_avx2_transform;
 libsha_finalize_f libsha_avx2_finalize;
+#endif
+#if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2) && defined(LIBSHA_HAVE_BMI2) && defined(LIBSHA_HAVE_AVX512)
+/* The AVX2+BMI2 single stream, with AVX-512's lanes for blobs and batches. */
+static const struct libsha_impl avx512 = {
+    .name = "avx2(1way),sse41(4way),avx512(8way,16way)",
+    .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_AVX512,
+    .cpu = LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX2 | LIBSHA_CPU_BMI2 | LIBSHA_CPU_AVX512,
+    .transform = libsha_avx2_transform,
+    .finalize = libsha_avx2_finalize,
+    .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx512_d64_8way,
+            [16] = libsha_avx512_d64_16way},
+    .many = {[4] = libsha_sse41_many_4way, [8] = libsha_avx512_many_8way, [16] = libsha_avx512_many_16way},
+    .many_last = {[8] = libsha_avx512_many_last_8way, [16] = libsha_avx512_many_last_16way},
+};
+#endif
+#if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2) && defined(LIBSHA_HAVE_BMI2)
 static const struct libsha_impl avx2 = {
     .name = "avx2(1way),sse41(4way),avx2(8way)",
     .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2,
@@ -96,8 +136,14 @@ static const struct libsha_impl standard = {
 };
 
 const struct libsha_impl *const libsha_registry[] = {
+#if defined(LIBSHA_HAVE_SHANI) && defined(LIBSHA_HAVE_AVX512) && defined(LIBSHA_HAVE_AVX2)
+    &x86_shani_avx512,
+#endif
 #if defined(LIBSHA_HAVE_SHANI)
     &x86_shani,
+#endif
+#if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2) && defined(LIBSHA_HAVE_BMI2) && defined(LIBSHA_HAVE_AVX512)
+    &avx512,
 #endif
 #if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2) && defined(LIBSHA_HAVE_BMI2)
     &avx2,

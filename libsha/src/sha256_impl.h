@@ -61,7 +61,7 @@ typedef libsha_many_last_f *libsha_many_last_fn;
 #define LIBSHA_MAX_MESSAGE_BYTES ((((uint64_t)1) << 61) - 1)
 
 /* Lane widths a kernel may have: each is an index into a row's kernel arrays. */
-#define LIBSHA_MAX_LANES 8
+#define LIBSHA_MAX_LANES 16
 
 /* One row of the dispatch table: immutable, switched as a whole. Written with
  * designated initializers, e.g. .d64[4] = libsha_sse41_d64_4way; the
@@ -70,6 +70,7 @@ struct libsha_impl {
     const char *name;       /* printed as Bitcoin Core prints it */
     unsigned use;           /* LIBSHA_USE_* bits that must be allowed */
     unsigned cpu;           /* LIBSHA_CPU_* features it executes */
+    unsigned tune;          /* LIBSHA_TUNE_* bits automatic choice needs (cpu_features.h) */
     libsha_transform_fn transform;
     libsha_finalize_fn finalize; /* NULL: the generic padding in sha256_stream.c */
     /* SHA256D64 of W blobs at once in .d64[W]: [1] is required, wider ones

@@ -1,11 +1,20 @@
 /*
- * One message per vector lane: the bodies shared by sse41(4way) and
- * avx2(8way). The includer defines VEC, LANES, the OP_* operations on VEC
- * (see sha256_rounds.h), V_SET1(x), V_LOADU(p), V_STOREU(p, v),
- * V_LOAD_WORD(in, i) (word i of each of LANES consecutive blobs, byte-swapped),
- * V_GATHER_BLOCK(p, w) (the 16 words of the block at each lane's pointer
- * p[lane], byte-swapped, one vector per word into w[0..15]), and the functions' names: MULTIWAY_D64 (SHA256D64 of LANES
+ * One message per vector lane: the bodies shared by sse41(4way), avx2(8way),
+ * the AVX-512 kernels and the tests' portable 16-lane build. The includer
+ * defines VEC, LANES, the OP_* operations on VEC (see sha256_rounds.h),
+ * V_SET1(x), V_LOADU(p), V_STOREU(p, v), V_GATHER_BLOCK(p, w) (the 16 words of
+ * the block at each lane's pointer p[lane], byte-swapped, one vector per word
+ * into w[0..15]) and the functions' names: MULTIWAY_D64 (SHA256D64 of LANES
  * blobs) and MULTIWAY_MANY (blocks of LANES independent messages).
+ *
+ * Optional: MULTIWAY_MANY_LAST names a last-block kernel (libsha_many_last_f),
+ * with V_TAIL_BLOCK(tails, w) where the instruction set can pad the tails in
+ * registers (the words of each lane's tail, zero from its end: w[14] and
+ * w[15], the length, are set here); without it the tails are padded in
+ * stack buffers and gathered.
+ *
+ * A file may include this body more than once, for two widths: it has no
+ * include guard, and its helpers are named after MULTIWAY_MANY.
  */
 #include "padding_schedule.h"
 #include "sha256_impl.h"
@@ -26,49 +35,81 @@ libsha_many_f MULTIWAY_MANY;
 #define ADD_H0()                                                                                   \
     ADD_STATE(V_SET1(LIBSHA_H0[0]), V_SET1(LIBSHA_H0[1]), V_SET1(LIBSHA_H0[2]), V_SET1(LIBSHA_H0[3]), \
               V_SET1(LIBSHA_H0[4]), V_SET1(LIBSHA_H0[5]), V_SET1(LIBSHA_H0[6]), V_SET1(LIBSHA_H0[7]))
+#define TAKE_W(w)                                                                                     \
+    w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7], w8 = w[8], \
+    w9 = w[9], w10 = w[10], w11 = w[11], w12 = w[12], w13 = w[13], w14 = w[14], w15 = w[15]
+#define SAVE_STATE() s0 = a, s1 = b, s2 = c, s3 = d, s4 = e, s5 = f, s6 = g, s7 = h
+/* The outer hash of each lane's 32-byte digest a..h, padded: length 256 bits. */
+#define OUTER_HASH()                                                                   \
+    w0 = a, w1 = b, w2 = c, w3 = d, w4 = e, w5 = f, w6 = g, w7 = h;                    \
+    w8 = V_SET1(0x80000000u);                                                          \
+    w9 = w10 = w11 = w12 = w13 = w14 = V_SET1(0);                                      \
+    w15 = V_SET1(256);                                                                 \
+    SET_H0();                                                                          \
+    SHA256_ROUNDS64(KW_ADD);                                                           \
+    ADD_H0()
+
+#define MULTIWAY_JOIN2(x, y) x##y
+#define MULTIWAY_JOIN(x, y) MULTIWAY_JOIN2(x, y)
+#define STORE_DIGESTS MULTIWAY_JOIN(MULTIWAY_MANY, _store_digests)
+#define LOAD_STATES MULTIWAY_JOIN(MULTIWAY_MANY, _load_states)
+
+/* Lane l's digest (a..h) to out[l]. */
+static LIBSHA_ALWAYS_INLINE void STORE_DIGESTS(unsigned char *const out[], const VEC digest[8])
+{
+    uint32_t lanes[LANES];
+    int i, lane;
+    for (i = 0; i < 8; ++i) {
+        V_STOREU(lanes, digest[i]);
+        for (lane = 0; lane < LANES; ++lane)
+            libsha_store_be32(out[lane] + 4 * i, lanes[lane]);
+    }
+}
+
+/* Word i of every lane's state, one vector per word. */
+static LIBSHA_ALWAYS_INLINE void LOAD_STATES(uint32_t *const state[], VEC words[8])
+{
+    uint32_t lanes[LANES];
+    int i, lane;
+    for (i = 0; i < 8; ++i) {
+        for (lane = 0; lane < LANES; ++lane)
+            lanes[lane] = state[lane][i];
+        words[i] = V_LOADU(lanes);
+    }
+}
 
 void MULTIWAY_D64(unsigned char *out, const unsigned char *in)
 {
     VEC a, b, c, d, e, f, g, h, t1, t2;
     VEC w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15;
     VEC s0, s1, s2, s3, s4, s5, s6, s7;
-    uint32_t lanes[LANES];
-    int i, lane;
+    VEC w[16];
+    const unsigned char *p[LANES];
+    unsigned char *outs[LANES];
+    int lane;
+
+    for (lane = 0; lane < LANES; ++lane)
+        p[lane] = in + 64 * lane, outs[lane] = out + 32 * lane;
 
     /* Inner hash, the message block. */
-    w0 = V_LOAD_WORD(in, 0), w1 = V_LOAD_WORD(in, 1), w2 = V_LOAD_WORD(in, 2), w3 = V_LOAD_WORD(in, 3);
-    w4 = V_LOAD_WORD(in, 4), w5 = V_LOAD_WORD(in, 5), w6 = V_LOAD_WORD(in, 6), w7 = V_LOAD_WORD(in, 7);
-    w8 = V_LOAD_WORD(in, 8), w9 = V_LOAD_WORD(in, 9), w10 = V_LOAD_WORD(in, 10), w11 = V_LOAD_WORD(in, 11);
-    w12 = V_LOAD_WORD(in, 12), w13 = V_LOAD_WORD(in, 13), w14 = V_LOAD_WORD(in, 14), w15 = V_LOAD_WORD(in, 15);
+    V_GATHER_BLOCK(p, w);
+    TAKE_W(w);
     SET_H0();
     SHA256_ROUNDS64(KW_ADD);
     ADD_H0();
 
     /* Inner hash, the padding block: no schedule to compute. */
-    s0 = a, s1 = b, s2 = c, s3 = d, s4 = e, s5 = f, s6 = g, s7 = h;
+    SAVE_STATE();
     SHA256_ROUNDS16(KW_PAD64, 0);
     SHA256_ROUNDS16(KW_PAD64, 16);
     SHA256_ROUNDS16(KW_PAD64, 32);
     SHA256_ROUNDS16(KW_PAD64, 48);
     ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
 
-    /* Outer hash of the 32-byte inner digest, padded: length 256 bits. */
-    w0 = a, w1 = b, w2 = c, w3 = d, w4 = e, w5 = f, w6 = g, w7 = h;
-    w8 = V_SET1(0x80000000u);
-    w9 = w10 = w11 = w12 = w13 = w14 = V_SET1(0);
-    w15 = V_SET1(256);
-    SET_H0();
-    SHA256_ROUNDS64(KW_ADD);
-    ADD_H0();
-
-    s0 = a, s1 = b, s2 = c, s3 = d, s4 = e, s5 = f, s6 = g, s7 = h;
+    OUTER_HASH();
     {
-        const VEC digest[8] = {s0, s1, s2, s3, s4, s5, s6, s7};
-        for (i = 0; i < 8; ++i) {
-            V_STOREU(lanes, digest[i]);
-            for (lane = 0; lane < LANES; ++lane)
-                libsha_store_be32(out + 32 * lane + 4 * i, lanes[lane]);
-        }
+        const VEC digest[8] = {a, b, c, d, e, f, g, h};
+        STORE_DIGESTS(outs, digest); /* all input is read by now: out may equal in */
     }
 }
 
@@ -84,11 +125,7 @@ void MULTIWAY_MANY(uint32_t *const state[], const unsigned char *const blocks[],
     uint32_t lanes[LANES];
     int i, lane;
 
-    for (i = 0; i < 8; ++i) {
-        for (lane = 0; lane < LANES; ++lane)
-            lanes[lane] = state[lane][i];
-        words[i] = V_LOADU(lanes);
-    }
+    LOAD_STATES(state, words);
     a = words[0], b = words[1], c = words[2], d = words[3];
     e = words[4], f = words[5], g = words[6], h = words[7];
     for (lane = 0; lane < LANES; ++lane)
@@ -97,9 +134,8 @@ void MULTIWAY_MANY(uint32_t *const state[], const unsigned char *const blocks[],
     for (; n > 0; --n) {
         VEC w[16];
         V_GATHER_BLOCK(p, w);
-        w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7];
-        w8 = w[8], w9 = w[9], w10 = w[10], w11 = w[11], w12 = w[12], w13 = w[13], w14 = w[14], w15 = w[15];
-        s0 = a, s1 = b, s2 = c, s3 = d, s4 = e, s5 = f, s6 = g, s7 = h;
+        TAKE_W(w);
+        SAVE_STATE();
         SHA256_ROUNDS64(KW_ADD);
         ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
         for (lane = 0; lane < LANES; ++lane)
@@ -114,3 +150,60 @@ void MULTIWAY_MANY(uint32_t *const state[], const unsigned char *const blocks[],
             state[lane][i] = lanes[lane];
     }
 }
+
+#if defined(MULTIWAY_MANY_LAST)
+libsha_many_last_f MULTIWAY_MANY_LAST;
+
+/* The last block of LANES messages, each tail (< 56 bytes) padded here, and
+ * with LIBSHA_DOUBLE the outer hash, in the same registers. */
+void MULTIWAY_MANY_LAST(uint32_t *const state[], const struct libsha_tail tails[], unsigned char *const out[],
+                        unsigned flags)
+{
+    VEC a, b, c, d, e, f, g, h, t1, t2;
+    VEC w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15;
+    VEC s0, s1, s2, s3, s4, s5, s6, s7;
+    VEC words[8], w[16];
+    uint32_t hi[LANES], lo[LANES];
+    int lane;
+
+#if defined(V_TAIL_BLOCK)
+    V_TAIL_BLOCK(tails, w);
+#else
+    {
+        unsigned char padded[LANES][64];
+        const unsigned char *p[LANES];
+        for (lane = 0; lane < LANES; ++lane) {
+            memset(padded[lane], 0, 64);
+            if (tails[lane].len > 0)
+                memcpy(padded[lane], tails[lane].rest, tails[lane].len);
+            padded[lane][tails[lane].len] = 0x80;
+            p[lane] = padded[lane];
+        }
+        V_GATHER_BLOCK(p, w);
+    }
+#endif
+    for (lane = 0; lane < LANES; ++lane) {
+        hi[lane] = (uint32_t)(tails[lane].bits >> 32);
+        lo[lane] = (uint32_t)tails[lane].bits;
+    }
+    w[14] = V_LOADU(hi), w[15] = V_LOADU(lo);
+
+    LOAD_STATES(state, words);
+    a = words[0], b = words[1], c = words[2], d = words[3];
+    e = words[4], f = words[5], g = words[6], h = words[7];
+    TAKE_W(w);
+    SAVE_STATE();
+    SHA256_ROUNDS64(KW_ADD);
+    ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
+    if (flags & LIBSHA_DOUBLE) {
+        OUTER_HASH();
+    }
+    {
+        const VEC digest[8] = {a, b, c, d, e, f, g, h};
+        STORE_DIGESTS(out, digest);
+    }
+}
+#endif
+
+#undef STORE_DIGESTS
+#undef LOAD_STATES

@@ -8,13 +8,24 @@
 #ifndef LIBSHA_SHA256_ROUNDS_H
 #define LIBSHA_SHA256_ROUNDS_H
 
+/* An instruction set with a rotate or a three-input logic op (AVX-512's
+ * vprold, vpternlogd) defines these four itself, before this header. */
+#ifndef OP_ROTR
 #define OP_ROTR(x, n) OP_OR(OP_SHR(x, n), OP_SHL(x, 32 - (n)))
+#endif
+#ifndef OP_XOR3
+#define OP_XOR3(x, y, z) OP_XOR(OP_XOR(x, y), z)
+#endif
+#ifndef OP_CH
 #define OP_CH(x, y, z) OP_XOR(z, OP_AND(x, OP_XOR(y, z)))
+#endif
+#ifndef OP_MAJ
 #define OP_MAJ(x, y, z) OP_OR(OP_AND(x, y), OP_AND(z, OP_OR(x, y)))
-#define OP_BSIG0(x) OP_XOR(OP_XOR(OP_ROTR(x, 2), OP_ROTR(x, 13)), OP_ROTR(x, 22))
-#define OP_BSIG1(x) OP_XOR(OP_XOR(OP_ROTR(x, 6), OP_ROTR(x, 11)), OP_ROTR(x, 25))
-#define OP_SSIG0(x) OP_XOR(OP_XOR(OP_ROTR(x, 7), OP_ROTR(x, 18)), OP_SHR(x, 3))
-#define OP_SSIG1(x) OP_XOR(OP_XOR(OP_ROTR(x, 17), OP_ROTR(x, 19)), OP_SHR(x, 10))
+#endif
+#define OP_BSIG0(x) OP_XOR3(OP_ROTR(x, 2), OP_ROTR(x, 13), OP_ROTR(x, 22))
+#define OP_BSIG1(x) OP_XOR3(OP_ROTR(x, 6), OP_ROTR(x, 11), OP_ROTR(x, 25))
+#define OP_SSIG0(x) OP_XOR3(OP_ROTR(x, 7), OP_ROTR(x, 18), OP_SHR(x, 3))
+#define OP_SSIG1(x) OP_XOR3(OP_ROTR(x, 17), OP_ROTR(x, 19), OP_SHR(x, 10))
 
 /* One round. Callers rotate the names a..h instead of moving eight values. */
 #define SHA256_ROUND(a, b, c, d, e, f, g, h, kw)                                   \

@@ -13,8 +13,6 @@
 #define OP_SHL(x, n) _mm_slli_epi32(x, n)
 #define V_SET1(x) _mm_set1_epi32((int)(x))
 #define V_STOREU(p, v) _mm_storeu_si128((__m128i *)(p), v)
-#define BE(p) ((int)libsha_load_be32(p))
-#define V_LOAD_WORD(in, i) _mm_set_epi32(BE((in) + 192 + 4 * (i)), BE((in) + 128 + 4 * (i)), BE((in) + 64 + 4 * (i)), BE((in) + 4 * (i)))
 #define V_LOADU(p) _mm_loadu_si128((const __m128i *)(p))
 
 /* Words off/4 .. off/4 + 3 of the block at each lane's pointer, one vector per

@@ -12,7 +12,12 @@
 #define AVX2_7 (1u << 5)
 #define BMI2_7 (1u << 8)
 #define SHA_7 (1u << 29)
+#define AVX512F_7 (1u << 16)
+#define AVX512BW_7 (1u << 30)
+#define AVX512VL_7 (1u << 31)
+#define AVX512_7 (AVX512F_7 | AVX512BW_7 | AVX512VL_7)
 #define YMM_SAVED 0x7u
+#define ZMM_SAVED 0xe7u /* x87, XMM, YMM, opmask, ZMM0-15 upper, ZMM16-31 */
 
 /* The readings the decision looks at: max leaf, leaf 1 ECX, leaf 7 EBX, XCR0. */
 #define ID(max, ecx1, ebx7, saved) \
@@ -20,6 +25,14 @@
 
 #define ALL_ECX (SSSE3 | SSE41 | OSXSAVE | AVX)
 #define ALL_CPU (LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX | LIBSHA_CPU_AVX2 | LIBSHA_CPU_X86_SHA)
+#define AVX2_CPU (LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX | LIBSHA_CPU_AVX2 | LIBSHA_CPU_BMI2)
+#define AVX512_EBX (AVX2_7 | BMI1_7 | BMI2_7 | AVX512_7)
+/* leaf 1 EAX: family 6 (Intel's), and AMD's 0x19 (0xf + extended 0x0a) */
+#define FAMILY_6 (6u << 8)
+#define FAMILY_19H ((0xfu << 8) | (0x0au << 20))
+#define VENDOR_ID(who, eax1, max, ecx1, ebx7, saved)                                                        \
+    {.max_leaf = (max), .vendor = who, .leaf1 = {[LIBSHA_EAX] = (eax1), [LIBSHA_ECX] = (ecx1)},            \
+     .leaf7 = {[LIBSHA_EBX] = (ebx7)}, .xcr0 = (saved)}
 
 static const struct {
     const char *name;
@@ -51,6 +64,34 @@ static const struct {
      {.max_leaf = 7, .leaf1 = {[LIBSHA_ECX] = SSSE3 | SSE41}, .leaf7 = {[LIBSHA_ECX] = SHA_7}}, LIBSHA_CPU_SSE41},
     {"AVX2's bit in leaf 1 ECX position 5, not leaf 7", ID(7, ALL_ECX | (1u << 5), 0, YMM_SAVED),
      LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX},
+    /* AVX-512: F, VL and BW together, and the OS saving all three parts of the ZMM state. */
+    {"AVX-512F, VL and BW, ZMM state saved (Skylake-SP)", ID(7, ALL_ECX, AVX512_EBX, ZMM_SAVED),
+     AVX2_CPU | LIBSHA_CPU_AVX512},
+    {"AVX-512F without VL or BW (Knights Landing)", ID(7, ALL_ECX, AVX512_EBX & ~(AVX512VL_7 | AVX512BW_7), ZMM_SAVED),
+     AVX2_CPU},
+    {"AVX-512F and BW without VL", ID(7, ALL_ECX, AVX512_EBX & ~AVX512VL_7, ZMM_SAVED), AVX2_CPU},
+    {"AVX-512F and VL without BW", ID(7, ALL_ECX, AVX512_EBX & ~AVX512BW_7, ZMM_SAVED), AVX2_CPU},
+    {"AVX-512 with the OS not saving ZMM state (XCR0 bits 5-7 clear)", ID(7, ALL_ECX, AVX512_EBX, YMM_SAVED),
+     AVX2_CPU},
+    {"AVX-512 with opmask saved but not the upper ZMM halves", ID(7, ALL_ECX, AVX512_EBX, YMM_SAVED | 0x20),
+     AVX2_CPU},
+    {"AVX-512 with ZMM0-15 saved but not ZMM16-31", ID(7, ALL_ECX, AVX512_EBX, YMM_SAVED | 0x60), AVX2_CPU},
+    {"AVX-512 without AVX2", ID(7, ALL_ECX, AVX512_7 | BMI1_7 | BMI2_7, ZMM_SAVED),
+     LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX | LIBSHA_CPU_BMI2},
+    {"AVX-512 bits without OSXSAVE", ID(7, SSSE3 | SSE41 | AVX, AVX512_EBX, ZMM_SAVED),
+     LIBSHA_CPU_SSE41 | LIBSHA_CPU_BMI2},
+    /* The CPU model table: Intel family 6 prefers AVX-512's lanes to SHA-NI's; AMD and others do not. */
+    {"Intel family 6 with SHA-NI and AVX-512 (Sapphire Rapids)",
+     VENDOR_ID("GenuineIntel", FAMILY_6 | (0xfu << 4) | (0x8u << 16), 0x20, ALL_ECX, AVX512_EBX | SHA_7, ZMM_SAVED),
+     AVX2_CPU | LIBSHA_CPU_AVX512 | LIBSHA_CPU_X86_SHA | LIBSHA_TUNE_WIDE_LANES},
+    {"AMD family 19h with SHA-NI and AVX-512 (Zen 4)",
+     VENDOR_ID("AuthenticAMD", FAMILY_19H | (0x1u << 4), 0x10, ALL_ECX, AVX512_EBX | SHA_7, ZMM_SAVED),
+     AVX2_CPU | LIBSHA_CPU_AVX512 | LIBSHA_CPU_X86_SHA},
+    {"Intel family 15 (an extended family Intel never gave SHA-NI)",
+     VENDOR_ID("GenuineIntel", 0xfu << 8, 7, ALL_ECX, AVX512_EBX | SHA_7, ZMM_SAVED),
+     AVX2_CPU | LIBSHA_CPU_AVX512 | LIBSHA_CPU_X86_SHA},
+    {"an unknown vendor", VENDOR_ID("HygonGenuine", FAMILY_6, 7, ALL_ECX, AVX512_EBX | SHA_7, ZMM_SAVED),
+     AVX2_CPU | LIBSHA_CPU_AVX512 | LIBSHA_CPU_X86_SHA},
 };
 
 int main(void)

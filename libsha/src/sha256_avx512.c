@@ -1,0 +1,137 @@
+/*
+ * avx512(8way,16way): the lane-generic body (sha256_multiway.h) on AVX-512F,
+ * VL and BW. vprold rotates in one instruction where AVX2 needs two shifts
+ * and an or; vpternlogd does Ch, Maj and each sigma's three-way xor in one.
+ * Sixteen lanes in ZMM registers, and eight in YMM registers (AVX-512VL) for
+ * the batches and blob counts too small for sixteen.
+ */
+#include <immintrin.h>
+
+#include "sha256_impl.h"
+
+/* Sixteen lanes. */
+#define VEC __m512i
+#define LANES 16
+#define OP_ADD(a, b) _mm512_add_epi32(a, b)
+#define OP_XOR(a, b) _mm512_xor_si512(a, b)
+#define OP_AND(a, b) _mm512_and_si512(a, b)
+#define OP_OR(a, b) _mm512_or_si512(a, b)
+#define OP_SHR(x, n) _mm512_srli_epi32(x, n)
+#define OP_SHL(x, n) _mm512_slli_epi32(x, n)
+#define OP_ROTR(x, n) _mm512_ror_epi32(x, n)
+/* vpternlogd's immediate is the truth table, indexed by x << 2 | y << 1 | z. */
+#define OP_XOR3(x, y, z) _mm512_ternarylogic_epi32(x, y, z, 0x96)
+#define OP_CH(x, y, z) _mm512_ternarylogic_epi32(x, y, z, 0xca)
+#define OP_MAJ(x, y, z) _mm512_ternarylogic_epi32(x, y, z, 0xe8)
+#define V_SET1(x) _mm512_set1_epi32((int)(x))
+#define V_STOREU(p, v) _mm512_storeu_si512((void *)(p), v)
+#define V_LOADU(p) _mm512_loadu_si512((const void *)(p))
+
+/* Lane l's 64-byte block in r[l], byte-swapped, in: word i of every lane in w[i]. */
+static inline void transpose16(const __m512i r[16], __m512i w[16])
+{
+    __m512i t[16], u[16];
+    int i, m;
+    for (i = 0; i < 16; i += 2) { /* per 128-bit chunk j: lanes i, i+1 of words 4j, 4j+1 | 4j+2, 4j+3 */
+        t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    for (i = 0; i < 16; i += 4) { /* u[i + m], chunk j: lanes i..i+3 of word 4j + m */
+        u[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);
+        u[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);
+        u[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);
+        u[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);
+    }
+    for (m = 0; m < 4; ++m) { /* chunk j of u[m], u[4 + m], u[8 + m], u[12 + m] makes word 4j + m */
+        __m512i x0 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0x44), x1 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0xee);
+        __m512i y0 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], 0x44);
+        __m512i y1 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], 0xee);
+        w[m] = _mm512_shuffle_i32x4(x0, y0, 0x88);
+        w[4 + m] = _mm512_shuffle_i32x4(x0, y0, 0xdd);
+        w[8 + m] = _mm512_shuffle_i32x4(x1, y1, 0x88);
+        w[12 + m] = _mm512_shuffle_i32x4(x1, y1, 0xdd);
+    }
+}
+
+static inline __m512i bswap32x16(__m512i v)
+{
+    const __m512i bswap = _mm512_set4_epi32(0x0c0d0e0f, 0x08090a0b, 0x04050607, 0x00010203);
+    return _mm512_shuffle_epi8(v, bswap);
+}
+
+static inline void gather16(const unsigned char *const p[16], __m512i w[16])
+{
+    __m512i r[16];
+    int i;
+    for (i = 0; i < 16; ++i)
+        r[i] = bswap32x16(_mm512_loadu_si512((const void *)p[i]));
+    transpose16(r, w);
+}
+
+/* Each tail padded in registers: a masked load reads its len bytes and no
+ * more (masked-off bytes never fault), and 0x80 goes in at byte len. */
+static inline void tail16(const struct libsha_tail tails[16], __m512i w[16])
+{
+    __m512i r[16];
+    int i;
+    for (i = 0; i < 16; ++i) {
+        size_t len = tails[i].len;
+        const void *rest = len > 0 ? (const void *)tails[i].rest : (const void *)&tails[i];
+        __m512i v = _mm512_maskz_loadu_epi8(_cvtu64_mask64((UINT64_C(1) << len) - 1), rest);
+        v = _mm512_mask_mov_epi8(v, _cvtu64_mask64(UINT64_C(1) << len), _mm512_set1_epi8((char)0x80));
+        r[i] = bswap32x16(v);
+    }
+    transpose16(r, w);
+}
+
+#define V_GATHER_BLOCK(p, w) gather16((p), (w))
+#define V_TAIL_BLOCK(tails, w) tail16((tails), (w))
+#define MULTIWAY_D64 libsha_avx512_d64_16way
+#define MULTIWAY_MANY libsha_avx512_many_16way
+#define MULTIWAY_MANY_LAST libsha_avx512_many_last_16way
+#include "sha256_multiway.h"
+
+#undef VEC
+#undef LANES
+#undef OP_ADD
+#undef OP_XOR
+#undef OP_AND
+#undef OP_OR
+#undef OP_SHR
+#undef OP_SHL
+#undef OP_ROTR
+#undef OP_XOR3
+#undef OP_CH
+#undef OP_MAJ
+#undef V_SET1
+#undef V_STOREU
+#undef V_LOADU
+#undef V_GATHER_BLOCK
+#undef V_TAIL_BLOCK
+#undef MULTIWAY_D64
+#undef MULTIWAY_MANY
+#undef MULTIWAY_MANY_LAST
+
+/* Eight lanes: today's avx2(8way) with AVX-512VL's rotate and logic. */
+#define VEC __m256i
+#define LANES 8
+#define OP_ADD(a, b) _mm256_add_epi32(a, b)
+#define OP_XOR(a, b) _mm256_xor_si256(a, b)
+#define OP_AND(a, b) _mm256_and_si256(a, b)
+#define OP_OR(a, b) _mm256_or_si256(a, b)
+#define OP_SHR(x, n) _mm256_srli_epi32(x, n)
+#define OP_SHL(x, n) _mm256_slli_epi32(x, n)
+#define OP_ROTR(x, n) _mm256_ror_epi32(x, n)
+#define OP_XOR3(x, y, z) _mm256_ternarylogic_epi32(x, y, z, 0x96)
+#define OP_CH(x, y, z) _mm256_ternarylogic_epi32(x, y, z, 0xca)
+#define OP_MAJ(x, y, z) _mm256_ternarylogic_epi32(x, y, z, 0xe8)
+#define V_SET1(x) _mm256_set1_epi32((int)(x))
+#define V_STOREU(p, v) _mm256_storeu_si256((__m256i *)(p), v)
+#define V_LOADU(p) _mm256_loadu_si256((const __m256i *)(p))
+
+#include "sha256_gather_avx2.h"
+#define V_GATHER_BLOCK(p, w) (gather8((p), 0, (w)), gather8((p), 32, (w) + 8))
+#define MULTIWAY_D64 libsha_avx512_d64_8way
+#define MULTIWAY_MANY libsha_avx512_many_8way
+#define MULTIWAY_MANY_LAST libsha_avx512_many_last_8way
+#include "sha256_multiway.h"
