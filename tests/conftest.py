@@ -20,6 +20,11 @@ def implementation(request):
     assert libsha.implementation() == previous
 
 
+# LIBSHA_MAX_LANES in libsha/src/sha256_impl.h: the widest many-message kernel any row may have
+# (test_portable_lanes.py checks the two agree).
+WIDEST_LANES = 16
+
+
 def pattern251(n, start=0):
     """n bytes of a 251-byte cycle: no power-of-two period for a lane or block bug to hide in."""
     return bytes((start + i) % 251 for i in range(n))

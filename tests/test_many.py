@@ -2,6 +2,7 @@
 
 import ctypes
 import hashlib
+import struct
 import subprocess
 import sys
 from array import array
@@ -9,7 +10,7 @@ from array import array
 import pytest
 
 import libsha
-from conftest import BLOCK, block_transactions, merkle_root_by_hashlib, pattern251, sha256d
+from conftest import WIDEST_LANES, BLOCK, block_transactions, merkle_root_by_hashlib, pattern251, sha256d
 from libsha import _native
 
 lib = _native.lib()
@@ -28,20 +29,55 @@ def mixed_batch(rng, n):
 
 @pytest.mark.parametrize("double", [False, True])
 def test_random_batches_on_every_implementation(implementation, rng, double):
-    for n in (1, 2, 3, 7, 8, 9, 17, 100):
+    for n in (1, 2, 3, 7, 8, 9, 15, 16, 17, 33, 100, 300):
         messages = mixed_batch(rng, n)
         assert libsha.sha256_many(messages, double=double) == by_hashlib(messages, double)
 
 
 def test_every_length_0_to_300_in_every_lane_position(implementation):
-    # Nine messages (more than the widest kernel's eight lanes): the one under
-    # test in each position, the others of other lengths and other bytes.
-    data = pattern251(300 + 9 * 331)
+    # One message more than the widest kernel has lanes: the one under test in
+    # each position, the others of other lengths and other bytes.
+    count = WIDEST_LANES + 1
+    data = pattern251(300 + count * 331)
     for length in range(301):
-        for position in range(9):
+        for position in range(count):
             messages = [data[331 * i : 331 * i + (length if i == position else (length * 7 + i * 53) % 301)]
-                        for i in range(9)]
+                        for i in range(count)]
             assert libsha.sha256_many(messages) == by_hashlib(messages), (length, position)
+
+
+def views_of(messages, data, starts):
+    """Arrow binary views of messages (inline up to 12 bytes, else buffer 0 at their start in data)."""
+    views = bytearray()
+    for message, start in zip(messages, starts):
+        if len(message) <= 12:
+            views += struct.pack("<i12s", len(message), message)
+        else:
+            views += struct.pack("<i4sii", len(message), message[:4], 0, start)
+    return bytes(views)
+
+
+@pytest.mark.parametrize("double", [False, True])
+def test_offsets_and_views_forms_on_every_implementation(implementation, rng, double):
+    # The C forms Arrow columns use, on batches that fill every lane and finish at different blocks.
+    flags = _native.DOUBLE if double else 0
+    for n in (1, 15, 16, 17, 40):
+        messages = mixed_batch(rng, n)
+        starts = [sum(map(len, messages[:i])) for i in range(n + 1)]
+        data = b"".join(messages) or b"\0"
+        expected = b"".join(by_hashlib(messages, double))
+        for name, kind in (("libsha_sha256_many_offsets32", ctypes.c_int32),
+                           ("libsha_sha256_many_offsets64", ctypes.c_int64)):
+            out = ctypes.create_string_buffer(32 * n)
+            assert getattr(lib, name)(out, data, (kind * (n + 1))(*starts), n, flags) == _native.OK
+            assert out.raw == expected, (name, n, double)
+        out = ctypes.create_string_buffer(32 * n)
+        buffers, sizes = (ctypes.c_void_p * 1)(), (ctypes.c_int64 * 1)(len(data))
+        keep = ctypes.create_string_buffer(data, len(data))
+        buffers[0] = ctypes.addressof(keep)
+        views = views_of(messages, data, starts)
+        assert lib.libsha_sha256_many_views(out, views, buffers, sizes, 1, n, flags) == _native.OK
+        assert out.raw == expected, ("views", n, double)
 
 
 def test_unaligned_and_shared_memory(implementation):

@@ -135,6 +135,22 @@ static const struct libsha_impl standard = {
     .d64 = {[1] = libsha_standard_d64},
 };
 
+#if defined(LIBSHA_TEST_PORTABLE_LANES)
+libsha_d64_f libsha_portable_d64_8way, libsha_portable_d64_16way;
+libsha_many_f libsha_portable_many_8way, libsha_portable_many_16way;
+libsha_many_last_f libsha_portable_many_last_8way, libsha_portable_many_last_16way;
+/* Tests only (tests/c/sha256_portable_lanes.c): the AVX-512 row's widths on
+ * plain C arrays. After standard, so never chosen automatically. */
+static const struct libsha_impl portable_lanes = {
+    .name = "standard(1way),portable(8way,16way)",
+    .use = LIBSHA_USE_STANDARD,
+    .transform = libsha_standard_transform,
+    .d64 = {[1] = libsha_standard_d64, [8] = libsha_portable_d64_8way, [16] = libsha_portable_d64_16way},
+    .many = {[8] = libsha_portable_many_8way, [16] = libsha_portable_many_16way},
+    .many_last = {[8] = libsha_portable_many_last_8way, [16] = libsha_portable_many_last_16way},
+};
+#endif
+
 const struct libsha_impl *const libsha_registry[] = {
 #if defined(LIBSHA_HAVE_SHANI) && defined(LIBSHA_HAVE_AVX512) && defined(LIBSHA_HAVE_AVX2)
     &x86_shani_avx512,
@@ -158,6 +174,9 @@ const struct libsha_impl *const libsha_registry[] = {
     &arm_shani,
 #endif
     &standard,
+#if defined(LIBSHA_TEST_PORTABLE_LANES)
+    &portable_lanes,
+#endif
 };
 
 const size_t libsha_registry_count = sizeof libsha_registry / sizeof libsha_registry[0];

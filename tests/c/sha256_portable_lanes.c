@@ -1,0 +1,69 @@
+/*
+ * The lane-generic body (sha256_multiway.h) a second time, on generic vectors:
+ * 8 and 16 lanes, as the AVX-512 rows have them. Built into the library only
+ * with -DLIBSHA_TEST_PORTABLE_LANES=ON (tests/test_portable_lanes.py), as
+ * the row "standard(1way),portable(8way,16way)", so that the body's lane
+ * logic, its last-block kernel and the scheduler's 16-lane paths are tested
+ * on every CPU, AVX-512 or not. Never in a release build.
+ */
+#include <string.h>
+
+#include "sha256_impl.h"
+
+/* GCC and Clang's generic vectors: plain C operators on sixteen words, which
+ * the compiler lowers to whatever the target has (SSE2 halves, NEON, scalar).
+ * Sixteen words whatever LANES is: an 8-lane vector leaves the top 8 zero. */
+typedef uint32_t lanes16 __attribute__((vector_size(64)));
+
+static inline lanes16 set1(uint32_t x)
+{
+    lanes16 a = {0};
+    return a + x;
+}
+
+static inline lanes16 loadu(const uint32_t *p, int lanes)
+{
+    lanes16 a = {0};
+    memcpy(&a, p, sizeof(uint32_t) * (size_t)lanes);
+    return a;
+}
+
+/* Word i of each lane's block, one vector per word: the transpose the SIMD
+ * files do with shuffles, here one word at a time. */
+static inline void gather(const unsigned char *const p[], int lanes, lanes16 w[16])
+{
+    int i, lane;
+    for (i = 0; i < 16; ++i) {
+        w[i] = set1(0);
+        for (lane = 0; lane < lanes; ++lane)
+            w[i][lane] = libsha_load_be32(p[lane] + 4 * i);
+    }
+}
+
+#define VEC lanes16
+#define OP_ADD(a, b) ((a) + (b))
+#define OP_XOR(a, b) ((a) ^ (b))
+#define OP_AND(a, b) ((a) & (b))
+#define OP_OR(a, b) ((a) | (b))
+#define OP_SHR(x, n) ((x) >> (n))
+#define OP_SHL(x, n) ((x) << (n))
+#define V_SET1(x) set1((uint32_t)(x))
+#define V_LOADU(p) loadu((const uint32_t *)(p), LANES)
+#define V_STOREU(p, x) memcpy((p), &(x), sizeof(uint32_t) * LANES)
+#define V_GATHER_BLOCK(p, w) gather((p), LANES, (w))
+
+#define LANES 8
+#define MULTIWAY_D64 libsha_portable_d64_8way
+#define MULTIWAY_MANY libsha_portable_many_8way
+#define MULTIWAY_MANY_LAST libsha_portable_many_last_8way
+#include "sha256_multiway.h"
+#undef LANES
+#undef MULTIWAY_D64
+#undef MULTIWAY_MANY
+#undef MULTIWAY_MANY_LAST
+
+#define LANES 16
+#define MULTIWAY_D64 libsha_portable_d64_16way
+#define MULTIWAY_MANY libsha_portable_many_16way
+#define MULTIWAY_MANY_LAST libsha_portable_many_last_16way
+#include "sha256_multiway.h"
