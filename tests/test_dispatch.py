@@ -15,7 +15,7 @@ from libsha import _native
 
 SHANI_AVX512 = "x86_shani(1way,2way),avx512(8way,16way)"  # chosen only where the model table says so
 SHANI = "x86_shani(1way,2way)"
-AVX512 = "avx2(1way),sse41(4way),avx512(8way,16way)"
+AVX512 = "avx2(1way),avx512(4way,8way,16way)"
 AVX2_1WAY = "avx2(1way),sse41(4way),avx2(8way)"  # AVX2 + BMI2: the two-block single stream
 AVX2 = "sse4(1way),sse41(4way),avx2(8way)"
 SSE4 = "sse4(1way),sse41(4way)"

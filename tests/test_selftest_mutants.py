@@ -19,7 +19,7 @@ import libsha
 ROOT = Path(__file__).resolve().parent.parent
 SHANI_AVX512 = "x86_shani(1way,2way),avx512(8way,16way)"
 SHANI = "x86_shani(1way,2way)"
-AVX512 = "avx2(1way),sse41(4way),avx512(8way,16way)"
+AVX512 = "avx2(1way),avx512(4way,8way,16way)"
 AVX2 = "sse4(1way),sse41(4way),avx2(8way)"
 AVX2_1WAY = "avx2(1way),sse41(4way),avx2(8way)"
 SSE4 = "sse4(1way),sse41(4way)"
@@ -31,7 +31,8 @@ MUTANTS = [
      [SSE4, AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),
     ("x86_shani d64 2-way", "sha256_x86_shani.c", "__m128i n0 = LOAD_W(in, 4, mask), n1 = LOAD_W(in, 5, mask);",
      "__m128i n0 = LOAD_W(in, 0, mask), n1 = LOAD_W(in, 5, mask);", [SHANI, SHANI_AVX512]),
-    ("sse41 many 4-way", "sha256_sse41.c", "(p[1] + off)", "(p[2] + off)", [SSE4, AVX2, AVX2_1WAY, AVX512]),
+    # The 4x4 transpose sse41(4way) and avx512(4way) share.
+    ("sse41/avx512 4-way transpose", "sha256_gather_sse41.h", "(p[1] + off)", "(p[2] + off)", [SSE4, AVX2, AVX2_1WAY, AVX512]),
     # The 8x8 transpose avx2(8way) and avx512(8way) share.
     ("avx2/avx512 8-way transpose", "sha256_gather_avx2.h", "_mm256_loadu_si256((const __m256i *)(p[i] + off))",
      "_mm256_loadu_si256((const __m256i *)(p[i ^ 4] + off))", [AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),

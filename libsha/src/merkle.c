@@ -1,35 +1,52 @@
 /* The Bitcoin Merkle root (Bitcoin Core's ComputeMerkleRoot), in bounded memory.
  *
  * The leaves go through in chunks of CHUNK: each chunk is reduced to its
- * subtree root in a buffer on the stack, level by level, on the widest D64
+ * subtree root in buffers on the stack, level by level, on the widest D64
  * kernel (each level's pairs are adjacent 64-byte blobs). Chunk boundaries
  * fall on multiples of CHUNK, so below the chunk's root every level of the
  * tree has the same parity at its right end inside a chunk as in the whole
  * tree, and the last chunk can duplicate its odd last node locally. Above the
  * chunks, their roots are combined as a binary counter over a stack of one
- * node per level, which also applies the odd-level rule at the right edge. */
+ * node per level, which also applies the odd-level rule at the right edge.
+ *
+ * A chunk is reduced in two steps, so that the few narrow levels at the top
+ * of a subtree (8, 4, 2, 1 pairs: half-empty or one-lane kernels) come once
+ * per CHUNK leaves, not once per buffer: each piece of PIECE leaves goes down
+ * PIECE_LEVELS levels (128, 64, 32, 16 pairs: whole 16-lane calls), and the
+ * pieces' nodes together go down the rest. */
 #include <stdint.h>
 #include <string.h>
 
 #include "sha256_impl.h"
 
-#define CHUNK_LEVELS 8
-#define CHUNK ((size_t)1 << CHUNK_LEVELS) /* leaves: 8 KiB of scratch */
+#define PIECE_LEVELS 4
+#define PIECE ((size_t)256) /* leaves: 8 KiB of scratch */
+#define CHUNK_LEVELS 12
+#define CHUNK ((size_t)1 << CHUNK_LEVELS)               /* leaves */
+#define CHUNK_NODES (CHUNK >> PIECE_LEVELS)             /* a chunk's nodes after the first step */
 #define MAX_LEVELS 64
 
-/* Reduces `count` (1..CHUNK) nodes in buf to one, in place; odd levels
- * duplicate their last node. To the top of the tree when this chunk is all of
- * it; else through all CHUNK_LEVELS levels, so that a short last chunk (even
- * a single leaf) duplicates its way up as it would in the whole tree. Real
- * pairs of equal nodes set *mutated. */
-static void reduce_chunk(const struct libsha_impl *impl, unsigned char *buf, size_t count, int whole_tree,
-                         int *mutated)
+/* Whether two nodes are equal: inline, once per pair (memcmp's call cost
+ * about a tenth of a 16-lane D64 blob). */
+static inline int same_node(const unsigned char *a, const unsigned char *b)
+{
+    uint64_t x[4], y[4];
+    memcpy(x, a, 32);
+    memcpy(y, b, 32);
+    return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3])) == 0;
+}
+
+/* Reduces `count` (>= 1) nodes in buf by `levels` levels (0: to a single
+ * node, the top of the tree), in place; odd levels duplicate their last node.
+ * Real pairs of equal nodes set *mutated (not looked for when it is NULL: the
+ * caller did not ask, as in Bitcoin Core). Returns the nodes left. */
+static size_t reduce(const struct libsha_impl *impl, unsigned char *buf, size_t count, int levels, int *mutated)
 {
     int level;
-    for (level = 0; whole_tree ? count > 1 : level < CHUNK_LEVELS; ++level) {
+    for (level = 0; levels == 0 ? count > 1 : level < levels; ++level) {
         size_t pos;
-        for (pos = 0; pos + 1 < count; pos += 2)
-            *mutated |= memcmp(buf + 32 * pos, buf + 32 * pos + 32, 32) == 0;
+        for (pos = 0; mutated != NULL && pos + 1 < count; pos += 2)
+            *mutated |= same_node(buf + 32 * pos, buf + 32 * pos + 32);
         if (count & 1) {
             memcpy(buf + 32 * count, buf + 32 * (count - 1), 32);
             ++count;
@@ -37,6 +54,36 @@ static void reduce_chunk(const struct libsha_impl *impl, unsigned char *buf, siz
         libsha_d64_run(impl, buf, buf, count / 2);
         count /= 2;
     }
+    return count;
+}
+
+/* The root of `count` (1..CHUNK) leaves into root: to the top of the tree
+ * when this chunk is all of it; else through all CHUNK_LEVELS levels, so that
+ * a short last chunk (even a single leaf) duplicates its way up as it would
+ * in the whole tree. */
+static void reduce_chunk(const struct libsha_impl *impl, const unsigned char *leaves, size_t count, int whole_tree,
+                         unsigned char root[32], int *mutated)
+{
+    /* +1 node each: room for the duplicate an odd level appends. */
+    unsigned char piece[(PIECE + 1) * 32], nodes[(CHUNK_NODES + 1) * 32];
+    size_t done, made = 0;
+
+    if (whole_tree && count <= ((size_t)1 << PIECE_LEVELS)) {
+        /* The tree is shorter than the first step: straight to its top. */
+        memcpy(piece, leaves, 32 * count);
+        reduce(impl, piece, count, 0, mutated);
+        memcpy(root, piece, 32);
+        return;
+    }
+    for (done = 0; done < count; done += PIECE) {
+        size_t k = count - done < PIECE ? count - done : PIECE;
+        memcpy(piece, leaves + 32 * done, 32 * k);
+        k = reduce(impl, piece, k, PIECE_LEVELS, mutated);
+        memcpy(nodes + 32 * made, piece, 32 * k);
+        made += k;
+    }
+    reduce(impl, nodes, made, whole_tree ? 0 : CHUNK_LEVELS - PIECE_LEVELS, mutated);
+    memcpy(root, nodes, 32);
 }
 
 /* out = SHA256D(left || right). */
@@ -52,8 +99,7 @@ static void combine(const struct libsha_impl *impl, unsigned char out[32], const
 int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], const unsigned char *leaves,
                       size_t n, int *mutated)
 {
-    /* +1 node: room for the duplicate an odd chunk level appends. */
-    unsigned char buf[(CHUNK + 1) * 32], stack[MAX_LEVELS][32], node[32];
+    unsigned char stack[MAX_LEVELS][32], node[32];
     uint64_t units = 0; /* chunk roots pushed so far: a binary counter over stack[] */
     int found = 0;
     size_t done, level;
@@ -71,9 +117,7 @@ int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], con
 
     for (done = 0; done < n; done += CHUNK) {
         size_t count = n - done < CHUNK ? n - done : CHUNK;
-        memcpy(buf, leaves + 32 * done, 32 * count);
-        reduce_chunk(impl, buf, count, n <= CHUNK, &found);
-        memcpy(node, buf, 32);
+        reduce_chunk(impl, leaves + 32 * done, count, n <= CHUNK, node, mutated != NULL ? &found : NULL);
         ++units;
         /* Carry: a pair at a level combines into the next one up. */
         for (level = 0; !(units & ((uint64_t)1 << level)); ++level) {

@@ -2,8 +2,8 @@
  * avx512(8way,16way): the lane-generic body (sha256_multiway.h) on AVX-512F,
  * VL and BW. vprold rotates in one instruction where AVX2 needs two shifts
  * and an or; vpternlogd does Ch, Maj and each sigma's three-way xor in one.
- * Sixteen lanes in ZMM registers, and eight in YMM registers (AVX-512VL) for
- * the batches and blob counts too small for sixteen.
+ * Sixteen lanes in ZMM registers, and eight and four in YMM and XMM
+ * registers (AVX-512VL) for the batches and blob counts too small for sixteen.
  */
 #include <immintrin.h>
 
@@ -134,4 +134,47 @@ static inline void tail16(const struct libsha_tail tails[16], __m512i w[16])
 #define MULTIWAY_D64 libsha_avx512_d64_8way
 #define MULTIWAY_MANY libsha_avx512_many_8way
 #define MULTIWAY_MANY_LAST libsha_avx512_many_last_8way
+#include "sha256_multiway.h"
+
+#undef VEC
+#undef LANES
+#undef OP_ADD
+#undef OP_XOR
+#undef OP_AND
+#undef OP_OR
+#undef OP_SHR
+#undef OP_SHL
+#undef OP_ROTR
+#undef OP_XOR3
+#undef OP_CH
+#undef OP_MAJ
+#undef V_SET1
+#undef V_STOREU
+#undef V_LOADU
+#undef V_GATHER_BLOCK
+#undef MULTIWAY_D64
+#undef MULTIWAY_MANY
+#undef MULTIWAY_MANY_LAST
+
+/* Four lanes: sse41(4way) with AVX-512VL's rotate and logic, VEX-encoded. */
+#define VEC __m128i
+#define LANES 4
+#define OP_ADD(a, b) _mm_add_epi32(a, b)
+#define OP_XOR(a, b) _mm_xor_si128(a, b)
+#define OP_AND(a, b) _mm_and_si128(a, b)
+#define OP_OR(a, b) _mm_or_si128(a, b)
+#define OP_SHR(x, n) _mm_srli_epi32(x, n)
+#define OP_SHL(x, n) _mm_slli_epi32(x, n)
+#define OP_ROTR(x, n) _mm_ror_epi32(x, n)
+#define OP_XOR3(x, y, z) _mm_ternarylogic_epi32(x, y, z, 0x96)
+#define OP_CH(x, y, z) _mm_ternarylogic_epi32(x, y, z, 0xca)
+#define OP_MAJ(x, y, z) _mm_ternarylogic_epi32(x, y, z, 0xe8)
+#define V_SET1(x) _mm_set1_epi32((int)(x))
+#define V_STOREU(p, v) _mm_storeu_si128((__m128i *)(p), v)
+#define V_LOADU(p) _mm_loadu_si128((const __m128i *)(p))
+
+#include "sha256_gather_sse41.h"
+#define V_GATHER_BLOCK(p, w) GATHER4_BLOCK(p, w)
+#define MULTIWAY_D64 libsha_avx512_d64_4way
+#define MULTIWAY_MANY libsha_avx512_many_4way
 #include "sha256_multiway.h"

@@ -15,22 +15,8 @@
 #define V_STOREU(p, v) _mm_storeu_si128((__m128i *)(p), v)
 #define V_LOADU(p) _mm_loadu_si128((const __m128i *)(p))
 
-/* Words off/4 .. off/4 + 3 of the block at each lane's pointer, one vector per
- * word: four 16-byte loads and a 4x4 transpose, not 16 scalar loads. */
-static inline void gather4(const unsigned char *const p[4], int off, __m128i w[4])
-{
-    const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
-    __m128i r0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p[0] + off)), bswap);
-    __m128i r1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p[1] + off)), bswap);
-    __m128i r2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p[2] + off)), bswap);
-    __m128i r3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p[3] + off)), bswap);
-    __m128i t0 = _mm_unpacklo_epi32(r0, r1), t1 = _mm_unpackhi_epi32(r0, r1);
-    __m128i t2 = _mm_unpacklo_epi32(r2, r3), t3 = _mm_unpackhi_epi32(r2, r3);
-    w[0] = _mm_unpacklo_epi64(t0, t2), w[1] = _mm_unpackhi_epi64(t0, t2);
-    w[2] = _mm_unpacklo_epi64(t1, t3), w[3] = _mm_unpackhi_epi64(t1, t3);
-}
-#define V_GATHER_BLOCK(p, w) (gather4((p), 0, (w)), gather4((p), 16, (w) + 4), gather4((p), 32, (w) + 8), \
-                              gather4((p), 48, (w) + 12))
+#include "sha256_gather_sse41.h"
+#define V_GATHER_BLOCK(p, w) GATHER4_BLOCK(p, w)
 #define MULTIWAY_D64 libsha_sse41_d64_4way
 #define MULTIWAY_MANY libsha_sse41_many_4way
 
