@@ -84,6 +84,67 @@ static inline void tail16(const struct libsha_tail tails[16], __m512i w[16])
     transpose16(r, w);
 }
 
+/* 8x8 transposes in both 256-bit halves at once: r[i] holds lane i's eight
+ * words below and lane i + 8's above, w[k] word k of lanes 0..7 below and
+ * 8..15 above (one vector per state word, in lane order). Its own inverse. */
+static inline void transpose8x2(const __m512i r[8], __m512i w[8])
+{
+    const __m512i halves = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+    const __m512i highs = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    __m512i t[8], u[8];
+    int i;
+    for (i = 0; i < 8; i += 2) {
+        t[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+        t[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    for (i = 0; i < 8; i += 4) {
+        u[i] = _mm512_unpacklo_epi64(t[i], t[i + 2]);
+        u[i + 1] = _mm512_unpackhi_epi64(t[i], t[i + 2]);
+        u[i + 2] = _mm512_unpacklo_epi64(t[i + 1], t[i + 3]);
+        u[i + 3] = _mm512_unpackhi_epi64(t[i + 1], t[i + 3]);
+    }
+    for (i = 0; i < 4; ++i) { /* 128-bit chunks 0 and 2 of u[i], u[i + 4]; then 1 and 3 */
+        w[i] = _mm512_permutex2var_epi64(u[i], halves, u[i + 4]);
+        w[i + 4] = _mm512_permutex2var_epi64(u[i], highs, u[i + 4]);
+    }
+}
+
+static inline void load_states16(uint32_t *const state[16], __m512i words[8])
+{
+    __m512i r[8];
+    int i;
+    for (i = 0; i < 8; ++i)
+        r[i] = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)state[i])),
+                                  _mm256_loadu_si256((const __m256i *)state[i + 8]), 1);
+    transpose8x2(r, words);
+}
+
+static inline void store_states16(uint32_t *const state[16], const __m512i words[8])
+{
+    __m512i r[8];
+    int i;
+    transpose8x2(words, r);
+    for (i = 0; i < 8; ++i) {
+        _mm256_storeu_si256((__m256i *)state[i], _mm512_castsi512_si256(r[i]));
+        _mm256_storeu_si256((__m256i *)state[i + 8], _mm512_extracti64x4_epi64(r[i], 1));
+    }
+}
+
+static inline void store_digests16(unsigned char *const out[16], const __m512i digest[8])
+{
+    __m512i r[8];
+    int i;
+    transpose8x2(digest, r);
+    for (i = 0; i < 8; ++i) {
+        __m512i v = bswap32x16(r[i]);
+        _mm256_storeu_si256((__m256i *)out[i], _mm512_castsi512_si256(v));
+        _mm256_storeu_si256((__m256i *)out[i + 8], _mm512_extracti64x4_epi64(v, 1));
+    }
+}
+
+#define V_LOAD_STATES(state, words) load_states16((state), (words))
+#define V_STORE_STATES(state, words) store_states16((state), (words))
+#define V_STORE_DIGESTS(out, digest) store_digests16((out), (digest))
 #define V_GATHER_BLOCK(p, w) gather16((p), (w))
 #define V_TAIL_BLOCK(tails, w) tail16((tails), (w))
 #define MULTIWAY_D64 libsha_avx512_d64_16way
@@ -108,6 +169,9 @@ static inline void tail16(const struct libsha_tail tails[16], __m512i w[16])
 #undef V_LOADU
 #undef V_GATHER_BLOCK
 #undef V_TAIL_BLOCK
+#undef V_LOAD_STATES
+#undef V_STORE_STATES
+#undef V_STORE_DIGESTS
 #undef MULTIWAY_D64
 #undef MULTIWAY_MANY
 #undef MULTIWAY_MANY_LAST

@@ -13,6 +13,11 @@
  * w[15], the length, are set here); without it the tails are padded in
  * stack buffers and gathered.
  *
+ * Optional: V_LOAD_STATES(state, words), V_STORE_STATES(state, words) and
+ * V_STORE_DIGESTS(out, digest) move the eight state words between the lanes'
+ * own arrays and one vector per word with shuffles; without them each word
+ * goes through a small array, a scalar access per lane.
+ *
  * A file may include this body more than once, for two widths: it has no
  * include guard, and its helpers are named after MULTIWAY_MANY.
  */
@@ -53,9 +58,15 @@ libsha_many_f MULTIWAY_MANY;
 #define MULTIWAY_JOIN(x, y) MULTIWAY_JOIN2(x, y)
 #define STORE_DIGESTS MULTIWAY_JOIN(MULTIWAY_MANY, _store_digests)
 #define LOAD_STATES MULTIWAY_JOIN(MULTIWAY_MANY, _load_states)
+#define STORE_STATES MULTIWAY_JOIN(MULTIWAY_MANY, _store_states)
 
 /* Lane l's digest (a..h) to out[l]. */
 static LIBSHA_ALWAYS_INLINE void STORE_DIGESTS(unsigned char *const out[], const VEC digest[8])
+#if defined(V_STORE_DIGESTS)
+{
+    V_STORE_DIGESTS(out, digest);
+}
+#else
 {
     uint32_t lanes[LANES];
     int i, lane;
@@ -65,9 +76,15 @@ static LIBSHA_ALWAYS_INLINE void STORE_DIGESTS(unsigned char *const out[], const
             libsha_store_be32(out[lane] + 4 * i, lanes[lane]);
     }
 }
+#endif
 
 /* Word i of every lane's state, one vector per word. */
 static LIBSHA_ALWAYS_INLINE void LOAD_STATES(uint32_t *const state[], VEC words[8])
+#if defined(V_LOAD_STATES)
+{
+    V_LOAD_STATES(state, words);
+}
+#else
 {
     uint32_t lanes[LANES];
     int i, lane;
@@ -77,6 +94,25 @@ static LIBSHA_ALWAYS_INLINE void LOAD_STATES(uint32_t *const state[], VEC words[
         words[i] = V_LOADU(lanes);
     }
 }
+#endif
+
+/* The inverse: word i of every lane back to state[lane][i]. */
+static LIBSHA_ALWAYS_INLINE void STORE_STATES(uint32_t *const state[], const VEC words[8])
+#if defined(V_STORE_STATES)
+{
+    V_STORE_STATES(state, words);
+}
+#else
+{
+    uint32_t lanes[LANES];
+    int i, lane;
+    for (i = 0; i < 8; ++i) {
+        V_STOREU(lanes, words[i]);
+        for (lane = 0; lane < LANES; ++lane)
+            state[lane][i] = lanes[lane];
+    }
+}
+#endif
 
 void MULTIWAY_D64(unsigned char *out, const unsigned char *in)
 {
@@ -122,8 +158,7 @@ void MULTIWAY_MANY(uint32_t *const state[], const unsigned char *const blocks[],
     VEC s0, s1, s2, s3, s4, s5, s6, s7;
     VEC words[8];
     const unsigned char *p[LANES];
-    uint32_t lanes[LANES];
-    int i, lane;
+    int lane;
 
     LOAD_STATES(state, words);
     a = words[0], b = words[1], c = words[2], d = words[3];
@@ -144,11 +179,7 @@ void MULTIWAY_MANY(uint32_t *const state[], const unsigned char *const blocks[],
 
     words[0] = a, words[1] = b, words[2] = c, words[3] = d;
     words[4] = e, words[5] = f, words[6] = g, words[7] = h;
-    for (i = 0; i < 8; ++i) {
-        V_STOREU(lanes, words[i]);
-        for (lane = 0; lane < LANES; ++lane)
-            state[lane][i] = lanes[lane];
-    }
+    STORE_STATES(state, words);
 }
 
 #if defined(MULTIWAY_MANY_LAST)
@@ -207,3 +238,4 @@ void MULTIWAY_MANY_LAST(uint32_t *const state[], const struct libsha_tail tails[
 
 #undef STORE_DIGESTS
 #undef LOAD_STATES
+#undef STORE_STATES
