@@ -46,6 +46,18 @@ def test_every_length_0_to_300_in_every_lane_position(implementation):
             assert libsha.sha256_many(messages) == by_hashlib(messages), (length, position)
 
 
+@pytest.mark.parametrize("double", [False, True])
+def test_runs_of_one_length(implementation, rng, double):
+    # A fixed-width column is runs of one length, which rows with a whole-message kernel hash
+    # without the lanes: every tail length, runs broken by other lengths, runs shorter than a kernel.
+    for length in list(range(0, 301, 5)) + [55, 56, 63, 64, 119, 120, 128, 1000]:
+        messages = [rng.randbytes(length) for _ in range(2 * WIDEST_LANES + 5)]
+        assert libsha.sha256_many(messages, double=double) == by_hashlib(messages, double), length
+    lengths = [64] * 20 + [3] * 2 + [64] * 17 + [120] * 16 + [0] * 33 + [64] * 15 + [7] * 8 + [9] * 16
+    messages = [rng.randbytes(length) for length in lengths]
+    assert libsha.sha256_many(messages, double=double) == by_hashlib(messages, double)
+
+
 def views_of(messages, data, starts):
     """Arrow binary views of messages (inline up to 12 bytes, else buffer 0 at their start in data)."""
     views = bytearray()

@@ -22,6 +22,7 @@ libsha_many_f libsha_avx2_many_8way;
 libsha_d64_f libsha_avx512_d64_4way, libsha_avx512_d64_8way, libsha_avx512_d64_16way;
 libsha_many_f libsha_avx512_many_4way, libsha_avx512_many_8way, libsha_avx512_many_16way;
 libsha_many_last_f libsha_avx512_many_last_8way, libsha_avx512_many_last_16way;
+libsha_many_whole_f libsha_avx512_many_whole_8way, libsha_avx512_many_whole_16way;
 #endif
 #if defined(LIBSHA_HAVE_SHANI)
 libsha_transform_f libsha_x86_shani_transform;
@@ -46,6 +47,7 @@ static const struct libsha_impl x86_shani_avx512 = {
     .many = {[2] = libsha_x86_shani_many_2way, [8] = libsha_avx512_many_8way, [16] = libsha_avx512_many_16way},
     .many_last = {[2] = libsha_x86_shani_many_last_2way, [8] = libsha_avx512_many_last_8way,
                   [16] = libsha_avx512_many_last_16way},
+    .many_whole = {[8] = libsha_avx512_many_whole_8way, [16] = libsha_avx512_many_whole_16way},
 };
 #endif
 /* SHA-NI replaces the SSE4 and AVX2 paths, as in Bitcoin Core. */
@@ -77,6 +79,7 @@ static const struct libsha_impl avx512 = {
             [16] = libsha_avx512_d64_16way},
     .many = {[4] = libsha_avx512_many_4way, [8] = libsha_avx512_many_8way, [16] = libsha_avx512_many_16way},
     .many_last = {[8] = libsha_avx512_many_last_8way, [16] = libsha_avx512_many_last_16way},
+    .many_whole = {[8] = libsha_avx512_many_whole_8way, [16] = libsha_avx512_many_whole_16way},
 };
 #endif
 #if defined(LIBSHA_HAVE_SSE41) && defined(LIBSHA_HAVE_AVX2) && defined(LIBSHA_HAVE_BMI2)
@@ -140,6 +143,7 @@ static const struct libsha_impl standard = {
 libsha_d64_f libsha_portable_d64_8way, libsha_portable_d64_16way;
 libsha_many_f libsha_portable_many_8way, libsha_portable_many_16way;
 libsha_many_last_f libsha_portable_many_last_8way, libsha_portable_many_last_16way;
+libsha_many_whole_f libsha_portable_many_whole_8way, libsha_portable_many_whole_16way;
 /* Tests only (tests/c/sha256_portable_lanes.c): the AVX-512 row's widths on
  * plain C arrays. After standard, so never chosen automatically. */
 static const struct libsha_impl portable_lanes = {
@@ -149,6 +153,7 @@ static const struct libsha_impl portable_lanes = {
     .d64 = {[1] = libsha_standard_d64, [8] = libsha_portable_d64_8way, [16] = libsha_portable_d64_16way},
     .many = {[8] = libsha_portable_many_8way, [16] = libsha_portable_many_16way},
     .many_last = {[8] = libsha_portable_many_last_8way, [16] = libsha_portable_many_last_16way},
+    .many_whole = {[8] = libsha_portable_many_whole_8way, [16] = libsha_portable_many_whole_16way},
 };
 #endif
 

@@ -10,9 +10,11 @@
  * blocks as the shortest segment among them has left. Where the row has a
  * many_last kernel and every selected lane is at a one-block tail, the tails
  * are padded in registers instead and the lanes finish in that one call
- * (outer hash included): the common case of messages of one length. Once no message is
- * waiting, the batch's last lanes move to narrower kernels, down to the
- * transform, so a long last message does not hold eight lanes for one. */
+ * (outer hash included). Once no message is waiting, the batch's last lanes
+ * move to narrower kernels, down to the transform, so a long last message
+ * does not hold eight lanes for one. Runs of messages of one length, the
+ * common case of a fixed-width column, skip the lanes where the row has a
+ * many_whole kernel (libsha_many_run, at the end). */
 #include <stdint.h>
 #include <string.h>
 
@@ -184,13 +186,14 @@ static size_t pick_width(const struct libsha_impl *impl, size_t widest, size_t a
     return w;
 }
 
-void libsha_many_run(const struct libsha_impl *impl, unsigned char *out, const struct libsha_batch *batch,
-                     size_t n, unsigned flags)
+/* Messages first .. n - 1 through the lanes. */
+static void run_lanes(const struct libsha_impl *impl, unsigned char *out, const struct libsha_batch *batch,
+                      size_t first, size_t n, unsigned flags)
 {
     struct lane lanes[LIBSHA_MAX_LANES];
     uint32_t spare[LIBSHA_MAX_LANES][8]; /* states of padding lanes, thrown away */
     unsigned char spare_out[LIBSHA_MAX_LANES][32];
-    size_t widest = 1, waiting = 0, active = 0, i;
+    size_t widest = 1, waiting = first, active = 0, i;
     int eager = 1;
 
     for (i = 2; i <= LIBSHA_MAX_LANES; ++i) {
@@ -278,6 +281,42 @@ void libsha_many_run(const struct libsha_impl *impl, unsigned char *out, const s
                 --active;
         }
     }
+}
+
+/* Each run of W consecutive messages of one length (with a one-block tail)
+ * goes whole through the row's widest many_whole kernel, state and tails in
+ * registers: a fixed-width column is all such runs. The other messages go
+ * through the lanes, in stretches between the runs. */
+void libsha_many_run(const struct libsha_impl *impl, unsigned char *out, const struct libsha_batch *batch,
+                     size_t n, unsigned flags)
+{
+    const unsigned char *msgs[LIBSHA_MAX_LANES];
+    unsigned char *outs[LIBSHA_MAX_LANES];
+    size_t w = 0, i, run = 0, len = 0, done = 0, j;
+
+    for (i = 2; i <= LIBSHA_MAX_LANES; ++i)
+        if (impl->many_whole[i] != NULL)
+            w = i;
+    for (i = 0; w > 0 && i < n; ++i) {
+        const unsigned char *p;
+        size_t l;
+        message(batch, i, &p, &l);
+        if (run == 0 || l != len)
+            run = 0, len = l;
+        if (len % 64 >= 56) /* a two-block tail: the lanes pad it in memory */
+            continue;
+        msgs[run++] = p;
+        if (run < w)
+            continue;
+        if (done < i + 1 - w)
+            run_lanes(impl, out, batch, done, i + 1 - w, flags);
+        for (j = 0; j < w; ++j)
+            outs[j] = out + 32 * (i + 1 - w + j);
+        impl->many_whole[w](msgs, len, outs, flags);
+        done = i + 1, run = 0;
+    }
+    if (done < n)
+        run_lanes(impl, out, batch, done, n, flags);
 }
 
 /* Whether [a, a + alen) and [b, b + blen) share a byte. */

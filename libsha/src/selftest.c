@@ -1,7 +1,7 @@
 /* Known-answer test run before an implementation is installed, as Bitcoin
  * Core's SelfTest(): a miscompiled or mis-detected kernel is never used. It
  * covers every kernel a row fills: the transform, finalize, each D64 width,
- * each many-message and last-block width. */
+ * each many-message, last-block and whole-message width. */
 #include <string.h>
 
 #include "sha256_impl.h"
@@ -11,6 +11,7 @@ _Static_assert(sizeof selftest_d64 >= LIBSHA_MAX_LANES * 32, "known D64 answers 
 _Static_assert(sizeof selftest_states / sizeof selftest_states[0] >= LIBSHA_MAX_LANES, "a start state per lane");
 _Static_assert(sizeof selftest_input >= 32 * (LIBSHA_MAX_LANES - 1) + 128, "two blocks per lane");
 _Static_assert(sizeof selftest_input >= 57 * (LIBSHA_MAX_LANES - 1) + 56, "a tail per lane");
+_Static_assert(sizeof selftest_input >= 5 * (LIBSHA_MAX_LANES - 1) + 168, "a whole message per lane");
 
 /* A finalize function against the transform (checked first) with the padding
  * in memory, for tails that end in every 16-byte vector and that need a
@@ -119,6 +120,51 @@ static int many_last_matches(const struct libsha_impl *impl, size_t width)
     return 1;
 }
 
+/* A many_whole kernel against the transform: lanes with their own bytes, of
+ * lengths with no full block, one, and two, tails in every 16-byte vector,
+ * with and without LIBSHA_DOUBLE. */
+static int many_whole_matches(const struct libsha_impl *impl, size_t width)
+{
+    static const size_t lengths[] = {0, 13, 55, 64, 64 + 31, 128 + 40};
+    const unsigned char *msgs[LIBSHA_MAX_LANES];
+    unsigned char digests[LIBSHA_MAX_LANES][32], *out[LIBSHA_MAX_LANES];
+    size_t i, lane;
+
+    for (i = 0; i < 2 * sizeof lengths / sizeof lengths[0]; ++i) {
+        size_t len = lengths[i / 2];
+        unsigned flags = i & 1 ? LIBSHA_DOUBLE : 0;
+        for (lane = 0; lane < width; ++lane) {
+            msgs[lane] = selftest_input + 5 * lane;
+            out[lane] = digests[lane];
+        }
+        impl->many_whole[width](msgs, len, out, flags);
+        for (lane = 0; lane < width; ++lane) {
+            uint32_t expected[8];
+            unsigned char block[192], digest[32];
+            size_t blocks = (len + 8) / 64 + 1;
+            memset(block, 0, sizeof block);
+            memcpy(block, msgs[lane], len);
+            block[len] = 0x80;
+            libsha_store_be64(block + 64 * blocks - 8, (uint64_t)len * 8);
+            memcpy(expected, LIBSHA_H0, sizeof expected);
+            impl->transform(expected, block, blocks);
+            libsha_store_digest(digest, expected);
+            if (flags & LIBSHA_DOUBLE) {
+                memset(block, 0, 64);
+                memcpy(block, digest, 32);
+                block[32] = 0x80;
+                libsha_store_be64(block + 56, 256);
+                memcpy(expected, LIBSHA_H0, sizeof expected);
+                impl->transform(expected, block, 1);
+                libsha_store_digest(digest, expected);
+            }
+            if (memcmp(digests[lane], digest, 32) != 0)
+                return 0;
+        }
+    }
+    return 1;
+}
+
 int libsha_selftest(const struct libsha_impl *impl)
 {
     size_t blocks, width;
@@ -146,7 +192,8 @@ int libsha_selftest(const struct libsha_impl *impl)
     }
     for (width = 2; width <= LIBSHA_MAX_LANES; ++width)
         if ((impl->many[width] != NULL && !many_matches(impl, width))
-            || (impl->many_last[width] != NULL && !many_last_matches(impl, width)))
+            || (impl->many_last[width] != NULL && !many_last_matches(impl, width))
+            || (impl->many_whole[width] != NULL && !many_whole_matches(impl, width)))
             return -1;
     return 0;
 }

@@ -150,6 +150,7 @@ static inline void store_digests16(unsigned char *const out[16], const __m512i d
 #define MULTIWAY_D64 libsha_avx512_d64_16way
 #define MULTIWAY_MANY libsha_avx512_many_16way
 #define MULTIWAY_MANY_LAST libsha_avx512_many_last_16way
+#define MULTIWAY_MANY_WHOLE libsha_avx512_many_whole_16way
 #include "sha256_multiway.h"
 
 #undef VEC
@@ -175,6 +176,7 @@ static inline void store_digests16(unsigned char *const out[16], const __m512i d
 #undef MULTIWAY_D64
 #undef MULTIWAY_MANY
 #undef MULTIWAY_MANY_LAST
+#undef MULTIWAY_MANY_WHOLE
 
 /* Eight lanes: today's avx2(8way) with AVX-512VL's rotate and logic. */
 #define VEC __m256i
@@ -198,6 +200,7 @@ static inline void store_digests16(unsigned char *const out[16], const __m512i d
 #define MULTIWAY_D64 libsha_avx512_d64_8way
 #define MULTIWAY_MANY libsha_avx512_many_8way
 #define MULTIWAY_MANY_LAST libsha_avx512_many_last_8way
+#define MULTIWAY_MANY_WHOLE libsha_avx512_many_whole_8way
 #include "sha256_multiway.h"
 
 #undef VEC
@@ -219,6 +222,7 @@ static inline void store_digests16(unsigned char *const out[16], const __m512i d
 #undef MULTIWAY_D64
 #undef MULTIWAY_MANY
 #undef MULTIWAY_MANY_LAST
+#undef MULTIWAY_MANY_WHOLE
 
 /* Four lanes: sse41(4way) with AVX-512VL's rotate and logic, VEX-encoded. */
 #define VEC __m128i

@@ -57,6 +57,15 @@ typedef void libsha_many_last_f(uint32_t *const state[], const struct libsha_tai
                                 unsigned char *const out[], unsigned flags);
 typedef libsha_many_last_f *libsha_many_last_fn;
 
+/* Optional: W whole messages of one length `len` (len % 64 < 56: a single
+ * tail block), lane i's at msgs[i] (NULL only when len is 0), hashed from
+ * the initial state to their digests in out[i], with LIBSHA_DOUBLE the outer
+ * hash too: no state goes in or out, and the tails are padded in registers.
+ * The common batch of a fixed-width column. Reads nothing outside a message. */
+typedef void libsha_many_whole_f(const unsigned char *const msgs[], size_t len, unsigned char *const out[],
+                                 unsigned flags);
+typedef libsha_many_whole_f *libsha_many_whole_fn;
+
 /* SHA-256's message limit (2^64 - 1 bits), in whole bytes. */
 #define LIBSHA_MAX_MESSAGE_BYTES ((((uint64_t)1) << 61) - 1)
 
@@ -82,6 +91,8 @@ struct libsha_impl {
     /* The last block of W messages at once, padded in registers, in
      * .many_last[W] (optional: else the tails are padded in memory). */
     libsha_many_last_fn many_last[LIBSHA_MAX_LANES + 1];
+    /* W whole messages of one length at once in .many_whole[W] (optional). */
+    libsha_many_whole_fn many_whole[LIBSHA_MAX_LANES + 1];
 };
 
 /* FIPS 180-4 4.2.2: the round constants. */
@@ -159,6 +170,26 @@ static inline void libsha_finish_two_blocks(libsha_transform_fn transform, uint3
     memset(last + used + 1, 0, 128 - 8 - used - 1);
     libsha_store_be64(last + 120, bits);
     transform(state, last, 2);
+}
+
+/* K[i] + W[i] of the block that pads a message of whole blocks (0x80, zeros,
+ * the length `bits`): one schedule for every message of that length, so
+ * lanes of one length share it as scalars instead of scheduling it in vectors. */
+static inline void libsha_length_block_kw(uint64_t bits, uint32_t kw[64])
+{
+#define LIBSHA_ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+    uint32_t w[64];
+    int i;
+    memset(w, 0, sizeof w);
+    w[0] = 0x80000000u;
+    w[14] = (uint32_t)(bits >> 32);
+    w[15] = (uint32_t)bits;
+    for (i = 16; i < 64; ++i)
+        w[i] = (LIBSHA_ROR(w[i - 2], 17) ^ LIBSHA_ROR(w[i - 2], 19) ^ (w[i - 2] >> 10)) + w[i - 7]
+               + (LIBSHA_ROR(w[i - 15], 7) ^ LIBSHA_ROR(w[i - 15], 18) ^ (w[i - 15] >> 3)) + w[i - 16];
+    for (i = 0; i < 64; ++i)
+        kw[i] = LIBSHA_K[i] + w[i];
+#undef LIBSHA_ROR
 }
 
 /* implementations.c: every compiled-in implementation, best first. */

@@ -7,7 +7,8 @@
  * into w[0..15]) and the functions' names: MULTIWAY_D64 (SHA256D64 of LANES
  * blobs) and MULTIWAY_MANY (blocks of LANES independent messages).
  *
- * Optional: MULTIWAY_MANY_LAST names a last-block kernel (libsha_many_last_f),
+ * Optional: MULTIWAY_MANY_LAST and MULTIWAY_MANY_WHOLE name a last-block
+ * kernel (libsha_many_last_f) and a whole-message one (libsha_many_whole_f),
  * with V_TAIL_BLOCK(tails, w) where the instruction set can pad the tails in
  * registers (the words of each lane's tail, zero from its end: w[14] and
  * w[15], the length, are set here); without it the tails are padded in
@@ -184,19 +185,15 @@ void MULTIWAY_MANY(uint32_t *const state[], const unsigned char *const blocks[],
 
 #if defined(MULTIWAY_MANY_LAST)
 libsha_many_last_f MULTIWAY_MANY_LAST;
+libsha_many_whole_f MULTIWAY_MANY_WHOLE;
+#define TAIL_WORDS MULTIWAY_JOIN(MULTIWAY_MANY, _tail_words)
 
-/* The last block of LANES messages, each tail (< 56 bytes) padded here, and
- * with LIBSHA_DOUBLE the outer hash, in the same registers. */
-void MULTIWAY_MANY_LAST(uint32_t *const state[], const struct libsha_tail tails[], unsigned char *const out[],
-                        unsigned flags)
+/* Each lane's tail (< 56 bytes) padded, as message words; its length in bits
+ * in w[14] and w[15]. */
+static LIBSHA_ALWAYS_INLINE void TAIL_WORDS(const struct libsha_tail tails[], VEC w[16])
 {
-    VEC a, b, c, d, e, f, g, h, t1, t2;
-    VEC w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15;
-    VEC s0, s1, s2, s3, s4, s5, s6, s7;
-    VEC words[8], w[16];
     uint32_t hi[LANES], lo[LANES];
     int lane;
-
 #if defined(V_TAIL_BLOCK)
     V_TAIL_BLOCK(tails, w);
 #else
@@ -218,7 +215,19 @@ void MULTIWAY_MANY_LAST(uint32_t *const state[], const struct libsha_tail tails[
         lo[lane] = (uint32_t)tails[lane].bits;
     }
     w[14] = V_LOADU(hi), w[15] = V_LOADU(lo);
+}
 
+/* The last block of LANES messages, each tail (< 56 bytes) padded here, and
+ * with LIBSHA_DOUBLE the outer hash, in the same registers. */
+void MULTIWAY_MANY_LAST(uint32_t *const state[], const struct libsha_tail tails[], unsigned char *const out[],
+                        unsigned flags)
+{
+    VEC a, b, c, d, e, f, g, h, t1, t2;
+    VEC w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15;
+    VEC s0, s1, s2, s3, s4, s5, s6, s7;
+    VEC words[8], w[16];
+
+    TAIL_WORDS(tails, w);
     LOAD_STATES(state, words);
     a = words[0], b = words[1], c = words[2], d = words[3];
     e = words[4], f = words[5], g = words[6], h = words[7];
@@ -234,6 +243,66 @@ void MULTIWAY_MANY_LAST(uint32_t *const state[], const struct libsha_tail tails[
         STORE_DIGESTS(out, digest);
     }
 }
+
+/* LANES whole messages of one length: from the initial state through their
+ * full blocks and tails to the digests, the state never leaving registers. */
+void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned char *const out[], unsigned flags)
+{
+    VEC a, b, c, d, e, f, g, h, t1, t2;
+    VEC w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15;
+    VEC s0, s1, s2, s3, s4, s5, s6, s7;
+    VEC w[16];
+    const unsigned char *p[LANES];
+    struct libsha_tail tails[LANES];
+    size_t n;
+    int lane;
+
+    for (lane = 0; lane < LANES; ++lane)
+        p[lane] = msgs[lane];
+    SET_H0();
+    for (n = len / 64; n > 0; --n) {
+        V_GATHER_BLOCK(p, w);
+        TAKE_W(w);
+        SAVE_STATE();
+        SHA256_ROUNDS64(KW_ADD);
+        ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
+        for (lane = 0; lane < LANES; ++lane)
+            p[lane] += 64;
+    }
+    if (len % 64 == 0) {
+        /* The padding block is the same in every lane: its K + W as scalars. */
+        uint32_t kw[64];
+        libsha_length_block_kw((uint64_t)len * 8, kw);
+#define KW_TABLE(i, unused) V_SET1(kw[i])
+        SAVE_STATE();
+        SHA256_ROUNDS16(KW_TABLE, 0);
+        SHA256_ROUNDS16(KW_TABLE, 16);
+        SHA256_ROUNDS16(KW_TABLE, 32);
+        SHA256_ROUNDS16(KW_TABLE, 48);
+#undef KW_TABLE
+        ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
+    } else {
+        for (lane = 0; lane < LANES; ++lane) {
+            tails[lane].rest = p[lane];
+            tails[lane].len = len % 64;
+            tails[lane].before = len - len % 64;
+            tails[lane].bits = (uint64_t)len * 8;
+        }
+        TAIL_WORDS(tails, w);
+        TAKE_W(w);
+        SAVE_STATE();
+        SHA256_ROUNDS64(KW_ADD);
+        ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
+    }
+    if (flags & LIBSHA_DOUBLE) {
+        OUTER_HASH();
+    }
+    {
+        const VEC digest[8] = {a, b, c, d, e, f, g, h};
+        STORE_DIGESTS(out, digest);
+    }
+}
+#undef TAIL_WORDS
 #endif
 
 #undef STORE_DIGESTS

@@ -56,14 +56,17 @@ static inline void gather(const unsigned char *const p[], int lanes, lanes16 w[1
 #define MULTIWAY_D64 libsha_portable_d64_8way
 #define MULTIWAY_MANY libsha_portable_many_8way
 #define MULTIWAY_MANY_LAST libsha_portable_many_last_8way
+#define MULTIWAY_MANY_WHOLE libsha_portable_many_whole_8way
 #include "sha256_multiway.h"
 #undef LANES
 #undef MULTIWAY_D64
 #undef MULTIWAY_MANY
 #undef MULTIWAY_MANY_LAST
+#undef MULTIWAY_MANY_WHOLE
 
 #define LANES 16
 #define MULTIWAY_D64 libsha_portable_d64_16way
 #define MULTIWAY_MANY libsha_portable_many_16way
 #define MULTIWAY_MANY_LAST libsha_portable_many_last_16way
+#define MULTIWAY_MANY_WHOLE libsha_portable_many_whole_16way
 #include "sha256_multiway.h"
