@@ -68,6 +68,30 @@ static int many_matches(const struct libsha_impl *impl, size_t width)
     return 1;
 }
 
+/* How a message ends, by the transform with the padding in memory: state is
+ * after its full blocks, rest its last len (< 56) bytes, bits its length;
+ * with LIBSHA_DOUBLE the outer hash too. */
+static void finish_by_transform(const struct libsha_impl *impl, uint32_t state[8], const unsigned char *rest,
+                                size_t len, uint64_t bits, unsigned flags, unsigned char digest[32])
+{
+    unsigned char block[64];
+    memset(block, 0, sizeof block);
+    memcpy(block, rest, len);
+    block[len] = 0x80;
+    libsha_store_be64(block + 56, bits);
+    impl->transform(state, block, 1);
+    libsha_store_digest(digest, state);
+    if (flags & LIBSHA_DOUBLE) {
+        memset(block, 0, sizeof block);
+        memcpy(block, digest, 32);
+        block[32] = 0x80;
+        libsha_store_be64(block + 56, 256);
+        memcpy(state, LIBSHA_H0, 8 * sizeof state[0]);
+        impl->transform(state, block, 1);
+        libsha_store_digest(digest, state);
+    }
+}
+
 /* A many_last kernel against the transform, padding in memory: lanes with
  * their own states, tails of their own lengths (in every 16-byte vector) and
  * bytes, with and without LIBSHA_DOUBLE. */
@@ -96,23 +120,9 @@ static int many_last_matches(const struct libsha_impl *impl, size_t width)
         impl->many_last[width](states, tails, out, flags);
         for (lane = 0; lane < width; ++lane) {
             uint32_t expected[8];
-            unsigned char block[64], digest[32];
+            unsigned char digest[32];
             memcpy(expected, selftest_states[lane], sizeof expected);
-            memset(block, 0, sizeof block);
-            memcpy(block, tails[lane].rest, tails[lane].len);
-            block[tails[lane].len] = 0x80;
-            libsha_store_be64(block + 56, tails[lane].bits);
-            impl->transform(expected, block, 1);
-            libsha_store_digest(digest, expected);
-            if (flags & LIBSHA_DOUBLE) {
-                memset(block, 0, sizeof block);
-                memcpy(block, digest, 32);
-                block[32] = 0x80;
-                libsha_store_be64(block + 56, 256);
-                memcpy(expected, LIBSHA_H0, sizeof expected);
-                impl->transform(expected, block, 1);
-                libsha_store_digest(digest, expected);
-            }
+            finish_by_transform(impl, expected, tails[lane].rest, tails[lane].len, tails[lane].bits, flags, digest);
             if (memcmp(digests[lane], digest, 32) != 0)
                 return 0;
         }
@@ -140,24 +150,11 @@ static int many_whole_matches(const struct libsha_impl *impl, size_t width)
         impl->many_whole[width](msgs, len, out, flags);
         for (lane = 0; lane < width; ++lane) {
             uint32_t expected[8];
-            unsigned char block[192], digest[32];
-            size_t blocks = (len + 8) / 64 + 1;
-            memset(block, 0, sizeof block);
-            memcpy(block, msgs[lane], len);
-            block[len] = 0x80;
-            libsha_store_be64(block + 64 * blocks - 8, (uint64_t)len * 8);
+            unsigned char digest[32];
             memcpy(expected, LIBSHA_H0, sizeof expected);
-            impl->transform(expected, block, blocks);
-            libsha_store_digest(digest, expected);
-            if (flags & LIBSHA_DOUBLE) {
-                memset(block, 0, 64);
-                memcpy(block, digest, 32);
-                block[32] = 0x80;
-                libsha_store_be64(block + 56, 256);
-                memcpy(expected, LIBSHA_H0, sizeof expected);
-                impl->transform(expected, block, 1);
-                libsha_store_digest(digest, expected);
-            }
+            impl->transform(expected, msgs[lane], len / 64);
+            finish_by_transform(impl, expected, msgs[lane] + len / 64 * 64, len % 64, (uint64_t)len * 8, flags,
+                                digest);
             if (memcmp(digests[lane], digest, 32) != 0)
                 return 0;
         }

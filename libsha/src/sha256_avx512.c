@@ -1,5 +1,5 @@
 /*
- * avx512(8way,16way): the lane-generic body (sha256_multiway.h) on AVX-512F,
+ * avx512(4way,8way,16way): the lane-generic body (sha256_multiway.h) on AVX-512F,
  * VL and BW. vprold rotates in one instruction where AVX2 needs two shifts
  * and an or; vpternlogd does Ch, Maj and each sigma's three-way xor in one.
  * Sixteen lanes in ZMM registers, and eight and four in YMM and XMM
@@ -9,7 +9,18 @@
 
 #include "sha256_impl.h"
 
+/* Rotates and three-input logic, for every width: V_PREFIX names the
+ * width's intrinsics (_mm512_, _mm256_, _mm_). vpternlogd's immediate is the
+ * truth table, indexed by x << 2 | y << 1 | z. */
+#define AVX512_JOIN2(x, y) x##y
+#define AVX512_JOIN(x, y) AVX512_JOIN2(x, y)
+#define OP_ROTR(x, n) AVX512_JOIN(V_PREFIX, ror_epi32)(x, n)
+#define OP_XOR3(x, y, z) AVX512_JOIN(V_PREFIX, ternarylogic_epi32)(x, y, z, 0x96)
+#define OP_CH(x, y, z) AVX512_JOIN(V_PREFIX, ternarylogic_epi32)(x, y, z, 0xca)
+#define OP_MAJ(x, y, z) AVX512_JOIN(V_PREFIX, ternarylogic_epi32)(x, y, z, 0xe8)
+
 /* Sixteen lanes. */
+#define V_PREFIX _mm512_
 #define VEC __m512i
 #define LANES 16
 #define OP_ADD(a, b) _mm512_add_epi32(a, b)
@@ -18,11 +29,6 @@
 #define OP_OR(a, b) _mm512_or_si512(a, b)
 #define OP_SHR(x, n) _mm512_srli_epi32(x, n)
 #define OP_SHL(x, n) _mm512_slli_epi32(x, n)
-#define OP_ROTR(x, n) _mm512_ror_epi32(x, n)
-/* vpternlogd's immediate is the truth table, indexed by x << 2 | y << 1 | z. */
-#define OP_XOR3(x, y, z) _mm512_ternarylogic_epi32(x, y, z, 0x96)
-#define OP_CH(x, y, z) _mm512_ternarylogic_epi32(x, y, z, 0xca)
-#define OP_MAJ(x, y, z) _mm512_ternarylogic_epi32(x, y, z, 0xe8)
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
 #define V_STOREU(p, v) _mm512_storeu_si512((void *)(p), v)
 #define V_LOADU(p) _mm512_loadu_si512((const void *)(p))
@@ -153,94 +159,26 @@ static inline void store_digests16(unsigned char *const out[16], const __m512i d
 #define MULTIWAY_MANY_WHOLE libsha_avx512_many_whole_16way
 #include "sha256_multiway.h"
 
-#undef VEC
-#undef LANES
-#undef OP_ADD
-#undef OP_XOR
-#undef OP_AND
-#undef OP_OR
-#undef OP_SHR
-#undef OP_SHL
-#undef OP_ROTR
-#undef OP_XOR3
-#undef OP_CH
-#undef OP_MAJ
-#undef V_SET1
-#undef V_STOREU
-#undef V_LOADU
-#undef V_GATHER_BLOCK
-#undef V_TAIL_BLOCK
-#undef V_LOAD_STATES
-#undef V_STORE_STATES
-#undef V_STORE_DIGESTS
-#undef MULTIWAY_D64
-#undef MULTIWAY_MANY
-#undef MULTIWAY_MANY_LAST
-#undef MULTIWAY_MANY_WHOLE
+#include "sha256_multiway_reset.h"
+#undef V_PREFIX
 
-/* Eight lanes: today's avx2(8way) with AVX-512VL's rotate and logic. */
-#define VEC __m256i
-#define LANES 8
-#define OP_ADD(a, b) _mm256_add_epi32(a, b)
-#define OP_XOR(a, b) _mm256_xor_si256(a, b)
-#define OP_AND(a, b) _mm256_and_si256(a, b)
-#define OP_OR(a, b) _mm256_or_si256(a, b)
-#define OP_SHR(x, n) _mm256_srli_epi32(x, n)
-#define OP_SHL(x, n) _mm256_slli_epi32(x, n)
-#define OP_ROTR(x, n) _mm256_ror_epi32(x, n)
-#define OP_XOR3(x, y, z) _mm256_ternarylogic_epi32(x, y, z, 0x96)
-#define OP_CH(x, y, z) _mm256_ternarylogic_epi32(x, y, z, 0xca)
-#define OP_MAJ(x, y, z) _mm256_ternarylogic_epi32(x, y, z, 0xe8)
-#define V_SET1(x) _mm256_set1_epi32((int)(x))
-#define V_STOREU(p, v) _mm256_storeu_si256((__m256i *)(p), v)
-#define V_LOADU(p) _mm256_loadu_si256((const __m256i *)(p))
-
+/* Eight lanes: avx2(8way) with AVX-512VL's rotate and logic. */
+#define V_PREFIX _mm256_
+#include "sha256_ops_m256.h"
 #include "sha256_gather_avx2.h"
-#define V_GATHER_BLOCK(p, w) (gather8((p), 0, (w)), gather8((p), 32, (w) + 8))
+#define V_GATHER_BLOCK(p, w) GATHER8_BLOCK(p, w)
 #define MULTIWAY_D64 libsha_avx512_d64_8way
 #define MULTIWAY_MANY libsha_avx512_many_8way
 #define MULTIWAY_MANY_LAST libsha_avx512_many_last_8way
 #define MULTIWAY_MANY_WHOLE libsha_avx512_many_whole_8way
 #include "sha256_multiway.h"
 
-#undef VEC
-#undef LANES
-#undef OP_ADD
-#undef OP_XOR
-#undef OP_AND
-#undef OP_OR
-#undef OP_SHR
-#undef OP_SHL
-#undef OP_ROTR
-#undef OP_XOR3
-#undef OP_CH
-#undef OP_MAJ
-#undef V_SET1
-#undef V_STOREU
-#undef V_LOADU
-#undef V_GATHER_BLOCK
-#undef MULTIWAY_D64
-#undef MULTIWAY_MANY
-#undef MULTIWAY_MANY_LAST
-#undef MULTIWAY_MANY_WHOLE
+#include "sha256_multiway_reset.h"
+#undef V_PREFIX
 
 /* Four lanes: sse41(4way) with AVX-512VL's rotate and logic, VEX-encoded. */
-#define VEC __m128i
-#define LANES 4
-#define OP_ADD(a, b) _mm_add_epi32(a, b)
-#define OP_XOR(a, b) _mm_xor_si128(a, b)
-#define OP_AND(a, b) _mm_and_si128(a, b)
-#define OP_OR(a, b) _mm_or_si128(a, b)
-#define OP_SHR(x, n) _mm_srli_epi32(x, n)
-#define OP_SHL(x, n) _mm_slli_epi32(x, n)
-#define OP_ROTR(x, n) _mm_ror_epi32(x, n)
-#define OP_XOR3(x, y, z) _mm_ternarylogic_epi32(x, y, z, 0x96)
-#define OP_CH(x, y, z) _mm_ternarylogic_epi32(x, y, z, 0xca)
-#define OP_MAJ(x, y, z) _mm_ternarylogic_epi32(x, y, z, 0xe8)
-#define V_SET1(x) _mm_set1_epi32((int)(x))
-#define V_STOREU(p, v) _mm_storeu_si128((__m128i *)(p), v)
-#define V_LOADU(p) _mm_loadu_si128((const __m128i *)(p))
-
+#define V_PREFIX _mm_
+#include "sha256_ops_m128.h"
 #include "sha256_gather_sse41.h"
 #define V_GATHER_BLOCK(p, w) GATHER4_BLOCK(p, w)
 #define MULTIWAY_D64 libsha_avx512_d64_4way

@@ -30,4 +30,6 @@ static inline void gather8(const unsigned char *const p[8], int off, __m256i w[8
         w[i + 4] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x31);
     }
 }
+#define GATHER8_BLOCK(p, w) (gather8((p), 0, (w)), gather8((p), 32, (w) + 8))
+
 #endif

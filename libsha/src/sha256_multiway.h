@@ -45,6 +45,22 @@ libsha_many_f MULTIWAY_MANY;
     w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7], w8 = w[8], \
     w9 = w[9], w10 = w[10], w11 = w[11], w12 = w[12], w13 = w[13], w14 = w[14], w15 = w[15]
 #define SAVE_STATE() s0 = a, s1 = b, s2 = c, s3 = d, s4 = e, s5 = f, s6 = g, s7 = h
+/* `count` blocks at each lane's pointer p[lane] (advanced past them) into a..h. */
+#define COMPRESS_BLOCKS(p, count)                      \
+    do {                                               \
+        size_t n_;                                     \
+        for (n_ = (count); n_ > 0; --n_) {             \
+            VEC wb_[16];                               \
+            int l_;                                    \
+            V_GATHER_BLOCK(p, wb_);                    \
+            TAKE_W(wb_);                               \
+            SAVE_STATE();                              \
+            SHA256_ROUNDS64(KW_ADD);                   \
+            ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7); \
+            for (l_ = 0; l_ < LANES; ++l_)             \
+                (p)[l_] += 64;                         \
+        }                                              \
+    } while (0)
 /* The outer hash of each lane's 32-byte digest a..h, padded: length 256 bits. */
 #define OUTER_HASH()                                                                   \
     w0 = a, w1 = b, w2 = c, w3 = d, w4 = e, w5 = f, w6 = g, w7 = h;                    \
@@ -167,16 +183,7 @@ void MULTIWAY_MANY(uint32_t *const state[], const unsigned char *const blocks[],
     for (lane = 0; lane < LANES; ++lane)
         p[lane] = blocks[lane];
 
-    for (; n > 0; --n) {
-        VEC w[16];
-        V_GATHER_BLOCK(p, w);
-        TAKE_W(w);
-        SAVE_STATE();
-        SHA256_ROUNDS64(KW_ADD);
-        ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
-        for (lane = 0; lane < LANES; ++lane)
-            p[lane] += 64;
-    }
+    COMPRESS_BLOCKS(p, n);
 
     words[0] = a, words[1] = b, words[2] = c, words[3] = d;
     words[4] = e, words[5] = f, words[6] = g, words[7] = h;
@@ -217,6 +224,27 @@ static LIBSHA_ALWAYS_INLINE void TAIL_WORDS(const struct libsha_tail tails[], VE
     w[14] = V_LOADU(hi), w[15] = V_LOADU(lo);
 }
 
+/* The digests out: with LIBSHA_DOUBLE after the outer hash. */
+#define FINISH(out, flags)                                   \
+    do {                                                     \
+        if ((flags) & LIBSHA_DOUBLE) {                       \
+            OUTER_HASH();                                    \
+        }                                                    \
+        {                                                    \
+            const VEC digest_[8] = {a, b, c, d, e, f, g, h}; \
+            STORE_DIGESTS(out, digest_);                     \
+        }                                                    \
+    } while (0)
+/* The last block's words w[] on the state a..h, then FINISH. */
+#define LAST_BLOCK(w, out, flags)                  \
+    do {                                           \
+        TAKE_W(w);                                 \
+        SAVE_STATE();                              \
+        SHA256_ROUNDS64(KW_ADD);                   \
+        ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7); \
+        FINISH(out, flags);                        \
+    } while (0)
+
 /* The last block of LANES messages, each tail (< 56 bytes) padded here, and
  * with LIBSHA_DOUBLE the outer hash, in the same registers. */
 void MULTIWAY_MANY_LAST(uint32_t *const state[], const struct libsha_tail tails[], unsigned char *const out[],
@@ -231,17 +259,7 @@ void MULTIWAY_MANY_LAST(uint32_t *const state[], const struct libsha_tail tails[
     LOAD_STATES(state, words);
     a = words[0], b = words[1], c = words[2], d = words[3];
     e = words[4], f = words[5], g = words[6], h = words[7];
-    TAKE_W(w);
-    SAVE_STATE();
-    SHA256_ROUNDS64(KW_ADD);
-    ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
-    if (flags & LIBSHA_DOUBLE) {
-        OUTER_HASH();
-    }
-    {
-        const VEC digest[8] = {a, b, c, d, e, f, g, h};
-        STORE_DIGESTS(out, digest);
-    }
+    LAST_BLOCK(w, out, flags);
 }
 
 /* LANES whole messages of one length: from the initial state through their
@@ -254,21 +272,12 @@ void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned
     VEC w[16];
     const unsigned char *p[LANES];
     struct libsha_tail tails[LANES];
-    size_t n;
     int lane;
 
     for (lane = 0; lane < LANES; ++lane)
         p[lane] = msgs[lane];
     SET_H0();
-    for (n = len / 64; n > 0; --n) {
-        V_GATHER_BLOCK(p, w);
-        TAKE_W(w);
-        SAVE_STATE();
-        SHA256_ROUNDS64(KW_ADD);
-        ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
-        for (lane = 0; lane < LANES; ++lane)
-            p[lane] += 64;
-    }
+    COMPRESS_BLOCKS(p, len / 64);
     if (len % 64 == 0) {
         /* The padding block is the same in every lane: its K + W as scalars. */
         uint32_t kw[64];
@@ -281,28 +290,21 @@ void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned
         SHA256_ROUNDS16(KW_TABLE, 48);
 #undef KW_TABLE
         ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
-    } else {
-        for (lane = 0; lane < LANES; ++lane) {
-            tails[lane].rest = p[lane];
-            tails[lane].len = len % 64;
-            tails[lane].before = len - len % 64;
-            tails[lane].bits = (uint64_t)len * 8;
-        }
-        TAIL_WORDS(tails, w);
-        TAKE_W(w);
-        SAVE_STATE();
-        SHA256_ROUNDS64(KW_ADD);
-        ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
+        FINISH(out, flags);
+        return;
     }
-    if (flags & LIBSHA_DOUBLE) {
-        OUTER_HASH();
+    for (lane = 0; lane < LANES; ++lane) {
+        tails[lane].rest = p[lane];
+        tails[lane].len = len % 64;
+        tails[lane].before = len - len % 64;
+        tails[lane].bits = (uint64_t)len * 8;
     }
-    {
-        const VEC digest[8] = {a, b, c, d, e, f, g, h};
-        STORE_DIGESTS(out, digest);
-    }
+    TAIL_WORDS(tails, w);
+    LAST_BLOCK(w, out, flags);
 }
 #undef TAIL_WORDS
+#undef FINISH
+#undef LAST_BLOCK
 #endif
 
 #undef STORE_DIGESTS

@@ -40,13 +40,9 @@ static inline void gather(const unsigned char *const p[], int lanes, lanes16 w[1
     }
 }
 
+/* Generic vectors take C's operators, as scalars do. */
+#include "sha256_rounds_scalar.h"
 #define VEC lanes16
-#define OP_ADD(a, b) ((a) + (b))
-#define OP_XOR(a, b) ((a) ^ (b))
-#define OP_AND(a, b) ((a) & (b))
-#define OP_OR(a, b) ((a) | (b))
-#define OP_SHR(x, n) ((x) >> (n))
-#define OP_SHL(x, n) ((x) << (n))
 #define V_SET1(x) set1((uint32_t)(x))
 #define V_LOADU(p) loadu((const uint32_t *)(p), LANES)
 #define V_STOREU(p, x) memcpy((p), &(x), sizeof(uint32_t) * LANES)
