@@ -140,20 +140,20 @@ static const struct libsha_impl standard = {
 };
 
 #if defined(LIBSHA_TEST_PORTABLE_LANES)
-libsha_d64_f libsha_portable_d64_8way, libsha_portable_d64_16way;
-libsha_many_f libsha_portable_many_8way, libsha_portable_many_16way;
-libsha_many_last_f libsha_portable_many_last_8way, libsha_portable_many_last_16way;
-libsha_many_whole_f libsha_portable_many_whole_8way, libsha_portable_many_whole_16way;
-/* Tests only (tests/c/sha256_portable_lanes.c): the AVX-512 row's widths on
- * plain C arrays. After standard, so never chosen automatically. */
+libsha_d64_f libsha_portable_d64_16way;
+libsha_many_f libsha_portable_many_16way;
+libsha_many_last_f libsha_portable_many_last_16way;
+libsha_many_whole_f libsha_portable_many_whole_16way;
+/* Tests only (tests/c/sha256_portable_lanes.c): the AVX-512 row's 16 lanes on
+ * generic C vectors. After standard, so never chosen automatically. */
 static const struct libsha_impl portable_lanes = {
-    .name = "standard(1way),portable(8way,16way)",
+    .name = "standard(1way),portable(16way)",
     .use = LIBSHA_USE_STANDARD,
     .transform = libsha_standard_transform,
-    .d64 = {[1] = libsha_standard_d64, [8] = libsha_portable_d64_8way, [16] = libsha_portable_d64_16way},
-    .many = {[8] = libsha_portable_many_8way, [16] = libsha_portable_many_16way},
-    .many_last = {[8] = libsha_portable_many_last_8way, [16] = libsha_portable_many_last_16way},
-    .many_whole = {[8] = libsha_portable_many_whole_8way, [16] = libsha_portable_many_whole_16way},
+    .d64 = {[1] = libsha_standard_d64, [16] = libsha_portable_d64_16way},
+    .many = {[16] = libsha_portable_many_16way},
+    .many_last = {[16] = libsha_portable_many_last_16way},
+    .many_whole = {[16] = libsha_portable_many_whole_16way},
 };
 #endif
 

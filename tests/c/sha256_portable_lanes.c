@@ -1,8 +1,9 @@
 /*
  * The lane-generic body (sha256_multiway.h) a second time, on generic vectors:
- * 8 and 16 lanes, as the AVX-512 rows have them. Built into the library only
+ * 16 lanes, as the AVX-512 rows have them (8 lanes are the same body, run on
+ * every x86 CPU as avx2(8way)). Built into the library only
  * with -DLIBSHA_TEST_PORTABLE_LANES=ON (tests/test_portable_lanes.py), as
- * the row "standard(1way),portable(8way,16way)", so that the body's lane
+ * the row "standard(1way),portable(16way)", so that the body's lane
  * logic, its last-block kernel and the scheduler's 16-lane paths are tested
  * on every CPU, AVX-512 or not. Never in a release build.
  */
@@ -12,7 +13,7 @@
 
 /* GCC and Clang's generic vectors: plain C operators on sixteen words, which
  * the compiler lowers to whatever the target has (SSE2 halves, NEON, scalar).
- * Sixteen words whatever LANES is: an 8-lane vector leaves the top 8 zero. */
+ * (Sixteen words whatever LANES is: a narrower build would leave the top ones zero.) */
 typedef uint32_t lanes16 __attribute__((vector_size(64)));
 
 static inline lanes16 set1(uint32_t x)
@@ -47,18 +48,6 @@ static inline void gather(const unsigned char *const p[], int lanes, lanes16 w[1
 #define V_LOADU(p) loadu((const uint32_t *)(p), LANES)
 #define V_STOREU(p, x) memcpy((p), &(x), sizeof(uint32_t) * LANES)
 #define V_GATHER_BLOCK(p, w) gather((p), LANES, (w))
-
-#define LANES 8
-#define MULTIWAY_D64 libsha_portable_d64_8way
-#define MULTIWAY_MANY libsha_portable_many_8way
-#define MULTIWAY_MANY_LAST libsha_portable_many_last_8way
-#define MULTIWAY_MANY_WHOLE libsha_portable_many_whole_8way
-#include "sha256_multiway.h"
-#undef LANES
-#undef MULTIWAY_D64
-#undef MULTIWAY_MANY
-#undef MULTIWAY_MANY_LAST
-#undef MULTIWAY_MANY_WHOLE
 
 #define LANES 16
 #define MULTIWAY_D64 libsha_portable_d64_16way
