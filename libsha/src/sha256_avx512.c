@@ -10,14 +10,13 @@
 #include "sha256_impl.h"
 
 /* Rotates and three-input logic, for every width: V_PREFIX names the
- * width's intrinsics (_mm512_, _mm256_, _mm_). vpternlogd's immediate is the
- * truth table, indexed by x << 2 | y << 1 | z. */
-#define AVX512_JOIN2(x, y) x##y
-#define AVX512_JOIN(x, y) AVX512_JOIN2(x, y)
-#define OP_ROTR(x, n) AVX512_JOIN(V_PREFIX, ror_epi32)(x, n)
-#define OP_XOR3(x, y, z) AVX512_JOIN(V_PREFIX, ternarylogic_epi32)(x, y, z, 0x96)
-#define OP_CH(x, y, z) AVX512_JOIN(V_PREFIX, ternarylogic_epi32)(x, y, z, 0xca)
-#define OP_MAJ(x, y, z) AVX512_JOIN(V_PREFIX, ternarylogic_epi32)(x, y, z, 0xe8)
+ * width's intrinsics (_mm512_, _mm256_, _mm_), pasted by the body's own
+ * MULTIWAY_JOIN where these expand. vpternlogd's immediate is the truth
+ * table, indexed by x << 2 | y << 1 | z. */
+#define OP_ROTR(x, n) MULTIWAY_JOIN(V_PREFIX, ror_epi32)(x, n)
+#define OP_XOR3(x, y, z) MULTIWAY_JOIN(V_PREFIX, ternarylogic_epi32)(x, y, z, 0x96)
+#define OP_CH(x, y, z) MULTIWAY_JOIN(V_PREFIX, ternarylogic_epi32)(x, y, z, 0xca)
+#define OP_MAJ(x, y, z) MULTIWAY_JOIN(V_PREFIX, ternarylogic_epi32)(x, y, z, 0xe8)
 
 /* Sixteen lanes. */
 #define V_PREFIX _mm512_
