@@ -17,10 +17,11 @@ ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 needs_source = pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout")
 
 
-def run(*cmd, **kw):
+def run(*cmd, check=True, **kw):
     result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kw)
-    assert result.returncode == 0, f"{cmd}\n{result.stdout}\n{result.stderr}"
-    return result.stdout
+    if check:
+        assert result.returncode == 0, f"{cmd}\n{result.stdout}\n{result.stderr}"
+    return result.stdout if check else result
 
 
 @needs_source
@@ -61,12 +62,14 @@ exec gcc "$@"
 @pytest.mark.parametrize("how", ["options", "compiler"])
 def test_kernels_left_out_by_option_or_by_compiler(tmp_path, how):
     # LIBSHA_NO_<ISA> leaves kernels out; a compiler without an ISA's flag drops
-    # them by itself (a compile probe) instead of failing the build.
+    # them by itself (a compile probe) with a warning instead of failing the build,
+    # unless LIBSHA_REQUIRE_ALL_KERNELS asks for every family (as wheel builds do).
     env, args = dict(os.environ), []
     if how == "options":
         args = ["-DLIBSHA_NO_SHANI=ON", "-DLIBSHA_NO_AVX2=ON"]
         expected = ["sse4(1way),sse41(4way)", "standard"]
         said = ["SHANI kernels left out (LIBSHA_NO_SHANI)", "AVX2 kernels left out (LIBSHA_NO_AVX2)"]
+        refused = ["SHANI (LIBSHA_NO_SHANI=ON)", "AVX2 (LIBSHA_NO_AVX2=ON)"]
     else:
         cc = tmp_path / "cc"
         cc.write_text(NO_SHA_COMPILER)
@@ -74,10 +77,15 @@ def test_kernels_left_out_by_option_or_by_compiler(tmp_path, how):
         env["CC"] = str(cc)
         expected = ["avx2(1way),avx512(4way,8way,16way)", "avx2(1way),sse41(4way),avx2(8way)",
                     "sse4(1way),sse41(4way),avx2(8way)", "sse4(1way),sse41(4way)", "standard"]
-        said = ["the compiler cannot build SHANI"]
+        said = ["the compiler cannot build SHANI (tried '-msse4.1 -msha')"]
+        refused = ["SHANI (the compiler took none of '-msse4.1 -msha')"]
     build = tmp_path / "build"
-    configure = run("cmake", "-S", ROOT, "-B", build, "-DLIBSHA_WARNINGS_AS_ERRORS=ON", *args, env=env)
-    assert all(s in configure for s in said), configure
+    configure = run("cmake", "-S", ROOT, "-B", build, "-DLIBSHA_WARNINGS_AS_ERRORS=ON", *args, env=env, check=False)
+    assert configure.returncode == 0, configure.stdout + configure.stderr
+    assert all(s in configure.stdout + configure.stderr for s in said), configure.stdout + configure.stderr
+    strict = run("cmake", "-S", ROOT, "-B", tmp_path / "strict", "-DLIBSHA_REQUIRE_ALL_KERNELS=ON", *args, env=env, check=False)
+    assert strict.returncode != 0 and "LIBSHA_REQUIRE_ALL_KERNELS is on" in strict.stderr, strict.stdout + strict.stderr
+    assert all(r in strict.stderr for r in refused), strict.stderr
     run("cmake", "--build", build, env=env)
     (library,) = [p for p in build.glob("libsha.so*") if not p.is_symlink()]
     check = ("import libsha; names = [i.name for i in libsha.implementations()]; print(names); "
