@@ -75,3 +75,21 @@ def test_windows_under_wine_every_x86_implementation(tmp_path):
     assert set(runnable) == native
     assert "100% tests passed" in out
 
+
+
+@pytest.mark.skipif(shutil.which("aarch64-linux-gnu-gcc") is None, reason="needs gcc-aarch64-linux-gnu (.ci/run installs it)")
+def test_a_wheel_build_whose_arm_flag_is_removed_fails_loudly(tmp_path):
+    # As if a compiler took none of the spellings of the ARM SHA-2 flag: 'none' alone leaves the
+    # probe without +crypto. A release wheel build (LIBSHA_REQUIRE_ALL_KERNELS=ON) must stop there.
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path / "wheels"), str(ROOT),
+         "-C", f"cmake.define.CMAKE_TOOLCHAIN_FILE={TOOLCHAINS / 'aarch64-linux-gnu.cmake'}",
+         "-C", "cmake.define.LIBSHA_REQUIRE_ALL_KERNELS=ON", "-C", "cmake.define.LIBSHA_ARM_SHA2_FLAGS=none"],
+        capture_output=True, text=True, env=dict(os.environ, _PYTHON_HOST_PLATFORM="linux-aarch64"))
+    out = " ".join((result.stdout + result.stderr).split())  # CMake wraps its messages
+    assert result.returncode != 0, out
+    assert "LIBSHA_REQUIRE_ALL_KERNELS is on, and kernel families of this target are left out" in out, out
+    assert "ARM_SHA2 (the compiler took none of 'none')" in out, out
+    assert not list((tmp_path / "wheels").glob("*.whl"))

@@ -24,3 +24,49 @@ def test_build_identifiers(platform, tmp_path):
                              "--config-file", str(ROOT / "wheels.toml"), str(ROOT)], capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert sorted(result.stdout.split()) == sorted(INTENDED[platform])
+
+
+WORKFLOW = ROOT / ".github" / "workflows" / "wheels.yml"
+# The CPU of each GitHub-hosted runner the workflow may use: a wheel is built where it is tested.
+RUNNER_ARCH = {"ubuntu-24.04": "x86_64", "ubuntu-24.04-arm": "aarch64", "macos-15-intel": "x86_64", "macos-15": "arm64",
+               "windows-2025": "AMD64", "windows-11-arm": "ARM64"}
+
+
+def wheels_toml():
+    tomllib = pytest.importorskip("tomllib", reason="Python 3.11 or later")
+    return tomllib.loads((ROOT / "wheels.toml").read_text())["tool"]["cibuildwheel"]
+
+
+def workflow_matrix():
+    yaml = pytest.importorskip("yaml", reason="pyyaml is in the release extra (part of the test extras)")
+    return yaml.safe_load(WORKFLOW.read_text())["jobs"]["wheels"]["strategy"]["matrix"]["include"]
+
+
+def test_the_workflow_builds_exactly_the_platforms_of_wheels_toml_each_on_its_own_cpu():
+    config = wheels_toml()
+    intended = {(platform, arch) for platform in ("linux", "macos", "windows") for arch in config[platform]["archs"]}
+    matrix = workflow_matrix()
+    assert {(job["platform"], job["arch"]) for job in matrix} == intended
+    assert len(matrix) == len(intended)
+    for job in matrix:
+        assert RUNNER_ARCH.get(job["runner"]) == job["arch"], f"{job}: not a runner of that CPU"
+
+
+def test_every_wheel_build_requires_every_kernel_family():
+    assert wheels_toml()["config-settings"] == {"cmake.define.LIBSHA_REQUIRE_ALL_KERNELS": "ON"}
+
+
+def check_jsonschema(path):
+    pytest.importorskip("check_jsonschema", reason="check-jsonschema is in the release extra (part of the test extras)")
+    return subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", str(path)],
+                          capture_output=True, text=True)
+
+
+def test_the_workflow_is_valid_for_github(tmp_path):
+    result = check_jsonschema(WORKFLOW)
+    assert result.returncode == 0, result.stdout + result.stderr
+    # The schema does catch mistakes: a job without runs-on, a misspelt key.
+    broken = tmp_path / "wheels.yml"
+    broken.write_text(WORKFLOW.read_text().replace("    runs-on: ${{ matrix.runner }}\n", "    run-on: ${{ matrix.runner }}\n"))
+    result = check_jsonschema(broken)
+    assert result.returncode != 0 and "run-on" in result.stdout + result.stderr, result.stdout

@@ -168,9 +168,11 @@ def check(wheel_path: Path) -> tuple[list[str], list[str]]:
     _, _, py, abi, plat = m.groups()
     if (py, abi) != ("py3", "none"):
         problems.append(f"tag {py}-{abi}: libsha's wheels are py3-none (ctypes needs no Python ABI)")
-    platform = parse_platform_tag(plat)
-    if platform is None:
+    # A compressed tag set (manylinux_2_17_x86_64.manylinux2014_x86_64) must name one OS and CPU.
+    platforms = [parse_platform_tag(p) for p in plat.split(".")]
+    if None in platforms or len({(p.os, p.arch, p.macos_min) for p in platforms if p}) != 1:
         return problems + [f"platform tag {plat!r} is not one libsha's wheels use"], facts
+    platform = platforms[0]
 
     with zipfile.ZipFile(wheel_path) as wheel, tempfile.TemporaryDirectory() as tmp:
         problems += record_problems(wheel)
@@ -179,7 +181,7 @@ def check(wheel_path: Path) -> tuple[list[str], list[str]]:
             return problems + ["expected one .dist-info/WHEEL"], facts
         text = wheel.read(metadata[0]).decode()
         tags = re.findall(r"^Tag: (\S+)$", text, re.M)
-        if tags != [f"{py}-{abi}-{plat}"]:
+        if sorted(tags) != sorted(f"{py}-{abi}-{p}" for p in plat.split(".")):
             problems.append(f"WHEEL says Tag {tags}, the file name says {py}-{abi}-{plat}")
         if not re.search(r"^Root-Is-Purelib: false$", text, re.M):
             problems.append("WHEEL does not say Root-Is-Purelib: false (the wheel carries a native library)")

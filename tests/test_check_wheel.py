@@ -1,0 +1,174 @@
+"""tools/check_wheel.py refuses the wheels a release must not ship: a wrong tag, a missing or extra
+export, a foreign dependency, a wrong macOS minimum, a RECORD that lies; and passes a sound one."""
+
+import base64
+import hashlib
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import libsha
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECK = ROOT / "tools" / "check_wheel.py"
+HEADER = ROOT / "libsha" / "include" / "libsha.h"
+
+pytestmark = [
+    pytest.mark.skipif(not CHECK.exists(), reason="needs the source checkout"),
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="builds ELF stand-ins with gcc on Linux"),
+]
+lief = pytest.importorskip("lief", reason="lief is in the release extra (part of the test extras)")
+
+
+def api_names():
+    return sorted(set(re.findall(r"^LIBSHA_API\b[^;(]*?\b(\w+)\s*\(", HEADER.read_text(), re.M)))
+
+
+def make_wheel(folder, tag, library, library_name="libsha.so", record_ok=True, wheel_tag=None):
+    """A wheel as scikit-build-core lays it out: the installed package's Python files, the header,
+    the given library, WHEEL and a RECORD."""
+    package = Path(libsha.__file__).parent
+    files = {f"libsha/{p.name}": p.read_bytes() for p in package.glob("*.py")}
+    files["libsha/include/libsha.h"] = HEADER.read_bytes()
+    files[f"libsha/{library_name}"] = Path(library).read_bytes()
+    full_tag = tag if tag.count("-") == 2 else f"py3-none-{tag}"  # a platform alone, or python-abi-platform
+    files["libsha-0.1.0.dist-info/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\n"
+                                              f"Tag: {wheel_tag or full_tag}\n").encode()
+    rows = []
+    for name, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        rows.append(f"{name},sha256={digest},{len(data)}")
+    if not record_ok:
+        files["libsha/_native.py"] += b"\n# changed after RECORD was written\n"
+    rows.append("libsha-0.1.0.dist-info/RECORD,,")
+    files["libsha-0.1.0.dist-info/RECORD"] = ("\n".join(rows) + "\n").encode()
+    path = Path(folder) / f"libsha-0.1.0-{full_tag}.whl"
+    with zipfile.ZipFile(path, "w") as wheel:
+        for name, data in files.items():
+            wheel.writestr(name, data)
+    return path
+
+
+def check(*args):
+    result = subprocess.run([sys.executable, str(CHECK), *map(str, args)], capture_output=True, text=True)
+    return result.returncode, result.stdout + result.stderr
+
+
+def stand_in(tmp_path, compiler, suffix, names, extra_args=(), export="__attribute__((visibility(\"default\")))"):
+    """A library exporting exactly `names`, functions that call into the C library (so that it
+    links it, as libsha does), built with `compiler`."""
+    source = tmp_path / "stand_in.c"
+    source.write_text("#include <stdlib.h>\n"
+                      + "".join(f'{export} void {name}(void) {{ (void)getenv("{name}"); }}\n' for name in names))
+    out = tmp_path / f"stand_in{suffix}"
+    result = subprocess.run([*compiler, "-shared", "-fPIC", "-fvisibility=hidden", str(source), "-o", str(out), *extra_args],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def installed_library():
+    path = Path(libsha.__file__).parent / "libsha.so"
+    if not path.exists():
+        pytest.skip("the installed libsha has no libsha.so beside it")
+    return path
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_a_sound_wheel_passes_and_says_what_it_found(tmp_path):
+    code, out = check(make_wheel(tmp_path, "linux_x86_64", installed_library()))
+    assert code == 0, out
+    assert f"ELF, linux x86_64, {len(api_names())} exports, needs libc.so.6" in out
+
+
+@pytest.mark.parametrize("tag, refusal", [
+    ("linux_aarch64", "is for linux x86_64, the tag linux_aarch64 says linux arm64"),
+    ("win_amd64", "on windows the loader looks for libsha/libsha.dll"),
+    ("macosx_11_0_x86_64", "on macos the loader looks for libsha/libsha.dylib"),
+    ("cp311-cp311-linux_x86_64", "tag cp311-cp311: libsha's wheels are py3-none"),
+    ("py3-none-any", "platform tag 'any' is not one libsha's wheels use"),
+])
+def test_a_wrong_tag_is_refused(tmp_path, tag, refusal):
+    code, out = check(make_wheel(tmp_path, tag, installed_library()))
+    assert code == 1 and "REFUSED" in out and refusal in out, out
+
+
+def test_a_wheel_file_whose_metadata_says_another_tag_is_refused(tmp_path):
+    code, out = check(make_wheel(tmp_path, "linux_x86_64", installed_library(), wheel_tag="py3-none-linux_aarch64"))
+    assert code == 1 and "WHEEL says Tag ['py3-none-linux_aarch64']" in out, out
+
+
+def test_a_record_that_does_not_match_is_refused(tmp_path):
+    code, out = check(make_wheel(tmp_path, "linux_x86_64", installed_library(), record_ok=False))
+    assert code == 1 and "RECORD's hash or size for libsha/_native.py" in out, out
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_a_missing_or_an_extra_export_is_refused(tmp_path):
+    names = api_names()
+    code, out = check(make_wheel(tmp_path, "linux_x86_64", stand_in(tmp_path, ["gcc"], ".so", names)))
+    assert code == 0, out  # the stand-in itself passes: what follows is the change alone
+    (tmp_path / "missing").mkdir()
+    lib = stand_in(tmp_path, ["gcc"], ".so", [n for n in names if n != "libsha_sha256_many"])
+    code, out = check(make_wheel(tmp_path / "missing", "linux_x86_64", lib))
+    assert code == 1 and "does not export libsha_sha256_many (declared LIBSHA_API" in out, out
+    (tmp_path / "extra").mkdir()
+    lib = stand_in(tmp_path, ["gcc"], ".so", names + ["sha256_transform_internal"])
+    code, out = check(make_wheel(tmp_path / "extra", "linux_x86_64", lib))
+    assert code == 1 and "exports sha256_transform_internal, which libsha.h does not declare" in out, out
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+def test_a_dependency_beyond_the_c_library_is_refused(tmp_path):
+    extra = tmp_path / "libextra.so"
+    (tmp_path / "extra.c").write_text("int extra(void) { return 1; }\n")
+    subprocess.run(["gcc", "-shared", "-fPIC", str(tmp_path / "extra.c"), "-o", str(extra)], check=True)
+    lib = stand_in(tmp_path, ["gcc"], ".so", api_names(), extra_args=["-Wl,--no-as-needed", f"-L{tmp_path}", "-lextra"])
+    code, out = check(make_wheel(tmp_path, "linux_x86_64", lib))
+    assert code == 1 and "needs libextra.so: not part of linux's C library" in out, out
+
+
+@pytest.mark.skipif(shutil.which("x86_64-w64-mingw32-gcc") is None, reason="needs gcc-mingw-w64-x86-64 (.ci/run installs it)")
+def test_a_windows_dll_with_a_foreign_import_is_refused(tmp_path):
+    names = api_names()
+    mingw = ["x86_64-w64-mingw32-gcc"]
+    dll = stand_in(tmp_path, mingw, ".dll", names, export="__declspec(dllexport)")
+    code, out = check(make_wheel(tmp_path, "win_amd64", dll, library_name="libsha.dll"))
+    assert code == 0 and "PE, windows x86_64" in out, out
+    (tmp_path / "user32").mkdir()
+    source = tmp_path / "stand_in.c"  # plus a real call into USER32, so that the import stays
+    source.write_text(source.read_text() + "#include <windows.h>\n__declspec(dllexport) int libsha_version_box(void) "
+                      "{ return MessageBoxA(0, 0, 0, 0); }\n")
+    dll = tmp_path / "user32" / "libsha.dll"
+    subprocess.run([*mingw, "-shared", str(source), "-o", str(dll), "-luser32"], check=True)
+    code, out = check(make_wheel(tmp_path / "user32", "win_amd64", dll, library_name="libsha.dll"))
+    assert code == 1 and "needs USER32.dll: not part of windows's C library" in out, out
+    assert "exports libsha_version_box, which libsha.h does not declare" in out, out
+
+
+def zig():
+    try:
+        import ziglang
+    except ImportError:
+        return None
+    path = Path(ziglang.__file__).parent / "zig"
+    return path if path.exists() else None
+
+
+@pytest.mark.skipif(zig() is None, reason="needs the ziglang package (in the release extra)")
+def test_a_macos_library_needing_a_newer_macos_than_its_tag_is_refused(tmp_path):
+    names = api_names()
+    lib = stand_in(tmp_path, [str(zig()), "cc", "-target", "aarch64-macos.11.0"], ".dylib", names,
+                   extra_args=["-Wl,-install_name,@rpath/libsha.dylib"])
+    code, out = check(make_wheel(tmp_path, "macosx_11_0_arm64", lib, library_name="libsha.dylib"))
+    assert code == 0 and "Mach-O, macos arm64" in out and "macOS minimum 11.0" in out, out
+    (tmp_path / "newer").mkdir()
+    lib = stand_in(tmp_path / "newer", [str(zig()), "cc", "-target", "aarch64-macos.13.0"], ".dylib", names,
+                   extra_args=["-Wl,-install_name,@rpath/libsha.dylib"])
+    code, out = check(make_wheel(tmp_path / "newer", "macosx_11_0_arm64", lib, library_name="libsha.dylib"))
+    assert code == 1 and "needs macOS (13, 0) or later, the tag claims (11, 0)" in out, out
