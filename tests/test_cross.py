@@ -93,3 +93,25 @@ def test_a_wheel_build_whose_arm_flag_is_removed_fails_loudly(tmp_path):
     assert "LIBSHA_REQUIRE_ALL_KERNELS is on, and kernel families of this target are left out" in out, out
     assert "ARM_SHA2 (the compiler took none of 'none')" in out, out
     assert not list((tmp_path / "wheels").glob("*.whl"))
+
+
+ARM_COMPILERS = {
+    "gcc": (["-DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc"], "-march=armv8-a+crypto"),
+    "clang": (["-DCMAKE_C_COMPILER=clang-14", "-DCMAKE_C_COMPILER_TARGET=aarch64-linux-gnu"], "-march=armv8-a+crypto"),
+}
+
+
+@pytest.mark.skipif(shutil.which("aarch64-linux-gnu-gcc") is None, reason="needs gcc-aarch64-linux-gnu (.ci/run installs it)")
+@pytest.mark.parametrize("compiler", sorted(ARM_COMPILERS))
+def test_each_compiler_finds_its_spelling_of_the_arm_sha2_flag(tmp_path, compiler):
+    # zig's spelling (-mcpu=generic+sha2) is shown by tools/cross_wheels.sh, which builds its
+    # ARM64 targets with LIBSHA_REQUIRE_ALL_KERNELS=ON.
+    args, spelling = ARM_COMPILERS[compiler]
+    if shutil.which(args[0].split("=", 1)[1]) is None:
+        pytest.skip(f"needs {args[0].split('=', 1)[1]} (.ci/run installs it)")
+    result = subprocess.run(["cmake", "-S", str(ROOT), "-B", str(tmp_path / "build"), "-DCMAKE_SYSTEM_NAME=Linux",
+                             "-DCMAKE_SYSTEM_PROCESSOR=aarch64", "-DCMAKE_TRY_COMPILE_TARGET_TYPE=STATIC_LIBRARY",
+                             "-DLIBSHA_REQUIRE_ALL_KERNELS=ON", *args], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"libsha: ARM_SHA2 kernels built with '{spelling}'" in result.stdout
+    assert "every kernel family of the target is built: ARM_SHA2" in result.stdout

@@ -40,7 +40,8 @@ ALLOWED_DEPENDENCIES = {
     "macos": [r"/usr/lib/libSystem\.B\.dylib"],
     "windows": [r"kernel32\.dll", r"api-ms-win-crt-[a-z0-9-]+\.dll", r"ucrtbase\.dll", r"msvcrt\.dll",
                 r"vcruntime140\.dll"],
-    "linux": [r"libc\.so\.6", r"libc\.musl-(x86_64|aarch64)\.so\.1", r"ld-linux-(x86-64|aarch64)\.so\.[12]"],
+    # glibc; musl, under Alpine's name or its own (musl has no symbol versions).
+    "linux": [r"libc\.so\.6", r"ld-linux-(x86-64|aarch64)\.so\.[12]", r"libc\.musl-(x86_64|aarch64)\.so\.1", r"libc\.so"],
     "freebsd": [r"libc\.so\.7"],
 }
 # sys.platform on each OS, to ask the wheel's _native.py which file name it loads there.
@@ -146,7 +147,7 @@ def binary_facts(lief, path: Path) -> dict:
                     for aux in req.get_auxiliary_symbols()}
         if binary.header.identity_os_abi == lief.ELF.Header.OS_ABI.FREEBSD or "FBSD" in versions:
             os_name = "freebsd"
-        elif "GLIBC" in versions or any(lib.startswith("libc.musl-") for lib in binary.libraries):
+        elif "GLIBC" in versions or any(lib.startswith("libc.musl-") or lib == "libc.so" for lib in binary.libraries):
             os_name = "linux"
         else:
             os_name = "an unknown OS (no FreeBSD, glibc or musl symbol versions)"
