@@ -1,4 +1,5 @@
-"""The C tests cross-built for aarch64 Linux (run under qemu) and 64-bit Windows (run under wine)."""
+"""The C tests cross-built for aarch64 Linux (run under qemu) and 64-bit Windows (run under wine), and the
+ARM SHA-2 probe: each compiler finds its spelling of the flag, and a wheel build without it fails."""
 
 import os
 import re
