@@ -2,8 +2,9 @@
 export, a foreign dependency, a wrong macOS minimum, a RECORD that lies; and passes a sound one."""
 
 import base64
+import functools
 import hashlib
-import re
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -25,8 +26,18 @@ pytestmark = [
 lief = pytest.importorskip("lief", reason="lief is in the release extra (part of the test extras)")
 
 
+@functools.lru_cache(maxsize=None)
+def check_wheel_module():
+    """tools/check_wheel.py, whose reading of libsha.h the tests share."""
+    spec = importlib.util.spec_from_file_location("check_wheel", CHECK)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["check_wheel"] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
 def api_names():
-    return sorted(set(re.findall(r"^LIBSHA_API\b[^;(]*?\b(\w+)\s*\(", HEADER.read_text(), re.M)))
+    return sorted(check_wheel_module().api_functions(HEADER.read_text()))
 
 
 def make_wheel(folder, tag, library, library_name="libsha.so", record_ok=True, wheel_tag=None):
@@ -151,24 +162,14 @@ def test_a_windows_dll_with_a_foreign_import_is_refused(tmp_path):
     assert "exports libsha_version_box, which libsha.h does not declare" in out, out
 
 
-def zig():
-    try:
-        import ziglang
-    except ImportError:
-        return None
-    path = Path(ziglang.__file__).parent / "zig"
-    return path if path.exists() else None
-
-
-@pytest.mark.skipif(zig() is None, reason="needs the ziglang package (in the release extra)")
 def test_a_macos_library_needing_a_newer_macos_than_its_tag_is_refused(tmp_path):
     names = api_names()
-    lib = stand_in(tmp_path, [str(zig()), "cc", "-target", "aarch64-macos.11.0"], ".dylib", names,
+    lib = stand_in(tmp_path, [sys.executable, "-m", "ziglang", "cc", "-target", "aarch64-macos.11.0"], ".dylib", names,
                    extra_args=["-Wl,-install_name,@rpath/libsha.dylib"])
     code, out = check(make_wheel(tmp_path, "macosx_11_0_arm64", lib, library_name="libsha.dylib"))
     assert code == 0 and "Mach-O, macos arm64" in out and "macOS minimum 11.0" in out, out
     (tmp_path / "newer").mkdir()
-    lib = stand_in(tmp_path / "newer", [str(zig()), "cc", "-target", "aarch64-macos.13.0"], ".dylib", names,
+    lib = stand_in(tmp_path / "newer", [sys.executable, "-m", "ziglang", "cc", "-target", "aarch64-macos.13.0"], ".dylib", names,
                    extra_args=["-Wl,-install_name,@rpath/libsha.dylib"])
     code, out = check(make_wheel(tmp_path / "newer", "macosx_11_0_arm64", lib, library_name="libsha.dylib"))
     assert code == 1 and "needs macOS (13, 0) or later, the tag claims (11, 0)" in out, out

@@ -13,6 +13,7 @@ rm -rf "$work" && mkdir -p "$work"
 start=$SECONDS
 python3 -m venv "$work/tools"
 "$work/tools/bin/pip" install -q -r <(python3 "$repo/tools/extra_requirements.py" release)
+# Named for the toolchain files: inside pip's isolated build, the python3 on PATH is not this venv's.
 export LIBSHA_ZIG
 LIBSHA_ZIG=$("$work/tools/bin/python" -c "import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), 'zig'))")
 echo "cross_wheels: zig $("$LIBSHA_ZIG" version)"

@@ -4,7 +4,9 @@
 # CMAKE_SYSTEM_PROCESSOR.
 #
 # zig is found as LIBSHA_ZIG (cache or environment), else `zig` on PATH, else inside the `ziglang`
-# package of the first Python on PATH that has it (pip install ziglang, or the test extras).
+# package of the first Python on PATH that has it (pip install ziglang; the release extra). In a
+# pip build (pip wheel -C cmake.define.CMAKE_TOOLCHAIN_FILE=...), whose isolated environment
+# comes first on PATH, set LIBSHA_ZIG, as tools/cross_wheels.sh does.
 if(NOT LIBSHA_ZIG AND DEFINED ENV{LIBSHA_ZIG})
   set(LIBSHA_ZIG "$ENV{LIBSHA_ZIG}")
 endif()
@@ -30,7 +32,7 @@ if(NOT LIBSHA_ZIG)
 endif()
 if(NOT LIBSHA_ZIG)
   message(FATAL_ERROR "libsha: no zig found for ${LIBSHA_ZIG_TARGET}: pip install ziglang "
-    "(it is in the test extras), put zig on PATH, or set LIBSHA_ZIG to its path")
+    "(the release extra), put zig on PATH, or set LIBSHA_ZIG to its path")
 endif()
 # Try-compiles (the kernel probes) read this file again in a new scope: keep what was found.
 set(LIBSHA_ZIG "${LIBSHA_ZIG}" CACHE FILEPATH "zig, whose C compiler cross-builds libsha")
