@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from libsha.oracle.cli import main
+from libsha.oracle import suites
+from libsha.oracle.cli import build_parser, main, suite_names
 
 CC = shutil.which("cc") or shutil.which("gcc")
 
@@ -235,6 +236,18 @@ def test_bad_usage_exits_2(capsys, args, words):
     with pytest.raises(SystemExit) as exit_info:
         main(args)
     assert exit_info.value.code == 2 and words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--suite", "lengths", "--large"], ["lengths", "large"]),  # --large used to be dropped beside --suite
+    (["--large"], [*suites.DEFAULT, "large"]),
+    (["--suite", "large", "--large"], ["large"]),
+    (["--suite", "splits", "--suite", "nist", "--suite", "splits"], ["splits", "nist"]),
+    ([], list(suites.DEFAULT)),
+])
+def test_the_suites_named_and_large_are_all_run(args, expected):
+    parsed = build_parser().parse_args(["--callable", "m:f", *args])
+    assert suite_names(parsed) == expected
 
 
 def test_a_candidate_that_cannot_load_exits_2(tmp_path, capsys):

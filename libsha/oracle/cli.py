@@ -37,6 +37,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def suite_names(args: argparse.Namespace) -> list[str]:
+    """The suites to run, in order: those named (or the default ones), and `large` with --large."""
+    names = list(args.suite) if args.suite else list(suites.DEFAULT)
+    if args.large:
+        names.append("large")
+    return list(dict.fromkeys(names))
+
+
 def spec_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Spec:
     library_shapes = {"symbol": args.symbol, "stream": args.stream, "d64": args.d64}
     chosen = [k for k, v in {**library_shapes, "command": args.command, "callable": args.callable}.items() if v]
@@ -70,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     spec = spec_from(args, parser)
-    names = list(dict.fromkeys(args.suite)) if args.suite else list(suites.DEFAULT) + (["large"] if args.large else [])
+    names = suite_names(args)
     seed = args.seed if args.seed is not None else random.randrange(1 << 32)
     try:
         report = run(spec, names, seed, args.seconds, args.timeout)
