@@ -70,12 +70,14 @@ def check(*args):
     return result.returncode, result.stdout + result.stderr
 
 
-def stand_in(tmp_path, compiler, suffix, names, extra_args=(), export="__attribute__((visibility(\"default\")))"):
+def stand_in(tmp_path, compiler, suffix, names, extra_args=(), export="__attribute__((visibility(\"default\")))",
+             extra_source=""):
     """A library exporting exactly `names`, functions that call into the C library (so that it
     links it, as libsha does), built with `compiler`."""
     source = tmp_path / "stand_in.c"
     source.write_text("#include <stdlib.h>\n"
-                      + "".join(f'{export} void {name}(void) {{ (void)getenv("{name}"); }}\n' for name in names))
+                      + "".join(f'{export} void {name}(void) {{ (void)getenv("{name}"); }}\n' for name in names)
+                      + extra_source)
     out = tmp_path / f"stand_in{suffix}"
     result = subprocess.run([*compiler, "-shared", "-fPIC", "-fvisibility=hidden", str(source), "-o", str(out), *extra_args],
                             capture_output=True, text=True)
@@ -152,11 +154,10 @@ def test_a_windows_dll_with_a_foreign_import_is_refused(tmp_path):
     code, out = check(make_wheel(tmp_path, "win_amd64", dll, library_name="libsha.dll"))
     assert code == 0 and "PE, windows x86_64" in out, out
     (tmp_path / "user32").mkdir()
-    source = tmp_path / "stand_in.c"  # plus a real call into USER32, so that the import stays
-    source.write_text(source.read_text() + "#include <windows.h>\n__declspec(dllexport) int libsha_version_box(void) "
-                      "{ return MessageBoxA(0, 0, 0, 0); }\n")
-    dll = tmp_path / "user32" / "libsha.dll"
-    subprocess.run([*mingw, "-shared", str(source), "-o", str(dll), "-luser32"], check=True)
+    # plus a real call into USER32, so that the import stays
+    dll = stand_in(tmp_path / "user32", mingw, ".dll", names, extra_args=["-luser32"], export="__declspec(dllexport)",
+                   extra_source="#include <windows.h>\n__declspec(dllexport) int libsha_version_box(void) "
+                                "{ return MessageBoxA(0, 0, 0, 0); }\n")
     code, out = check(make_wheel(tmp_path / "user32", "win_amd64", dll, library_name="libsha.dll"))
     assert code == 1 and "needs USER32.dll: not part of windows's C library" in out, out
     assert "exports libsha_version_box, which libsha.h does not declare" in out, out

@@ -214,37 +214,36 @@ def check_library(path: Path, header: str, platform: Platform, plat: str, name: 
     lief.logging.disable()
     problems: list[str] = []
     facts: list[str] = []
-    expected = name
     api = api_functions(header)
     if not api:
         return problems + ["libsha.h declares no LIBSHA_API function: is it libsha's header?"], facts
 
     found = binary_facts(lief, path)
     if "os" not in found:
-        return problems + [f"{expected} is {found['format']}"], facts
-    facts.append(f"{expected}: {found['format']}, {found['os']} {found['arch']}, {len(found['exports'])} exports, "
+        return problems + [f"{name} is {found['format']}"], facts
+    facts.append(f"{name}: {found['format']}, {found['os']} {found['arch']}, {len(found['exports'])} exports, "
                  f"needs {', '.join(found['needs']) or 'nothing'}"
                  + (f", macOS minimum {found['macos_min'][0]}.{found['macos_min'][1]}" if found["macos_min"] else "")
                  + (f", install name {found['install_name']}" if found.get("install_name") else ""))
     if (found["os"], found["arch"]) != (platform.os, platform.arch):
-        problems.append(f"{expected} is for {found['os']} {found['arch']}, the tag {plat} says {platform.os} {platform.arch}")
+        problems.append(f"{name} is for {found['os']} {found['arch']}, the tag {plat} says {platform.os} {platform.arch}")
     install_name = found.get("install_name")
     if found["format"] == "Mach-O" and not (install_name or "").startswith(("@rpath/", "@loader_path/")):
         # An absolute install name is the build machine's path: it leaks, and a program that
         # links the library would look for it there.
-        problems.append(f"{expected}'s install name is {install_name!r}, not @rpath/ or @loader_path/")
+        problems.append(f"{name}'s install name is {install_name!r}, not @rpath/ or @loader_path/")
     if platform.macos_min is not None and found["macos_min"] != platform.macos_min:
-        problems.append(f"{expected} needs macOS {found['macos_min']} or later, the tag claims {platform.macos_min}")
+        problems.append(f"{name} needs macOS {found['macos_min']} or later, the tag claims {platform.macos_min}")
     missing, extra = sorted(api - found["exports"]), sorted(found["exports"] - api)
     if missing:
-        problems.append(f"{expected} does not export {', '.join(missing)} (declared LIBSHA_API in libsha.h)")
+        problems.append(f"{name} does not export {', '.join(missing)} (declared LIBSHA_API in libsha.h)")
     if extra:
-        problems.append(f"{expected} exports {', '.join(extra)}, which libsha.h does not declare")
+        problems.append(f"{name} exports {', '.join(extra)}, which libsha.h does not declare")
     allowed = ALLOWED_DEPENDENCIES[platform.os]
     flags = re.I if platform.os == "windows" else 0
     foreign = [d for d in found["needs"] if not any(re.fullmatch(a, d, flags) for a in allowed)]
     if foreign:
-        problems.append(f"{expected} needs {', '.join(foreign)}: not part of {platform.os}'s C library")
+        problems.append(f"{name} needs {', '.join(foreign)}: not part of {platform.os}'s C library")
     return problems, facts
 
 
