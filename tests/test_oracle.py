@@ -267,7 +267,7 @@ def returns_an_int(data):
     return len(data)
 
 
-def test_a_callable_returning_the_wrong_type_is_a_finding(tmp_path):
-    code, report = oracle(tmp_path, "--callable", "test_oracle:returns_an_int", "--suite", "lengths")
-    case = smallest(report, "lengths")
-    assert code == 1 and case["length"] == 0 and case["status"] == "raised" and "not 32 bytes" in case["detail"]
+def test_a_callable_returning_the_wrong_type_fails_the_usage_check(capsys):
+    assert main(["--callable", "test_oracle:returns_an_int", "--suite", "lengths"]) == 2
+    err = capsys.readouterr().err
+    assert "the usage check failed" in err and "returned int 3, not 32 bytes" in err

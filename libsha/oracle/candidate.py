@@ -1,9 +1,10 @@
 """The candidate under test, loaded and called in a child process.
 
-A candidate is described by a Spec (what the command line named). In the child,
-`Loaded(spec)` opens it once; each request hashes one case there. A crash kills
-only the child; the parent (runner.py) notices, reports the case, and starts a
-new child.
+In the child, `Loaded(spec)` opens the candidate once; each request hashes one case there. A crash
+kills only the child; the parent (runner.py) notices, reports the case, and starts a new child.
+
+Library candidates get their context and output buffers with SLACK bytes of a known pattern after
+them: a write past the end lands there (instead of corrupting the heap) and is reported.
 """
 
 from __future__ import annotations
@@ -12,46 +13,28 @@ import ctypes
 import importlib
 import mmap
 import sys
+import time
 from dataclasses import dataclass, field
+
+from . import shapes
+from .spec import CandidateError, Spec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-
-@dataclass(frozen=True)
-class Spec:
-    """What to check: one of the five candidate shapes of `python -m libsha.oracle`."""
-
-    kind: str  # "symbol", "stream", "d64", "command", "callable"
-    library: str = ""
-    names: tuple[str, ...] = ()  # symbol; INIT, UPDATE, FINAL; D64 function; MODULE:FUNCTION
-    ctx_size: int = 0
-    final_out_first: bool = False  # FINAL(out, ctx) instead of FINAL(ctx, out)
-    command: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def streaming(self) -> bool:
-        return self.kind == "stream"
-
-    @property
-    def in_memory(self) -> bool:
-        """Whether the candidate reads a buffer we place (offsets, guard pages apply)."""
-        return self.kind in ("symbol", "stream", "d64")
-
-    def describe(self) -> str:
-        if self.kind == "command":
-            return f"--command {self.command!r}"
-        if self.kind == "callable":
-            return f"--callable {self.names[0]}"
-        if self.kind == "stream":
-            return f"--library {self.library} --stream {','.join(self.names)} --ctx-size {self.ctx_size}"
-        return f"--library {self.library} --{'symbol' if self.kind == 'symbol' else 'd64'} {self.names[0]}"
+SLACK = 4096
+FILL = 0xA5
+_UNTOUCHED = bytes([FILL]) * SLACK
 
 
-class CandidateError(Exception):
-    """The candidate cannot be loaded or called as described (a usage problem, exit status 2)."""
+@dataclass
+class Answer:
+    """What one call gave: the digest (out's first 32 bytes), what was seen around it, and the time."""
+
+    digest: bytes
+    seconds: float = 0.0
+    notes: dict[str, Any] = field(default_factory=dict)  # ctx_overrun, out_overrun, out_unwritten, ctx_bytes
 
 
 def _libc() -> Any:
@@ -75,18 +58,48 @@ class _Guarded:
         self.address = base + self.start
 
 
+def _slacked(size: int, fill: int = 0) -> Any:
+    """A buffer of `size` bytes (set to `fill`) followed by SLACK bytes of the pattern."""
+    buffer = ctypes.create_string_buffer(size + SLACK)
+    ctypes.memset(buffer, fill, size)
+    ctypes.memset(ctypes.addressof(buffer) + size, FILL, SLACK)
+    return buffer
+
+
+def _overrun(buffer: Any, size: int) -> int:
+    """How many bytes past `size` were written (0: none), judged by the pattern."""
+    tail = ctypes.string_at(ctypes.addressof(buffer) + size, SLACK)
+    if tail == _UNTOUCHED:
+        return 0
+    return len(tail.rstrip(bytes([FILL])))
+
+
+def _import(text: str, what: str) -> Any:
+    module_name, _, name = text.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+        if "(" in name:  # an expression, e.g. hashes.Hash(SHA256()): evaluated for each case
+            compiled = compile(name, f"<{what}>", "eval")
+            namespace = vars(module)
+            return lambda: eval(compiled, namespace)
+        value: Any = module
+        for part in name.split("."):
+            value = getattr(value, part)
+        return value
+    except (ImportError, AttributeError, ValueError, SyntaxError) as exc:
+        raise CandidateError(f"cannot import {text}: {type(exc).__name__}: {exc}") from None
+
+
 class Loaded:
     """The candidate, opened in this (child) process."""
 
     def __init__(self, spec: Spec) -> None:
         self.spec = spec
         self.keep: list[Any] = []
-        if spec.kind == "callable":
-            module, _, name = spec.names[0].partition(":")
-            try:
-                self.function: Callable[[bytes], Any] = getattr(importlib.import_module(module), name)
-            except (ImportError, AttributeError, ValueError) as exc:
-                raise CandidateError(f"cannot import {spec.names[0]}: {exc}") from None
+        if spec.kind in ("callable", "object"):
+            self.function: Callable[..., Any] = _import(spec.names[0], f"--{spec.kind}")
+            if not callable(self.function):
+                raise CandidateError(f"{spec.names[0]} is not callable")
             return
         try:
             lib = ctypes.CDLL(spec.library)
@@ -112,59 +125,89 @@ class Loaded:
         self.keep.append(buffer)
         return base + offset
 
-    def digest(self, data: bytes, splits: tuple[int, ...], offset: int, guard: bool) -> bytes:
+    def digest(self, data: bytes, splits: tuple[int, ...], offset: int, guard: bool) -> Answer:
         """The candidate's SHA-256 of data (fed in pieces cut at `splits` when it streams)."""
         self.keep.clear()
-        spec = self.spec
-        if spec.kind == "callable":
-            return _as_digest(self.function(bytes(data)))
-        address = self._place(data, offset, guard)
-        out = ctypes.create_string_buffer(32)
-        if spec.kind == "symbol":
-            self.functions[0](ctypes.c_void_p(address), ctypes.c_size_t(len(data)), out)
-            return out.raw
-        init, update, final = self.functions
-        ctx = ctypes.create_string_buffer(spec.ctx_size)
-        init(ctx)
-        last = 0
-        for cut in (*splits, len(data)):
-            update(ctx, ctypes.c_void_p(address + last), ctypes.c_size_t(cut - last))
-            last = cut
-        final(*((out, ctx) if spec.final_out_first else (ctx, out)))
-        return out.raw
+        if self.spec.kind == "callable":
+            start = time.perf_counter()
+            value = self.function(bytes(data))
+            return Answer(_as_digest(value, "the callable"), time.perf_counter() - start)
+        if self.spec.kind == "object":
+            return self._object(data, splits)
+        return self._library(self._place(data, offset, guard), len(data), splits)
 
-    def zeros(self, length: int, splits: tuple[int, ...]) -> bytes:
+    def zeros(self, length: int, splits: tuple[int, ...]) -> Answer:
         """The candidate's SHA-256 of `length` zero bytes: an anonymous mapping, so gigabytes cost
         no memory (untouched pages all read as the one zero page)."""
         self.keep.clear()
         region = mmap.mmap(-1, max(length, 1))
         view = ctypes.c_char.from_buffer(region)
-        address = ctypes.addressof(view)
         self.keep += [view, region]
-        out = ctypes.create_string_buffer(32)
-        if self.spec.kind == "symbol":
-            self.functions[0](ctypes.c_void_p(address), ctypes.c_size_t(length), out)
-            return out.raw
-        init, update, final = self.functions
-        ctx = ctypes.create_string_buffer(self.spec.ctx_size)
-        init(ctx)
+        return self._library(ctypes.addressof(view), length, splits)
+
+    def _object(self, data: bytes, splits: tuple[int, ...]) -> Answer:
+        start = time.perf_counter()
+        hasher = self.function()
         last = 0
-        for cut in (*splits, length):
-            update(ctx, ctypes.c_void_p(address + last), ctypes.c_size_t(cut - last))
+        for cut in (*splits, len(data)):
+            hasher.update(data[last:cut])
             last = cut
-        final(*((out, ctx) if self.spec.final_out_first else (ctx, out)))
-        return out.raw
+        finish = getattr(hasher, "digest", None) or getattr(hasher, "finalize", None)
+        if finish is None:
+            raise TypeError(f"the object ({type(hasher).__name__}) has neither digest() nor finalize()")
+        return Answer(_as_digest(finish(), "digest()/finalize()"), time.perf_counter() - start)
 
-    def d64(self, data: bytes, in_place: bool) -> bytes:
+    def _library(self, address: int, length: int, splits: tuple[int, ...]) -> Answer:
+        out = _slacked(32, FILL)
+        values: dict[str, Any] = {"out": out, "data": ctypes.c_void_p(address), "len": ctypes.c_size_t(length)}
+        notes: dict[str, Any] = {}
+        start = time.perf_counter()
+        if self.spec.kind == "symbol":
+            _call(self.functions[0], self.spec.shapes[0], values)
+        else:
+            init, update, final = self.functions
+            init_shape, update_shape, final_shape = self.spec.shapes
+            ctx = _slacked(self.spec.ctx_size)
+            values["ctx"] = ctx
+            _call(init, init_shape, values)
+            last = 0
+            for cut in (*splits, length):
+                values["data"], values["len"] = ctypes.c_void_p(address + last), ctypes.c_size_t(cut - last)
+                _call(update, update_shape, values)
+                last = cut
+            _call(final, final_shape, values)
+            notes["ctx_overrun"] = _overrun(ctx, self.spec.ctx_size)
+            notes["ctx_bytes"] = ctypes.string_at(ctx, self.spec.ctx_size)
+        seconds = time.perf_counter() - start
+        notes["out_overrun"] = _overrun(out, 32)
+        notes["out_unwritten"] = ctypes.string_at(out, 32) == _UNTOUCHED[:32]
+        return Answer(ctypes.string_at(out, 32), seconds, notes)
+
+    def d64(self, data: bytes, in_place: bool) -> Answer:
         """The candidate's double SHA-256 of each 64-byte blob, as SHA256D64(out, in, blocks)."""
+        self.keep.clear()
         blocks = len(data) // 64
-        source = ctypes.create_string_buffer(data, max(len(data), 1))
-        out = source if in_place else ctypes.create_string_buffer(max(32 * blocks, 1))
-        self.functions[0](out, source, ctypes.c_size_t(blocks))
-        return out.raw[: 32 * blocks]
+        source = _slacked(len(data))
+        ctypes.memmove(source, data, len(data))
+        out = source if in_place else _slacked(32 * blocks, FILL)
+        values = {"out": out, "data": source, "blocks": ctypes.c_size_t(blocks), "len": ctypes.c_size_t(len(data))}
+        start = time.perf_counter()
+        _call(self.functions[0], self.spec.shapes[0], values)
+        seconds = time.perf_counter() - start
+        size = len(data) if in_place else 32 * blocks
+        return Answer(out.raw[: 32 * blocks], seconds, {"out_overrun": _overrun(out, size)})
 
 
-def _as_digest(value: object) -> bytes:
+def _call(function: Any, shape: tuple[str, ...], values: dict[str, Any]) -> None:
+    """function(...) with the arguments `shape` names; constants go as pointer-wide integers."""
+    args = []
+    for word in shape:
+        number = shapes.constant(word)
+        args.append(values[word] if number is None else ctypes.c_ssize_t(number))
+    function(*args)
+
+
+def _as_digest(value: object, source: str) -> bytes:
     digest = getattr(value, "digest", None)
     if callable(digest):  # a hashlib-style object, e.g. from hashlib.sha256 itself
         value = digest()
@@ -172,9 +215,9 @@ def _as_digest(value: object) -> bytes:
         try:
             value = bytes.fromhex(value.strip())
         except ValueError:
-            raise ValueError(f"the callable returned a str that is not hex: {value[:80]!r}") from None
+            raise ValueError(f"{source} returned a str that is not hex: {value[:80]!r}") from None
     if not isinstance(value, (bytes, bytearray)) or len(value) != 32:
-        raise ValueError(f"the callable returned {type(value).__name__} {value!r:.80}, not 32 bytes or 64 hex digits")
+        raise ValueError(f"{source} returned {type(value).__name__} {value!r:.80}, not 32 bytes or 64 hex digits")
     return bytes(value)
 
 
@@ -192,9 +235,9 @@ def serve(spec: Spec, connection: Any) -> None:
             return
         op, args = request
         try:
-            result = loaded.d64(*args) if op == "d64" else loaded.zeros(*args) if op == "zeros" else \
+            answer = loaded.d64(*args) if op == "d64" else loaded.zeros(*args) if op == "zeros" else \
                 loaded.digest(*args)
-            connection.send(("ok", result))
+            connection.send(("ok", answer))
         except Exception as exc:  # a Python-level failure of the candidate is a finding, not a crash of ours
             connection.send(("raised", f"{type(exc).__name__}: {exc}"))
         sys.stdout.flush()

@@ -1,17 +1,17 @@
-"""Runs the suites on a candidate, shrinks each suite's first failure, and reports."""
+"""Runs the usage check, then the suites on a candidate, and shrinks each suite's first failure."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
 
-from . import suites
-from .candidate import Spec
+from . import suites, usage
 from .runner import Case, Outcome, Runner
+from .spec import Spec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Callable
 
 
 MAX_DEATHS = 20  # crashes or hangs after which a suite stops
@@ -40,6 +40,8 @@ class Report:
     spec: Spec
     seed: int
     results: list[SuiteResult] = field(default_factory=list)
+    usage: str = ""  # the usage check's note, when one probe failed in a way the suites report
+    speed: str = ""  # the candidate's measured speed, which set the time limits
 
     @property
     def failed(self) -> bool:
@@ -49,15 +51,30 @@ class Report:
 def _verdict(runner: Runner, case: Case) -> Failure | None:
     outcome = runner.run(case)
     want = suites.expected(case)
-    if outcome.status == "ok" and outcome.digest == want:
-        return None
+    if outcome.status == "ok":
+        ctx, out = outcome.notes.get("ctx_overrun", 0), outcome.notes.get("out_overrun", 0)
+        if ctx or out:
+            where = f"{ctx} bytes past the {runner.spec.ctx_size}-byte context" if ctx else \
+                f"{out} bytes past the output"
+            outcome = replace(outcome, status="overrun", detail=f"wrote {where}")
+        elif outcome.digest != want:
+            outcome = replace(outcome, status="wrong")
+        else:
+            return None
     return Failure(case, outcome, want)
 
 
-def run(spec: Spec, names: list[str], seed: int, seconds: float, timeout: float = 10.0) -> Report:
+def _silent(line: str) -> None:
+    pass
+
+
+def run(spec: Spec, names: list[str], seed: int, seconds: float, timeout: float = 10.0, quick: bool = False,
+        progress: Callable[[str], None] = _silent) -> Report:
+    """The report of every named suite; raises usage.UsageProblem when the usage check fails."""
     report = Report(spec, seed)
     runner = Runner(spec, timeout)
     try:
+        report.usage = usage.check(runner, spec)
         for name in names:
             result = SuiteResult(name)
             report.results.append(result)
@@ -65,10 +82,16 @@ def run(spec: Spec, names: list[str], seed: int, seconds: float, timeout: float 
             if result.note:
                 continue
             if name == "nist":
-                result.note = suites.monte_note(spec)
+                result.note = suites.monte_note(spec, quick)
             start, deaths = time.monotonic(), 0
-            for case in suites.cases(name, spec, seed, seconds):
+            for case in suites.cases(name, spec, seed, seconds, quick):
+                if case.zeros:
+                    progress(f"{name}: {case.zeros:,} bytes{_pieces(case)}; speed {runner.pace.describe()}, "
+                             f"limit {runner.pace.limit(case.zeros):.0f} s")
                 failure = _verdict(runner, case)
+                if case.zeros:
+                    progress(f"{name}: {'passed' if failure is None else failure.outcome.status} "
+                             f"({runner.pace.describe()})")
                 if failure is None:
                     result.passed += 1
                     continue
@@ -83,11 +106,21 @@ def run(spec: Spec, names: list[str], seed: int, seconds: float, timeout: float 
                     result.note = "; ".join(filter(None, [result.note, f"stopped after {MAX_DEATHS} crashes or hangs"]))
                     break
             if result.first is not None:
+                progress(f"{name}: shrinking its first failure")
                 result.shrunk = shrink(runner, result.first)
             result.seconds = time.monotonic() - start
+            progress(f"{name}: {result.passed} passed, {result.failed} failed in {result.seconds:.1f} s")
+        report.speed = runner.pace.describe()
     finally:
         runner.close()
     return report
+
+
+def _pieces(case: Case) -> str:
+    if not case.splits:
+        return " in one call"
+    cuts = [0, *case.splits, case.zeros]
+    return f" in {len(cuts) - 1} pieces ({', '.join(f'{b - a:,}' for a, b in zip(cuts, cuts[1:]))})"
 
 
 def shrink(runner: Runner, failure: Failure) -> Failure:
@@ -146,16 +179,23 @@ def _shorter(length: int) -> list[int]:
 
 
 def as_json(report: Report) -> dict[str, Any]:
-    def failure(f: Failure | None) -> dict[str, Any] | None:
+    from .reproduce import reproducer
+
+    def failure(f: Failure | None, with_reproducer: bool = False) -> dict[str, Any] | None:
         if f is None:
             return None
-        return {"length": f.case.zeros or len(f.case.data), "splits": list(f.case.splits), "offset": f.case.offset,
-                "guard": f.case.guard, "d64": f.case.d64, "in_place": f.case.in_place, "status": f.outcome.status,
-                "detail": f.outcome.detail, "expected": f.expected.hex(), "actual": f.outcome.digest.hex(),
-                "input": f.case.data.hex() if len(f.case.data) <= 256 else None, "recipe": f.case.recipe or None}
+        entry = {"length": f.case.zeros or len(f.case.data), "splits": list(f.case.splits),
+                 "offset": f.case.offset, "guard": f.case.guard, "d64": f.case.d64, "in_place": f.case.in_place,
+                 "status": f.outcome.status, "detail": f.outcome.detail, "expected": f.expected.hex(),
+                 "actual": f.outcome.digest.hex(),
+                 "input": f.case.data.hex() if not f.case.zeros and len(f.case.data) <= 256 else None,
+                 "recipe": f.case.recipe or None}
+        if with_reproducer:
+            entry["reproducer"] = reproducer(report.spec, f)
+        return entry
 
-    return {"schema": "libsha-oracle/1", "candidate": report.spec.describe(), "seed": report.seed,
-            "passed": not report.failed,
+    return {"schema": "libsha-oracle/2", "candidate": report.spec.describe(), "seed": report.seed,
+            "passed": not report.failed, "usage_check": report.usage or "passed", "speed": report.speed,
             "suites": [{"name": r.name, "passed": r.passed, "failed": r.failed, "note": r.note,
                         "seconds": round(r.seconds, 3), "first_failure": failure(r.first),
-                        "smallest_failure": failure(r.shrunk)} for r in report.results]}
+                        "smallest_failure": failure(r.shrunk, True)} for r in report.results]}

@@ -6,9 +6,12 @@ from __future__ import annotations
 import multiprocessing
 import shlex
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .candidate import CandidateError, Spec, serve
+from . import command_output
+from .candidate import serve
+from .pace import Pace
+from .spec import CandidateError, Spec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,15 +35,17 @@ class Case:
 
 @dataclass(frozen=True)
 class Outcome:
-    status: str  # "ok" (a digest came back), "crash", "hang", "raised"
+    status: str  # "ok" (a digest came back), "crash", "hang", "raised"; check.py adds "wrong", "overrun"
     digest: bytes = b""
     detail: str = ""
+    notes: dict[str, Any] = field(default_factory=dict, compare=False)  # candidate.Answer's
+    output: bytes = field(default=b"", compare=False)  # a command's stdout
 
 
 class Runner:
     def __init__(self, spec: Spec, timeout: float = 10.0) -> None:
         self.spec = spec
-        self.timeout = timeout
+        self.pace = Pace(timeout)
         self._context = multiprocessing.get_context("spawn")
         self._process: Any = None
         self._connection: Any = None
@@ -81,9 +86,12 @@ class Runner:
                 self._process.join()
             self._process = None
 
-    def run(self, case: Case) -> Outcome:
+    def run(self, case: Case, limit: float | None = None) -> Outcome:
+        """The candidate's answer to one case, within `limit` seconds (by default the pace's)."""
+        length = case.zeros or len(case.data)
+        limit = self.pace.limit(length) if limit is None else limit
         if self.spec.kind == "command":
-            return self._run_command(case)
+            return self._run_command(case, limit)
         if case.zeros:
             request: tuple[str, tuple[Any, ...]] = ("zeros", (case.zeros, case.splits))
         elif case.d64:
@@ -95,8 +103,6 @@ class Runner:
         except (OSError, ValueError):
             self._restart()
             return Outcome("crash", detail="the child was gone before the case")
-        # Gigabytes take their time: the limit grows by a second per 200 MB.
-        limit = self.timeout + (case.zeros or len(case.data)) / 2e8
         if not self._connection.poll(limit):
             self._process.kill()
             self._restart()
@@ -110,7 +116,8 @@ class Runner:
             return Outcome("crash", detail=_death(code))
         if status == "raised":
             return Outcome("raised", detail=result)
-        return Outcome("ok", digest=result)
+        self.pace.observe(length, result.seconds)
+        return Outcome("ok", digest=result.digest, notes=result.notes)
 
     def _restart(self) -> None:
         try:
@@ -118,25 +125,29 @@ class Runner:
         finally:
             self._start()
 
-    def _run_command(self, case: Case) -> Outcome:
+    def _run_command(self, case: Case, limit: float) -> Outcome:
+        import time
+
+        start = time.perf_counter()
         try:
-            result = subprocess.run(self.argv, input=case.data, capture_output=True, timeout=self.timeout)
+            result = subprocess.run(self.argv, input=case.data, capture_output=True, timeout=limit)
         except subprocess.TimeoutExpired:
-            return Outcome("hang", detail=f"no answer in {self.timeout:g} s")
+            return Outcome("hang", detail=f"no answer in {limit:g} s")
         except OSError as exc:
             raise CandidateError(f"cannot run {self.argv[0]}: {exc}") from None
+        self.pace.observe(len(case.data), time.perf_counter() - start)
+        stderr = result.stderr.decode("utf-8", "replace").strip()[-300:]
         if result.returncode < 0:
-            return Outcome("crash", detail=_death(result.returncode))
+            return Outcome("crash", detail=_death(result.returncode), output=result.stdout)
         if result.returncode != 0:
-            return Outcome("raised", detail=f"exit status {result.returncode}: {result.stderr[:200]!r}")
-        words = result.stdout.split()
-        try:
-            digest = bytes.fromhex(words[0].decode().lstrip("\\")) if words else b""
-        except ValueError:
-            digest = b""
-        if len(digest) != 32:
-            return Outcome("raised", detail=f"no hex digest first on stdout: {result.stdout[:100]!r}")
-        return Outcome("ok", digest=digest)
+            return Outcome("raised", detail=f"exit status {result.returncode}; stderr: {stderr!r}",
+                           output=result.stdout)
+        digest = command_output.find_digest(result.stdout, self.spec.digest_regex)
+        if digest is None:
+            shown = result.stdout.decode("utf-8", "replace")[:100]
+            return Outcome("raised", detail=f"no digest in its output (stdout: {shown!r}; stderr: {stderr!r})",
+                           output=result.stdout)
+        return Outcome("ok", digest=digest, output=result.stdout)
 
 
 def _death(code: int | None) -> str:

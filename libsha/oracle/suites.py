@@ -13,8 +13,8 @@ import time
 
 from libsha.reference import nist
 
-from .candidate import Spec
 from .runner import Case
+from .spec import Spec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 NAMES = ("nist", "lengths", "splits", "alignment", "guard", "d64", "random", "large")
 DEFAULT = tuple(n for n in NAMES if n != "large")
 MONTE_CHECKPOINTS = 100
+MONTE_CHECKPOINTS_QUICK = 10  # --quick
 MONTE_CHECKPOINTS_COMMAND = 1  # a process per case: 1,000 cases instead of 100,000
 
 
@@ -65,7 +66,7 @@ def applies(name: str, spec: Spec) -> str:
     if name == "d64":
         return "needs a --d64 candidate"
     if name == "splits" and not spec.streaming:
-        return "needs a streaming candidate (--stream)"
+        return "needs a streaming candidate (--stream or --object)"
     if name in ("alignment", "guard") and not spec.in_memory:
         return "needs a library candidate (--symbol or --stream): it reads a copy we do not place"
     if name == "large" and not spec.in_memory:
@@ -73,25 +74,34 @@ def applies(name: str, spec: Spec) -> str:
     return ""
 
 
-def cases(name: str, spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
-    return {"nist": _nist, "lengths": _lengths, "splits": _splits, "alignment": _alignment, "guard": _guard,
+def cases(name: str, spec: Spec, seed: int, seconds: float, quick: bool = False) -> Iterator[Case]:
+    if name == "nist":
+        return _nist(spec, _checkpoints(spec, quick))
+    return {"lengths": _lengths, "splits": _splits, "alignment": _alignment, "guard": _guard,
             "d64": _d64, "random": _random, "large": _large}[name](spec, seed, seconds)
 
 
-def monte_note(spec: Spec) -> str:
+def _checkpoints(spec: Spec, quick: bool) -> int:
     if spec.kind == "command":
-        return f"Monte Carlo: {MONTE_CHECKPOINTS_COMMAND} of {MONTE_CHECKPOINTS} checkpoints (one process per case)"
-    return ""
+        return MONTE_CHECKPOINTS_COMMAND
+    return MONTE_CHECKPOINTS_QUICK if quick else MONTE_CHECKPOINTS
 
 
-def _nist(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
+def monte_note(spec: Spec, quick: bool = False) -> str:
+    count = _checkpoints(spec, quick)
+    if count == MONTE_CHECKPOINTS:
+        return ""
+    why = "one process per case" if spec.kind == "command" else "--quick"
+    return f"Monte Carlo: {count} of {MONTE_CHECKPOINTS} checkpoints ({why})"
+
+
+def _nist(spec: Spec, count: int) -> Iterator[Case]:
     for name in ("SHA256ShortMsg.rsp", "SHA256LongMsg.rsp"):
         for message, _ in nist.messages(name):
             yield Case(message)
     # SHAVS 6.4 Monte Carlo: each message is the last three digests; the chain is hashlib's, so a
     # wrong digest is caught at its own case, not 1,000 cases later.
     seed_md, _ = nist.monte()
-    count = MONTE_CHECKPOINTS_COMMAND if spec.kind == "command" else MONTE_CHECKPOINTS
     for _ in range(count):
         md = [seed_md] * 3
         for _ in range(1000):
@@ -157,12 +167,14 @@ def _random(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
 
 
 # ACVP's large-data test, as zero bytes: just past 2^29 bytes (the length in bits no longer fits in 32
-# bits), 2^32 + 1 bytes (nor the length in bytes) and 5 GiB. Streaming candidates get them in pieces
-# that cut across the 2^32-byte line too.
+# bits), 2^32 + 1 bytes (nor the length in bytes) and 5 GiB, after 16 MiB that times the candidate
+# (pace.py). A streaming candidate gets 2^32 + 1 bytes in one update (a 32-bit length inside update)
+# and 5 GiB in pieces that cut across the 2^32-byte line.
+PACE_PROBE = 16 << 20
 LARGE = ((1 << 29) + 1, (1 << 32) + 1, 5 << 30)
 
 
 def _large(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
-    for length in LARGE:
-        splits = (length // 3, (1 << 32) - 1) if spec.streaming and length > 1 << 32 else ()
+    for length in (PACE_PROBE, *LARGE):
+        splits = (length // 3, (1 << 32) - 1) if spec.streaming and length == LARGE[-1] else ()
         yield Case(b"", splits=tuple(sorted(splits)), zeros=length, recipe=f"bytes({length})")
