@@ -101,3 +101,90 @@ def block_transactions(block):
         pos += 4  # lock time
         yield block[start:pos]
     assert pos == len(block), "the block holds exactly its transactions"
+
+
+# The oracle's gallery (tests/data/oracle_gallery.c): one build per -D flag set, made once a session.
+ORACLE_GALLERY = Path(__file__).parent / "data" / "oracle_gallery.c"
+_gallery_builds = {}
+
+
+def oracle_gallery_build(*flags):
+    """The path of the gallery library built with these -D flags (e.g. "BUG_PAD55", "PACE_MBPS=50");
+    skips without a C compiler on Linux."""
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None or sys.platform != "linux":
+        pytest.skip("the oracle's gallery needs a C compiler on Linux")
+    if flags not in _gallery_builds:
+        folder = Path(tempfile.mkdtemp(prefix="oracle-gallery-"))
+        library = folder / f"lib{'_'.join(flags) or 'good'}.so".replace("=", "")
+        subprocess.run([cc, "-O2", "-shared", "-fPIC", *(f"-D{f}" for f in flags), str(ORACLE_GALLERY), "-o",
+                        str(library)], check=True)
+        _gallery_builds[flags] = str(library)
+    return _gallery_builds[flags]
+
+
+def run_oracle(tmp_path, *args, seconds="0.3"):
+    """python -m libsha.oracle in this process with a fixed seed and a short random phase: (exit status,
+    the JSON report or None when it ended before one, as on bad usage)."""
+    import json
+
+    from libsha.oracle.cli import main
+
+    report = tmp_path / "report.json"
+    code = main([*map(str, args), "--json", str(report), "--seed", "7", "--seconds", seconds])
+    return code, json.loads(report.read_text()) if report.exists() else None
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "background(start): the selected test's `start()` runs once when "
+                            "collection ends, so its long, mostly idle work overlaps the rest of the session")
+
+
+def pytest_collection_finish(session):
+    started = set()
+    for item in session.items:
+        marker = item.get_closest_marker("background")
+        if marker is not None and marker.args[0] not in started:
+            started.add(marker.args[0])
+            marker.args[0]()
+
+
+class BackgroundRun:
+    """A command started when collection ends (mark its test `@pytest.mark.background(run.start)`) and
+    awaited by that test; started by the test itself when run alone. `make_argv` may skip."""
+
+    def __init__(self, make_argv):
+        self.make_argv = make_argv
+        self.process = None
+        self.skipped = None
+
+    def start(self):
+        import atexit
+        import subprocess
+        import tempfile
+
+        if self.process is not None or self.skipped is not None:
+            return
+        try:
+            argv = self.make_argv()
+        except pytest.skip.Exception as exc:
+            self.skipped = str(exc)
+            return
+        self.folder = Path(tempfile.mkdtemp(prefix="background-"))
+        with open(self.folder / "stdout", "wb") as out, open(self.folder / "stderr", "wb") as err:
+            self.process = subprocess.Popen(argv, stdout=out, stderr=err, cwd=self.folder)
+        atexit.register(self.process.kill)
+
+    def wait(self, timeout):
+        """(exit status, stdout, stderr, the folder it ran in)."""
+        self.start()
+        if self.skipped is not None:
+            pytest.skip(self.skipped)
+        self.process.wait(timeout)
+        read = lambda name: (self.folder / name).read_text(errors="replace")  # noqa: E731
+        return self.process.returncode, read("stdout"), read("stderr"), self.folder

@@ -137,8 +137,10 @@ def _command_hints(spec: Spec, probe: Probe, outcome: Outcome) -> Iterator[str]:
 def _shape_help(spec: Spec) -> str:
     if spec.kind == "command":
         return "the command gets the message on stdin and prints its digest (GNU, BSD or OpenSSL style)"
-    if spec.kind in ("callable", "object"):
-        return f"--{spec.kind} gets bytes; see python -m libsha.oracle --help for what it must return"
+    if spec.kind == "callable":
+        return "--callable's function gets bytes and returns the digest: 32 bytes, 64 hex digits or a hashlib object"
+    if spec.kind == "object":
+        return "--object's FACTORY() returns a fresh object with update(bytes), then digest() or finalize()"
     roles = ", ".join(f"{shapes.OPTION[r]} {shapes.text(s)}" for r, s in zip(_roles(spec), spec.shapes))
     extra = " and check --ctx-size" if spec.kind == "stream" else ""
     return (f"it was called as {roles}: give the real argument order (words: data, len, out, ctx, blocks, "
