@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 
@@ -110,6 +111,8 @@ def spec_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Spec
     kind = chosen[0]
     if kind in library_kinds and not args.library:
         parser.error(f"--{kind} needs --library PATH")
+    if args.library and "/" in args.library:  # a path, not a name for the loader: the reproducers run elsewhere
+        args.library = os.path.abspath(args.library)
     if kind not in library_kinds and args.library:
         parser.error(f"--library goes with --symbol, --stream or --d64, not --{kind}")
     if args.digest_regex is not None and kind != "command":

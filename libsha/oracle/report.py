@@ -35,7 +35,8 @@ def distinct_failures(report: Report) -> list[tuple[list[str], Failure]]:
     for r in report.results:
         if r.shrunk is not None:
             f = r.shrunk
-            key = (f.case, f.outcome.status, f.outcome.digest)
+            c = f.case  # the recipe is how it is written, not what it is
+            key = (c.data, c.splits, c.offset, c.guard, c.d64, c.in_place, c.zeros, f.outcome.status, f.outcome.digest)
             found.setdefault(key, ([], f))[0].append(r.name)
     return list(found.values())
 
