@@ -121,9 +121,9 @@ def oracle_gallery_build(*flags):
         pytest.skip("the oracle's gallery needs a C compiler on Linux")
     if flags not in _gallery_builds:
         folder = Path(tempfile.mkdtemp(prefix="oracle-gallery-"))
-        library = folder / f"lib{'_'.join(flags) or 'good'}.so".replace("=", "")
+        library = folder / "libgallery.so"
         subprocess.run([cc, "-O2", "-shared", "-fPIC", *(f"-D{f}" for f in flags), str(ORACLE_GALLERY), "-o",
-                        str(library)], check=True)
+                        str(library), "-ldl"], check=True)
         _gallery_builds[flags] = str(library)
     return _gallery_builds[flags]
 
@@ -141,21 +141,19 @@ def run_oracle(tmp_path, *args, seconds="0.3"):
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "background(start): the selected test's `start()` runs once when "
+    config.addinivalue_line("markers", "background(run): the selected test's BackgroundRun starts when "
                             "collection ends, so its long, mostly idle work overlaps the rest of the session")
 
 
 def pytest_collection_finish(session):
-    started = set()
     for item in session.items:
         marker = item.get_closest_marker("background")
-        if marker is not None and marker.args[0] not in started:
-            started.add(marker.args[0])
-            marker.args[0]()
+        if marker is not None:
+            marker.args[0].start()  # once: a started run does nothing more
 
 
 class BackgroundRun:
-    """A command started when collection ends (mark its test `@pytest.mark.background(run.start)`) and
+    """A command started when collection ends (mark its test `@pytest.mark.background(run)`) and
     awaited by that test; started by the test itself when run alone. `make_argv` may skip."""
 
     def __init__(self, make_argv):

@@ -31,7 +31,7 @@ length = len(data)
 """
 _PLACE_ZEROS = """\
 length = {length}
-region = mmap.mmap(-1, length)  # zero bytes, mapped: no memory is used
+region = mmap.mmap(-1, length, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zero bytes, no memory used
 address = ctypes.addressof(ctypes.c_char.from_buffer(region))
 """
 
