@@ -164,3 +164,14 @@ def test_a_callable_returning_the_wrong_type_fails_the_usage_check(capsys):
     assert main(["--callable", "test_oracle:returns_an_int", "--suite", "lengths"]) == 2
     err = capsys.readouterr().err
     assert "the usage check failed" in err and "returned int 3, not 32 bytes" in err
+
+
+def test_help_states_the_time_rule_and_the_shapes(capsys):
+    from libsha.oracle.pace import RULE
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert " ".join(RULE.split()) in out
+    for words in ("--args out,data,len", "--update-args ctx,len,data --final-args ctx,32,out", "3.5 minutes at 50 MB/s"):
+        assert words in out
