@@ -5,8 +5,6 @@ and a crash fails the test instead of killing pytest."""
 
 from __future__ import annotations
 
-import textwrap
-
 from . import shapes
 from .check import Failure
 from .spec import Spec
@@ -148,7 +146,7 @@ def _command_test(spec: Spec, data: str) -> str:
                 "re.search(r'=\\s*([0-9a-fA-F]{64})\\s*$', line)",
                 "    assert found, f'no digest in {line!r}'",
                 "    got = found.group(1)"]
-    return textwrap.dedent("\n".join([
+    return "\n".join([
         "import hashlib, re, shlex, subprocess",
         "",
         "",
@@ -159,4 +157,4 @@ def _command_test(spec: Spec, data: str) -> str:
         "    text = run.stdout.decode()",
         *find,
         "    assert got.strip().lower() == hashlib.sha256(data).hexdigest()",
-    ]))
+    ])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import shlex
 import subprocess
+import time
 from dataclasses import dataclass, field
 
 from . import command_output
@@ -126,8 +127,6 @@ class Runner:
             self._start()
 
     def _run_command(self, case: Case, limit: float) -> Outcome:
-        import time
-
         start = time.perf_counter()
         try:
             result = subprocess.run(self.argv, input=case.data, capture_output=True, timeout=limit)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from . import command_output, shapes
 from .runner import Case, Outcome, Runner
-from .spec import CandidateError, Spec
+from .spec import ROLES, CandidateError, Spec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -141,16 +141,10 @@ def _shape_help(spec: Spec) -> str:
         return "--callable's function gets bytes and returns the digest: 32 bytes, 64 hex digits or a hashlib object"
     if spec.kind == "object":
         return "--object's FACTORY() returns a fresh object with update(bytes), then digest() or finalize()"
-    roles = ", ".join(f"{shapes.OPTION[r]} {shapes.text(s)}" for r, s in zip(_roles(spec), spec.shapes))
+    roles = ", ".join(f"{shapes.OPTION[r]} {shapes.text(s)}" for r, s in zip(ROLES[spec.kind], spec.shapes))
     extra = " and check --ctx-size" if spec.kind == "stream" else ""
     return (f"it was called as {roles}: give the real argument order (words: data, len, out, ctx, blocks, "
             f"integer constants){extra}")
-
-
-def _roles(spec: Spec) -> tuple[str, ...]:
-    from .spec import ROLES
-
-    return ROLES[spec.kind]
 
 
 def alternatives(spec: Spec) -> Iterator[tuple[tuple[str, ...], ...]]:
