@@ -175,3 +175,10 @@ def test_help_states_the_time_rule_and_the_shapes(capsys):
     assert " ".join(RULE.split()) in out
     for words in ("--args out,data,len", "--update-args ctx,len,data --final-args ctx,32,out", "3.5 minutes at 50 MB/s"):
         assert words in out
+
+
+def test_quick_takes_a_tenth_of_the_monte_carlo_checkpoints(tmp_path):
+    code, report = oracle(tmp_path, "--callable", "hashlib:sha256", "--suite", "nist", "--quick")
+    (nist,) = report["suites"]
+    assert code == 0 and nist["note"] == "Monte Carlo: 10 of 100 checkpoints (--quick)"
+    assert nist["passed"] == 129 + 10 * 1000  # the short and long messages, then 10 checkpoints of 1,000
