@@ -100,7 +100,7 @@ def test_a_32_bit_length_inside_update_is_caught_by_the_single_huge_update():
     assert "cuts = [0, length]" in case["reproducer"]
 
 
-def test_a_large_case_costs_no_memory():
+def test_a_large_case_costs_no_memory(tmp_path):
     # Gigabytes of zeros are a private anonymous mapping read through the zero page: a shared one
     # (mmap's default) gets real pages as the candidate reads them.
     import subprocess
@@ -114,7 +114,9 @@ from libsha.oracle.spec import Spec
 answer = Loaded(Spec("symbol", {_native.lib()._name!r}, ("libsha_sha256",))).zeros(1 << 30, ())
 print(answer.digest.hex(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
-    digest, peak_kib = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                                      check=True).stdout.split()
+    # From an empty folder: a checkout's libsha/ (no native library, no reference) would shadow the installed one.
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path)
+    assert child.returncode == 0, child.stderr
+    digest, peak_kib = child.stdout.split()
     assert digest == "49bc20df15e412a64472421e13fe86ff1c5165e18b2afccf160d4dc19fe68a14"  # 1 GiB of zeros
     assert int(peak_kib) < 200 * 1024, f"{peak_kib} KiB resident for 1 GiB of zeros"
