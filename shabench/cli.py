@@ -13,7 +13,7 @@ import libsha
 
 from . import context as run_context
 from . import report
-from .benchmarks import default_benchmarks, runnable_implementations, sweep_benchmarks
+from .benchmarks import DEFAULT_GROUPS, GROUPS, catalogue, default_benchmarks, runnable_implementations, sweep_benchmarks
 from .measure import measure
 from .progress import Progress
 from .sizes import parse_sizes
@@ -27,11 +27,17 @@ def build_parser():
         prog="shabench",
         description="Benchmark every SHA-256 implementation libsha can run here, beside hashlib "
         "(nanobench-style rows, as bench_bitcoin prints them). `shabench verify` checks them instead.",
+        epilog=f"A plain run takes the groups {' and '.join(DEFAULT_GROUPS)} and one batch row (seconds); the "
+        "table's foot names the groups left out.",
     )
     parser.add_argument("command", nargs="?", choices=["run", "verify"], default="run",
                         help="run the benchmarks (default) or verify every implementation against the oracles")
-    parser.add_argument("--filter", metavar="REGEX", help="only rows whose name or title matches")
-    parser.add_argument("--list", action="store_true", help="list the rows and exit")
+    parser.add_argument("--group", metavar="NAME", action="append", choices=list(GROUPS),
+                        help=f"run this group's rows (repeatable): {', '.join(GROUPS)}; see --list")
+    parser.add_argument("--all", action="store_true", help="run every group's rows (minutes)")
+    parser.add_argument("--filter", metavar="REGEX", help="only rows whose name or title matches, from every group "
+                        "(or those of --group)")
+    parser.add_argument("--list", action="store_true", help="list the groups and their rows, and exit")
     parser.add_argument("--impl", metavar="NAME", action="append",
                         help="only this implementation (repeatable); see --list")
     parser.add_argument("--min-time", metavar="MS", type=float, default=10.0, help="minimum time per epoch (10)")
@@ -63,6 +69,10 @@ def parse_args(argv):
             parser.error(f"--sizes: {exc}")
     if args.plot and not args.sizes:
         parser.error("--plot draws a sweep: give --sizes too")
+    if args.sizes and (args.group or args.all):
+        parser.error("--sizes is a sweep of its own: not with --group or --all")
+    if args.all and args.group:
+        parser.error("--all takes every group: not with --group")
     known = {i.name: i.runnable for i in libsha.implementations()}
     for name in args.impl or []:
         if name not in known:
@@ -95,7 +105,9 @@ def left_out_groups(benchmarks):
 
 
 def options_record(args):
-    return {"filter": args.filter.pattern if args.filter else None, "impl": args.impl, "min_time_ms": args.min_time,
+    groups = sorted(args.group) if args.group else "all" if args.all else None if args.sizes else "default"
+    return {"groups": groups, "filter": args.filter.pattern if args.filter else None, "impl": args.impl,
+            "min_time_ms": args.min_time,
             "epochs": args.epochs, "sizes": [s for _, s in args.sizes] if args.sizes else None}
 
 
@@ -119,16 +131,51 @@ def format_output(args, context, rows):
     return "\n".join(header) + "\n\n" + report.render(rows)
 
 
+def chosen_benchmarks(args, implementations):
+    """The rows this run takes: a sweep, the named groups, every group (--all, --list, --filter), or
+    the default ones."""
+    if args.sizes:
+        return select(sweep_benchmarks(args.sizes, implementations), args.filter)
+    if args.group:
+        return select(catalogue(implementations, set(args.group)), args.filter)
+    if args.all or args.list or args.filter:
+        return select(catalogue(implementations), args.filter)
+    return default_benchmarks(implementations)
+
+
+def left_out_note(args, benchmarks):
+    """The table's foot on a default run: the groups it left out (or the rows of them it took), and how
+    to run them."""
+    if args.sizes or args.group or args.all or args.filter:
+        return ""
+    parts = []
+    for name in GROUPS:
+        if name not in DEFAULT_GROUPS:
+            taken = sum(b.group == name for b in benchmarks)
+            parts.append(f"{name} (all but the {taken} rows above)" if taken else name)
+    return (f"This quick run left out the groups {', '.join(parts)}: `shabench --group NAME` adds one "
+            "(repeatable), `shabench --all` runs every row, `shabench --list` lists them.")
+
+
+def list_rows(benchmarks):
+    for name, what in GROUPS.items():
+        rows = [b for b in benchmarks if b.group == name]
+        if not rows:
+            continue
+        print(f"{name}: {what}" + (" (default)" if name in DEFAULT_GROUPS else ""))
+        for b in rows:
+            default = " (default)" if b.in_default else ""
+            print(f"  {b.title}{default}" + (f"  (left out: {b.left_out})" if b.left_out else ""))
+    for b in benchmarks:
+        if not b.group:  # a sweep's rows
+            print(b.title)
+
+
 def run_benchmarks(args):
     implementations = args.impl or runnable_implementations()
-    if args.sizes:
-        benchmarks = sweep_benchmarks(args.sizes, implementations)
-    else:
-        benchmarks = default_benchmarks(implementations)
-    benchmarks = select(benchmarks, args.filter)
+    benchmarks = chosen_benchmarks(args, implementations)
     if args.list:
-        for b in benchmarks:
-            print(b.title + (f"  (left out: {b.left_out})" if b.left_out else ""))
+        list_rows(benchmarks)
         return 0
     if not benchmarks:
         print("shabench: no benchmark matches (see --list)", file=sys.stderr)
@@ -160,7 +207,9 @@ def run_benchmarks(args):
     if not rows:
         print("shabench: interrupted before the first row", file=sys.stderr)
         return 130
-    emit(format_output(args, context, rows), args)
+    foot = left_out_note(args, benchmarks)
+    emit(format_output(args, context, rows) + (f"\n\n{foot}" if foot and args.format in ("table", "markdown") else ""),
+         args)
     if args.compare:
         text, _ = report.compare(args.compare, rows)
         print("\n" + text)

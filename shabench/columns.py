@@ -12,7 +12,7 @@ import random
 
 import libsha
 
-from .benchmarks import Benchmark, backend
+from .rows import Benchmark, backend
 
 # (row name, values, bytes per value)
 SHAPES = [("COLUMN_64b_1M", 1_000_000, 64), ("COLUMN_1KiB_100k", 100_000, 1024)]

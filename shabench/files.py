@@ -18,13 +18,12 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
 
 import libsha
 from libsha._cpus import usable_cpus
 
-from .benchmarks import Benchmark
-from .measure import Measurement
+from .measure import Interleaved
+from .rows import Benchmark
 
 SMALL_FILES = (10_000, 4096)
 EMPTY_RUNS = 10  # runs of each command per epoch: one alone lasts milliseconds
@@ -32,34 +31,6 @@ EMPTY_RUNS = 10  # runs of each command per epoch: one alone lasts milliseconds
 
 def _large_mib():
     return int(os.environ.get("SHABENCH_SUM_MIB", "256"))
-
-
-class Interleaved:
-    """Times several entries in turn, `runs` runs of each per epoch; the first of its rows to be
-    measured measures them all, and the others take their figures from it."""
-
-    def __init__(self, entries, runs=1):
-        self.entries = entries  # runner name -> make(), which prepares and returns run()
-        self.runs = runs
-        self._results = None
-
-    def measurement(self, row, epochs, min_time_ms):
-        # min_time_ms is not used: an epoch is `runs` whole commands, counted, not timed to a minimum.
-        if self._results is None:
-            runs = {name: make() for name, make in self.entries.items()}
-            for run in runs.values():
-                run()  # warm: page cache, the interpreter's files
-            results = {name: Measurement(iterations=self.runs) for name in runs}
-            for _ in range(epochs):
-                for name, run in runs.items():
-                    start = time.perf_counter_ns()
-                    for _ in range(self.runs):
-                        run()
-                    elapsed = time.perf_counter_ns() - start
-                    results[name].total_s += elapsed / 1e9
-                    results[name].per_unit_ns.append(elapsed / (self.runs * max(row.unit_bytes, 1)))
-            self._results = results
-        return self._results[row.runner]
 
 
 _workdir = None
@@ -242,5 +213,10 @@ def _left_out(row, peers):
 
 
 def file_benchmarks():
-    """The FILE and SUM rows (their data is made when the first of them runs)."""
-    return _python_rows() + _large_rows() + _small_rows() + _empty_rows()
+    """The FILE rows: one Python call per file (the file is made when the first of them runs)."""
+    return _python_rows()
+
+
+def sum_benchmarks():
+    """The SUM rows: whole commands, `libsha sum` beside its peers (their files are made when run)."""
+    return _large_rows() + _small_rows() + _empty_rows()

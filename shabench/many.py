@@ -14,7 +14,7 @@ from array import array
 import libsha
 from libsha import _native
 
-from .benchmarks import Benchmark, _peer
+from .rows import Benchmark, ours_label, peer_label
 
 # (row name, message count, message length)
 C_BATCHES = [("SHA256_MANY_1000x16KiB", 1000, 16384), ("SHA256_MANY_10000x1KiB", 10000, 1024),
@@ -96,7 +96,7 @@ def _merkle_by_hashlib(leaves):
 
 
 def _one_call(call):
-    return f"{call} ('{libsha.implementation()}', one Python call)"
+    return ours_label(call, "one Python call")
 
 
 def python_many_benchmarks():
@@ -107,7 +107,7 @@ def python_many_benchmarks():
     rows = [
         Benchmark(name, _one_call("libsha.sha256_many(list)"), unit,
                   _python_call(libsha.sha256_many, messages), True),
-        Benchmark(name, _peer("sha256").replace("Python loop", "list comprehension"), unit,
+        Benchmark(name, peer_label("sha256", "list comprehension"), unit,
                   _python_call(_hashlib_list, messages), True, max_epochs=5),
     ]
     # The Arrow row needs pyarrow (pip install 'libsha[columns]'). Looked up, not

@@ -55,3 +55,31 @@ def measure(run, units_per_iteration, epochs, min_epoch_ns):
         result.total_s += elapsed / 1e9
         result.per_unit_ns.append(elapsed / (iterations * units_per_iteration))
     return result
+
+
+class Interleaved:
+    """Times several entries in turn, `runs` runs of each per epoch; the first of its rows to be
+    measured measures them all, and the others take their figures from it."""
+
+    def __init__(self, entries, runs=1):
+        self.entries = entries  # runner name -> make(), which prepares and returns run()
+        self.runs = runs
+        self._results = None
+
+    def measurement(self, row, epochs, min_time_ms):
+        # min_time_ms is not used: an epoch is `runs` whole commands, counted, not timed to a minimum.
+        if self._results is None:
+            runs = {name: make() for name, make in self.entries.items()}
+            for run in runs.values():
+                run()  # warm: page cache, the interpreter's files
+            results = {name: Measurement(iterations=self.runs) for name in runs}
+            for _ in range(epochs):
+                for name, run in runs.items():
+                    start = time.perf_counter_ns()
+                    for _ in range(self.runs):
+                        run()
+                    elapsed = time.perf_counter_ns() - start
+                    results[name].total_s += elapsed / 1e9
+                    results[name].per_unit_ns.append(elapsed / (self.runs * max(row.unit_bytes, 1)))
+            self._results = results
+        return self._results[row.runner]

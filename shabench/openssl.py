@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-from .benchmarks import MESSAGE_1M, Benchmark
+from .rows import MESSAGE_1M, Benchmark
 from .measure import Measurement, measure
 
 # The path of OpenSSL's that each libsha row without SHA-NI is set against:

@@ -12,7 +12,8 @@ import pytest
 
 import libsha
 from shabench import cli, report
-from shabench.benchmarks import Benchmark, backend, default_benchmarks, runnable_implementations
+from shabench.benchmarks import DEFAULT_GROUPS, GROUPS, catalogue, default_benchmarks, runnable_implementations
+from shabench.rows import Benchmark, backend
 from shabench.measure import Measurement, median_absolute_percent_error
 from shabench.sizes import parse_sizes
 
@@ -113,8 +114,9 @@ def test_bad_sizes(text):
         parse_sizes(text)
 
 
-def test_default_rows_cover_every_implementation_and_peer():
-    titles = [b.title for b in default_benchmarks(RUNNABLE)]
+def test_the_catalogue_covers_every_implementation_and_peer():
+    # Every row of the run that was the default before the quick one (shabench --all runs them).
+    titles = [b.title for b in catalogue(RUNNABLE)]
     for impl in RUNNABLE:
         for name in ("SHA256", "SHA256_32b", "SHA256_64b", "SHA256D64_1024"):
             assert f"{name} using the '{impl}' SHA256 implementation" in titles
@@ -166,10 +168,43 @@ def test_openssl_peer_rows_beside_the_rows_without_sha_ni(monkeypatch):
     assert len(result.per_unit_ns) == 3 and all(t > 0 for t in result.per_unit_ns)
 
 
+def listed_rows(out):
+    return [line.strip() for line in out.splitlines() if line.startswith("  ")]
+
+
+def test_the_quick_default_is_the_c_and_python_groups_and_one_batch():
+    rows = default_benchmarks(RUNNABLE)
+    assert {b.group for b in rows} == {*DEFAULT_GROUPS, "many"}
+    every = catalogue(RUNNABLE)
+    assert [b.title for b in rows if b.group in DEFAULT_GROUPS] == [b.title for b in every if b.group in DEFAULT_GROUPS]
+    batch = [b.title for b in rows if b.group == "many"]
+    assert len(batch) == 2 and "libsha.sha256_many(list)" in batch[0] and "list comprehension" in batch[1]
+    assert {b.group for b in every} == set(GROUPS)
+
+
+def test_list_shows_every_group_and_row(capsys):
+    assert cli.main(["--list"]) == 0
+    out = capsys.readouterr().out
+    for name in GROUPS:
+        assert any(line.startswith(f"{name}: ") for line in out.splitlines()), name
+    assert listed_rows(out) == [b.title + (" (default)" if b.in_default else "")
+                                + (f"  (left out: {b.left_out})" if b.left_out else "") for b in catalogue(RUNNABLE)]
+
+
+def test_group_and_all_choose_rows(capsys):
+    assert cli.main(["--list", "--group", "python", "--group", "peers"]) == 0
+    out = capsys.readouterr().out
+    assert {line.split(":")[0] for line in out.splitlines() if not line.startswith("  ")} == {"python", "peers"}
+    assert cli.main(["--list", "--all"]) == 0
+    assert len(listed_rows(capsys.readouterr().out)) == len(catalogue(RUNNABLE))
+
+
 def test_list_filter_and_impl(capsys):
     assert cli.main(["--list", "--filter", "^SHA256_32b$"]) == 0
-    out = capsys.readouterr().out.splitlines()
+    out = listed_rows(capsys.readouterr().out)
     assert out and all(line.startswith("SHA256_32b using") for line in out)
+    assert cli.main(["--list", "--filter", "^SUM_"]) == 0  # --filter reaches every group
+    assert listed_rows(capsys.readouterr().out)
     assert cli.main(["--list", "--impl", "standard"]) == 0
     out = capsys.readouterr().out.splitlines()
     native = [line for line in out if "SHA256 implementation" in line]
@@ -183,7 +218,8 @@ def test_list_filter_and_impl(capsys):
     "argv, message",
     [(["--filter", "("], "--filter"), (["--min-time", "0"], "--min-time"), (["--epochs", "0"], "--epochs"),
      (["--impl", "nope"], "--impl"), (["--sizes", "abc"], "--sizes"), (["--plot", "x.png"], "--sizes"),
-     (["--format", "xml"], "--format"), (["--compare", "/nonexistent.json"], "--compare"), (["bogus"], "invalid choice")],
+     (["--format", "xml"], "--format"), (["--compare", "/nonexistent.json"], "--compare"), (["bogus"], "invalid choice"),
+     (["--group", "nope"], "--group"), (["--all", "--group", "c"], "--all"), (["--sizes", "16", "--all"], "--sizes")],
 )
 def test_bad_options_are_argparse_errors(capsys, argv, message):
     with pytest.raises(SystemExit) as exit_info:
@@ -323,10 +359,10 @@ def test_ctrl_c_prints_the_rows_done(capsys, monkeypatch):
     assert cli.main(["--impl", "standard", "--filter", "standard", "--min-time", "0.5", "--epochs", "2"]) == 130
     captured = capsys.readouterr()
     assert "SHA256 using the 'standard'" in captured.out and "SHA256_32b" not in captured.out
-    from shabench.benchmarks import native_benchmarks
+    from shabench.native import native_benchmarks
     from shabench.many import native_many_benchmarks
 
-    rows = len(native_benchmarks("standard")) + len(native_many_benchmarks("standard"))
+    rows = len(native_benchmarks("standard")) + len(native_many_benchmarks("standard"))  # --filter: every group
     assert f"interrupted after 1 of {rows} rows" in captured.err
 
 
@@ -396,7 +432,7 @@ def test_file_rows_run_interleaved_and_labelled(monkeypatch, capsys):
     monkeypatch.setattr(files, "SMALL_FILES", (40, 4096))
     monkeypatch.setattr(files, "EMPTY_RUNS", 1)
     monkeypatch.setattr(files, "_workdir", None)
-    titles = [b.title for b in files.file_benchmarks()]
+    titles = [b.title for b in files.file_benchmarks() + files.sum_benchmarks()]
     assert "SUM_2MiB using libsha sum (command, wall time)" in titles
     assert any(t.startswith("SUM_40x4KiB using libsha sum, ") for t in titles)
     assert any(t.startswith("SUM_EMPTY_FILE using python -c pass, the same Python") for t in titles)
@@ -416,3 +452,13 @@ def test_a_command_that_disagrees_is_not_timed(tmp_path):
     make = files._command_run([sys.executable, "-c", "print('0' * 64 + '  x')"], tmp_path, ["1" * 64])
     with pytest.raises(RuntimeError, match="disagrees with libsha"):
         make()
+
+
+def test_the_quick_runs_foot_names_what_it_left_out():
+    args = cli.parse_args([])
+    foot = cli.left_out_note(args, default_benchmarks(RUNNABLE))
+    assert "left out the groups many (all but the 2 rows above), columns, files, sum, peers" in foot
+    assert "--group NAME" in foot and "--all" in foot
+    for argv in (["--all"], ["--group", "c"], ["--filter", "x"], ["--sizes", "16"]):
+        assert cli.left_out_note(cli.parse_args(argv), []) == ""
+    assert cli.options_record(cli.parse_args(["--group", "sum", "--group", "c"]))["groups"] == ["c", "sum"]
