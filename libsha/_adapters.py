@@ -13,7 +13,7 @@ import sys
 from . import _native
 from ._buffers import NonContiguousError
 from ._errors import check
-from ._many import hash_list, run_parts
+from ._batch import hash_list, run_parts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ import stat
 from _thread import allocate_lock, start_new_thread
 
 from . import _errors, _native
-from ._cpus import usable_cpus
+from ._cpus import usable_cpus, worker_count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -91,14 +91,13 @@ def _digest(f: Any, hashed: Callable[[int], None] | None = None) -> bytes:
 
 
 def sha256_files(paths: Iterable[PathOrFile], *, jobs: int = 0) -> list[bytes | OSError]:
-    """SHA-256 of each file, in order, `jobs` files at a time (0: one per CPU).
+    """SHA-256 of each file, in order, `jobs` files at a time (0: one per CPU this process may use).
 
     Paths are read and hashed in C, a batch of files per call, without the GIL;
     binary file objects are read as sha256_file reads them. A file that cannot
     be read gives its OSError in its place; the others are still hashed.
     """
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
-        raise ValueError(f"jobs must be 0 (one per CPU) or more, not {jobs!r}")
+    count = worker_count(jobs, "jobs")
     if isinstance(paths, (str, bytes, os.PathLike)):
         raise TypeError("sha256_files takes a collection of paths; for one file use libsha.sha256_file")
     items: list[bytes | Callable[[], bytes]] = []
@@ -112,7 +111,7 @@ def sha256_files(paths: Iterable[PathOrFile], *, jobs: int = 0) -> list[bytes | 
             items.append(_reader(item))
         else:
             raise TypeError(f"sha256_files takes paths or binary file objects, not {type(item).__name__}")
-    return [digest for _, digest in FileHasher(items, jobs).results()]
+    return [digest for _, digest in FileHasher(items, count).results()]
 
 
 def _held_lock() -> Any:

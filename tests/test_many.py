@@ -113,22 +113,22 @@ def test_input_forms():
 
 
 def test_many_chunks_and_long_messages(rng):
-    from libsha import _many
+    from libsha import _batch
 
-    messages = [rng.randbytes(rng.randrange(0, 3)) for _ in range(2 * _many.CHUNK + 5)]
+    messages = [rng.randbytes(rng.randrange(0, 3)) for _ in range(2 * _batch.CHUNK + 5)]
     assert libsha.sha256_many(messages) == by_hashlib(messages)
-    same = [rng.randbytes(33) for _ in range(_many.CHUNK + 1)]  # one length: the cached offsets
+    same = [rng.randbytes(33) for _ in range(_batch.CHUNK + 1)]  # one length: the cached offsets
     assert libsha.sha256_many(same) == by_hashlib(same)
     # Messages past the chunk's byte budget go in chunks of their own.
-    big = [b"a" * (_many.CHUNK_BYTES // 2 + 1), b"b", b"c" * (_many.CHUNK_BYTES + 3), b""]
+    big = [b"a" * (_batch.CHUNK_BYTES // 2 + 1), b"b", b"c" * (_batch.CHUNK_BYTES + 3), b""]
     assert libsha.sha256_many(big, threads=2) == by_hashlib(big)
 
 
 @pytest.mark.parametrize("threads", [0, 1, 2, 3, 8])
 def test_threads_keep_the_order(rng, threads):
-    from libsha import _many
+    from libsha import _batch
 
-    messages = [rng.randbytes(rng.randrange(200)) for _ in range(3 * _many.CHUNK + 11)]
+    messages = [rng.randbytes(rng.randrange(200)) for _ in range(3 * _batch.CHUNK + 11)]
     assert libsha.sha256_many(messages, threads=threads, double=True) == by_hashlib(messages, True)
 
 
@@ -180,10 +180,10 @@ def test_bad_options(kwargs, kind, words):
 
 def test_a_str_added_by_another_thread_is_still_refused():
     # Each chunk is checked as it is taken: nothing unchecked reaches C.
-    from libsha import _many
+    from libsha import _batch
 
-    messages = [b"x"] * (_many.CHUNK + 1) + ["late"]
-    with pytest.raises(TypeError, match=f"message {_many.CHUNK + 1} is a str"):
+    messages = [b"x"] * (_batch.CHUNK + 1) + ["late"]
+    with pytest.raises(TypeError, match=f"message {_batch.CHUNK + 1} is a str"):
         libsha.sha256_many(messages)
 
 

@@ -14,7 +14,7 @@ where it failed (reproduce.py).
 
 The modules: cli (options), spec and shapes (what the candidate is and how it is called),
 candidate (loading and calling it, in the child), runner (the child process, limits), usage,
-suites, check (running and shrinking), report and reproduce (the text), command_output (a
+suites, check (running and shrinking), results (what a run found), report and reproduce (the text), command_output (a
 command's digest line), pace (time limits).
 """
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from . import suites, usage
-from .runner import Case, Outcome, Runner
+from .results import Failure, Report, SuiteResult
+from .runner import Case, Runner
 from .spec import Spec
 
 TYPE_CHECKING = False
@@ -15,37 +16,6 @@ if TYPE_CHECKING:
 
 
 MAX_DEATHS = 20  # crashes or hangs after which a suite stops
-
-
-@dataclass
-class Failure:
-    case: Case
-    outcome: Outcome
-    expected: bytes
-
-
-@dataclass
-class SuiteResult:
-    name: str
-    passed: int = 0
-    failed: int = 0
-    note: str = ""  # why it did not apply, or what was reduced
-    first: Failure | None = None
-    shrunk: Failure | None = None
-    seconds: float = 0.0
-
-
-@dataclass
-class Report:
-    spec: Spec
-    seed: int
-    results: list[SuiteResult] = field(default_factory=list)
-    usage: str = ""  # the usage check's note, when one probe failed in a way the suites report
-    speed: str = ""  # the candidate's measured speed, which set the time limits
-
-    @property
-    def failed(self) -> bool:
-        return any(r.failed for r in self.results)
 
 
 def _verdict(runner: Runner, case: Case) -> Failure | None:

@@ -3,9 +3,9 @@ test that reproduces it."""
 
 from __future__ import annotations
 
-from .check import Failure, Report
 from .pace import RULE
 from .reproduce import input_expression, reproducer
+from .results import Failure, Report
 
 
 def text(report: Report) -> str:

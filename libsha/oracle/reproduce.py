@@ -6,7 +6,7 @@ and a crash fails the test instead of killing pytest."""
 from __future__ import annotations
 
 from . import shapes
-from .check import Failure
+from .results import Failure
 from .spec import Spec
 
 _PLACE_AT_OFFSET = """\

@@ -1,0 +1,72 @@
+"""The packages' shape: no import cycle among the modules of libsha, libsha.oracle or shabench (each
+module's imports of its siblings, at any depth in the file, lazy ones included), and libsha's lazily
+imported names, its __all__ and the names type checkers see are one list."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import libsha
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ["libsha", "libsha/oracle", "shabench"]
+
+
+def sibling_imports(folder):
+    """{module: the modules of the same package it imports}, from the source."""
+    modules = {p.stem: p for p in (ROOT / folder).glob("*.py")}
+    dotted = folder.replace("/", ".")
+    graph = {}
+    for name, path in modules.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                if node.level == 1:
+                    found |= {node.module.split(".")[0]} if node.module else {a.name for a in node.names}
+                elif node.level == 0 and node.module and node.module.startswith(dotted + "."):
+                    found.add(node.module[len(dotted) + 1 :].split(".")[0])
+        graph[name] = found & set(modules) - {name}
+    return graph
+
+
+def cycles(graph):
+    """Each module that can reach itself, with the path that does."""
+    found = {}
+    for start in graph:
+        stack = [(start, [start])]
+        while stack and start not in found:
+            node, path = stack.pop()
+            for nxt in sorted(graph[node]):
+                if nxt == start:
+                    found[start] = path + [start]
+                elif nxt not in path:
+                    stack.append((nxt, path + [nxt]))
+    return found
+
+
+@pytest.mark.parametrize("folder", PACKAGES)
+def test_no_import_cycle(folder):
+    assert cycles(sibling_imports(folder)) == {}
+
+
+def test_a_cycle_is_found():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})["a"] == ["a", "b", "c", "a"]
+    assert cycles({"a": {"b"}, "b": set()}) == {}
+
+
+def test_all_is_every_lazy_name_and_what_type_checkers_see():
+    source = (ROOT / "libsha" / "__init__.py").read_text()
+    checked = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom):
+                    checked |= {a.asname or a.name for a in inner.names}
+                elif isinstance(inner, ast.Assign):
+                    checked |= {t.id for t in inner.targets}
+    assert set(libsha.__all__) == set(libsha._HOMES) == checked
+    assert len(libsha.__all__) == len(set(libsha.__all__))
+    for name in libsha.__all__:
+        module, attribute = libsha._HOMES[name]
+        assert getattr(libsha, name) is getattr(__import__(f"libsha.{module}", fromlist=["_"]), attribute), name
