@@ -69,7 +69,7 @@ def build_flags(flags: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["sum"]:
-        from ._sum import main as sum_main
+        from .sum import main as sum_main
 
         return sum_main(args[1:])
     return build_flags(args)

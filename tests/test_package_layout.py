@@ -1,4 +1,4 @@
-"""The packages' shape: no import cycle among the modules of libsha, libsha.oracle or shabench (each
+"""The packages' shape: no import cycle among the modules of libsha, libsha.oracle, libsha.sum or shabench (each
 module's imports of its siblings, at any depth in the file, lazy ones included), and libsha's lazily
 imported names, its __all__ and the names type checkers see are one list."""
 
@@ -10,7 +10,7 @@ import pytest
 import libsha
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ["libsha", "libsha/oracle", "shabench"]
+PACKAGES = ["libsha", "libsha/oracle", "libsha/sum", "shabench"]
 
 
 def sibling_imports(folder):

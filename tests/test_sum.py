@@ -369,7 +369,7 @@ def test_build_flags_still_answer(tmp_path):
 
 
 def test_progress_appears_on_a_terminal_after_two_seconds(tmp_path):
-    from libsha._sum_progress import Progress
+    from libsha.sum.progress import Progress
 
     class Terminal:
         def __init__(self):

@@ -12,12 +12,12 @@ import errno
 import os
 import sys
 
-from . import _native
-from ._errors import check
-from ._files import FileHasher, sha256_file
-from ._sum_lines import LineParser, check_name, checksum_lines, quote
-from ._sum_options import HELP, PROG, Options, UsageError, parse
-from ._sum_progress import Progress
+from .. import _native
+from .._errors import check
+from .._files import FileHasher, sha256_file
+from .lines import LineParser, check_name, checksum_lines, quote
+from .options import HELP, PROG, Options, UsageError, parse
+from .progress import Progress
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -268,7 +268,7 @@ def _select(name: str, out: Output) -> bool:
     code = _native.lib().libsha_select(name.encode("utf-8", "surrogateescape"))
     if code == _native.OK:
         return True
-    from ._dispatch import implementations
+    from .._dispatch import implementations
 
     known = ", ".join(i.name for i in implementations() if i.runnable)
     reason = {_native.ERR_UNKNOWN_IMPL: "no such implementation", _native.ERR_NOT_RUNNABLE: "this CPU cannot run it",
