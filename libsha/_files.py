@@ -53,6 +53,15 @@ def _digest(f: Any, hashed: Callable[[int], None] | None = None) -> bytes:
     from ._hash import SHA256
 
     h = SHA256()
+    if isinstance(f, io.BytesIO):  # in memory already: hashed in place, as hashlib.file_digest does
+        start = f.tell()
+        with f.getbuffer() as view:  # released on leaving: the BytesIO may be resized afterwards
+            h.update(view[start:])
+            end = max(start, len(view))
+        f.seek(end)  # where reading it would have left it
+        if hashed is not None:
+            hashed(end - start)
+        return h.digest()
     readinto = getattr(f, "readinto", None)
     small = _small_file(f)
     if readinto is None or small:  # plain reads: no readinto, or no need for two 4 MiB buffers

@@ -188,3 +188,18 @@ def test_a_small_file_is_read_without_the_large_buffers(tmp_path, monkeypatch):
     with open(path, "rb") as f:
         f.seek(100)
         assert libsha.sha256_file(f) == hashlib.sha256(pattern251(300, 4)[100:]).digest()
+
+
+@pytest.mark.parametrize("size, start", [(0, 0), (100, 7), (3 << 20, 12345), (9 << 20, 0)])
+def test_a_bytesio_is_hashed_in_place_from_its_position(monkeypatch, size, start):
+    def no_thread(*args):
+        raise AssertionError("a BytesIO is hashed in place: no reader thread, no 4 MiB buffers")
+
+    monkeypatch.setattr(_files, "start_new_thread", no_thread)
+    data = pattern251(size, 5)
+    f = io.BytesIO(data)
+    f.seek(start)
+    assert libsha.sha256_file(f) == hashlib.sha256(data[start:]).digest()
+    assert f.tell() == max(start, size)  # where reading it would have left it
+    f.write(b"more")  # no export left behind: the BytesIO can still grow
+    assert f.getvalue().endswith(b"more")
