@@ -12,6 +12,13 @@
 The pure-Python oracle is libsha.reference (it never loads the native library).
 """
 
+import os as _os  # already loaded by Python's startup
+
+if _os.path.isdir(_os.path.join(_os.path.dirname(__file__), "src")):  # a source tree: one stat elsewhere
+    from ._checkout import refuse_a_shadowing_checkout
+
+    refuse_a_shadowing_checkout(__file__)
+
 # Each name is imported from its module when first used, so that `libsha sum`
 # and `python -m libsha` load only what they run (startup is most of the cost
 # of hashing one small file). Type checkers read the imports below.

@@ -70,3 +70,16 @@ def test_all_is_every_lazy_name_and_what_type_checkers_see():
     for name in libsha.__all__:
         module, attribute = libsha._HOMES[name]
         assert getattr(libsha, name) is getattr(__import__(f"libsha.{module}", fromlist=["_"]), attribute), name
+
+
+@pytest.mark.parametrize("argv", [["-c", "import libsha"], ["-m", "libsha.oracle", "--help"]])
+def test_a_shadowing_checkout_says_so(argv):
+    import subprocess
+    import sys
+
+    if ROOT in Path(libsha.__file__).resolve().parents:
+        pytest.skip("libsha is installed editable from this checkout: its libsha/ is the package")
+    result = subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "the libsha/ folder of a source checkout, not from the installed package" in result.stderr
+    assert "Run from another directory, or install the checkout editable" in result.stderr

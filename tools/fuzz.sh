@@ -44,7 +44,7 @@ fresh_corpus "$repo/tests/fuzz/corpus" "$work/corpus-c"
 test "${PIPESTATUS[0]}" -eq 0
 
 echo "== atheris: Python API against hashlib (${ATHERIS_SECONDS:-45} s, ASan+UBSan library)"
-if ! "$python" -c "import atheris, libsha" 2>/dev/null; then
+if ! (cd "$work" && "$python" -c "import atheris, libsha") 2>/dev/null; then  # not the checkout's libsha/
   echo "atheris is not installed for $python (the test extra brings it on x86-64 Linux, CPython 3.11-3.13): skipped"
 else
   # libsha's sancov hooks must reach atheris's libFuzzer, and ASan must be loaded first:
