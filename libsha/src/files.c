@@ -116,7 +116,8 @@ static void close_file(int fd)
 #endif
 }
 
-enum { HASHED = 0, CANCELLED = LIBSHA_FILE_CANCELLED, DEFERRED = LIBSHA_FILE_DEFERRED, GATHERED = -3 };
+/* What a read, or a file's whole hashing, came to: DONE when it went through. */
+enum { DONE = 0, CANCELLED = LIBSHA_FILE_CANCELLED, DEFERRED = LIBSHA_FILE_DEFERRED, GATHERED = -3 };
 
 /* A batch's small files wait here, whole, and are hashed together, one per
  * lane of the widest kernel: on SHA-NI two at a time run 1.5 times as fast as
@@ -131,7 +132,7 @@ struct gathered {
 };
 
 /* One read of up to len bytes into p, unless control says stop: *got receives
- * the count (0 at the end), which control counts. Returns HASHED, CANCELLED or
+ * the count (0 at the end), which control counts. Returns DONE, CANCELLED or
  * an errno value. */
 static int read_counted(int fd, unsigned char *p, size_t len, size_t *got, libsha_files_control *control)
 {
@@ -145,11 +146,11 @@ static int read_counted(int fd, unsigned char *p, size_t len, size_t *got, libsh
     *got = (size_t)n;
     if (control != NULL)
         add_bytes(control, (uint64_t)n);
-    return HASHED;
+    return DONE;
 }
 
 /* Reads until the end of the file or until more than limit bytes are in p;
- * *got receives the count, *at_end whether the end was seen. Returns HASHED,
+ * *got receives the count, *at_end whether the end was seen. Returns DONE,
  * CANCELLED or an errno value. */
 static int read_head(int fd, unsigned char *p, size_t limit, size_t *got, int *at_end,
                      libsha_files_control *control)
@@ -158,7 +159,7 @@ static int read_head(int fd, unsigned char *p, size_t limit, size_t *got, int *a
     while (*got <= limit) {
         size_t n;
         int result = read_counted(fd, p + *got, limit + 1 - *got, &n, control);
-        if (result != HASHED)
+        if (result != DONE)
             return result;
         if (n == 0) {
             *at_end = 1;
@@ -166,17 +167,17 @@ static int read_head(int fd, unsigned char *p, size_t limit, size_t *got, int *a
         }
         *got += n;
     }
-    return HASHED;
+    return DONE;
 }
 
 /* Hashes path into out, or, with g, gathers it there when it is small, or
- * leaves it when control defers it. Returns HASHED, GATHERED, DEFERRED,
+ * leaves it when control defers it. Returns DONE, GATHERED, DEFERRED,
  * CANCELLED or an errno value. */
 static int hash_path(const struct libsha_impl *impl, const char *path, unsigned char *buf,
                      unsigned char out[32], libsha_files_control *control, struct gathered *g, size_t slot)
 {
     libsha_sha256_ctx ctx;
-    int fd = open_file(path), result = HASHED;
+    int fd = open_file(path), result = DONE;
     const unsigned char *head = NULL;
     size_t head_len = 0;
 
@@ -186,35 +187,35 @@ static int hash_path(const struct libsha_impl *impl, const char *path, unsigned 
         unsigned char *p = g->bytes + g->offsets[g->count];
         int at_end;
         result = read_head(fd, p, SMALL_FILE, &head_len, &at_end, control);
-        if (result == HASHED && at_end) {
+        if (result == DONE && at_end) {
             g->offsets[g->count + 1] = g->offsets[g->count] + (int64_t)head_len;
             g->slots[g->count++] = slot;
             close_file(fd);
             return GATHERED;
         }
         head = p; /* more than SMALL_FILE bytes: hashed as a stream, these first */
-        if (result == HASHED && control != NULL && control->defer_over != 0 && larger_than(fd, control->defer_over)) {
+        if (result == DONE && control != NULL && control->defer_over != 0 && larger_than(fd, control->defer_over)) {
             add_bytes(control, (uint64_t)0 - head_len); /* the caller reads them again */
             close_file(fd);
             return DEFERRED;
         }
     }
     libsha_stream_init(&ctx);
-    if (result == HASHED && head_len > 0) {
+    if (result == DONE && head_len > 0) {
         libsha_enter();
         libsha_stream_update(impl, &ctx, head, head_len);
     }
-    while (result == HASHED) {
+    while (result == DONE) {
         size_t n;
         result = read_counted(fd, buf, READ_SIZE, &n, control);
-        if (result != HASHED || n == 0)
+        if (result != DONE || n == 0)
             break;
         libsha_enter();
         if (libsha_stream_update(impl, &ctx, buf, n) != LIBSHA_OK)
             result = EFBIG; /* over SHA-256's 2^61 - 1 bytes */
     }
     close_file(fd);
-    if (result == HASHED)
+    if (result == DONE)
         libsha_stream_final(impl, &ctx, out);
     else
         libsha_wipe_ctx(&ctx);
@@ -249,18 +250,12 @@ int libsha_sha256_file(const char *path, unsigned char out[32], int *os_error)
     buf = (unsigned char *)malloc(READ_SIZE);
     result = buf != NULL ? hash_path(impl, path, buf, out, NULL, NULL, 0) : ENOMEM;
     free(buf);
-    if (result == HASHED)
+    if (result == DONE)
         return LIBSHA_OK;
     memset(out, 0, 32);
     if (os_error != NULL)
         *os_error = result;
     return LIBSHA_ERR_IO;
-}
-
-static int overlaps(const void *a, size_t alen, const void *b, size_t blen)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    return alen > 0 && blen > 0 && x < y + blen && y < x + alen;
 }
 
 /* Everything checked before a byte is written: NULLs, sizes, overlaps. */
@@ -272,19 +267,19 @@ static int check_files(const unsigned char *out, const int *os_errors, const cha
         return LIBSHA_ERR_NULL;
     if (n > SIZE_MAX / 32 || n > SIZE_MAX / sizeof *paths)
         return LIBSHA_ERR_ARGUMENT;
-    if (overlaps(out, 32 * n, os_errors, sizeof *os_errors * n) || overlaps(out, 32 * n, paths, sizeof *paths * n)
-        || overlaps(os_errors, sizeof *os_errors * n, paths, sizeof *paths * n))
+    if (libsha_overlaps(out, 32 * n, os_errors, sizeof *os_errors * n) || libsha_overlaps(out, 32 * n, paths, sizeof *paths * n)
+        || libsha_overlaps(os_errors, sizeof *os_errors * n, paths, sizeof *paths * n))
         return LIBSHA_ERR_ARGUMENT;
     if (control != NULL
-        && (overlaps(out, 32 * n, control, sizeof *control)
-            || overlaps(os_errors, sizeof *os_errors * n, control, sizeof *control)))
+        && (libsha_overlaps(out, 32 * n, control, sizeof *control)
+            || libsha_overlaps(os_errors, sizeof *os_errors * n, control, sizeof *control)))
         return LIBSHA_ERR_ARGUMENT;
     for (i = 0; i < n; ++i) {
         size_t len;
         if (paths[i] == NULL)
             return LIBSHA_ERR_NULL;
         len = strlen(paths[i]) + 1;
-        if (overlaps(out, 32 * n, paths[i], len) || overlaps(os_errors, sizeof *os_errors * n, paths[i], len))
+        if (libsha_overlaps(out, 32 * n, paths[i], len) || libsha_overlaps(os_errors, sizeof *os_errors * n, paths[i], len))
             return LIBSHA_ERR_ARGUMENT;
     }
     return LIBSHA_OK;
@@ -321,10 +316,10 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
             err = LIBSHA_ERR_CANCELLED;
             break;
         }
-        os_errors[i] = result == GATHERED ? HASHED : result;
+        os_errors[i] = result == GATHERED ? DONE : result;
         if (result == DEFERRED)
             memset(out + 32 * i, 0, 32);
-        else if (result != HASHED && result != GATHERED) {
+        else if (result != DONE && result != GATHERED) {
             memset(out + 32 * i, 0, 32);
             err = LIBSHA_ERR_IO;
         }

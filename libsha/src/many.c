@@ -14,7 +14,7 @@
  * move to narrower kernels, down to the transform, so a long last message
  * does not hold eight lanes for one. Runs of messages of one length, the
  * common case of a fixed-width column, skip the lanes where the row has a
- * many_whole kernel (libsha_many_run, at the end). */
+ * many_whole kernel (many_run, at the end). */
 #include <stdint.h>
 #include <string.h>
 
@@ -131,9 +131,10 @@ static inline void start(struct lane *l, const struct libsha_batch *b, size_t in
     }
 }
 
-/* The lane's message is hashed: its digest out, and the next waiting
- * message in (IDLE when none is left). */
-static inline void finish(struct lane *l, const struct libsha_batch *b, size_t n, size_t *waiting, int eager)
+/* The lane's message is hashed (its digest is out): the lane takes the next
+ * waiting message, or goes IDLE when none is left. */
+static inline void take_next_message(struct lane *l, const struct libsha_batch *b, size_t n, size_t *waiting,
+                                     int eager)
 {
     if (*waiting < n)
         start(l, b, (*waiting)++, eager);
@@ -162,7 +163,7 @@ static inline void advance(struct lane *l, const struct libsha_batch *b, unsigne
         return;
     }
     libsha_store_digest(out + 32 * l->index, l->state);
-    finish(l, b, n, waiting, eager);
+    take_next_message(l, b, n, waiting, eager);
 }
 
 static int has_width(const struct libsha_impl *impl, size_t w)
@@ -186,100 +187,152 @@ static size_t pick_width(const struct libsha_impl *impl, size_t widest, size_t a
     return w;
 }
 
-/* Messages first .. n - 1 through the lanes. */
+/* One stretch of a batch in the lanes: the lanes, and the messages still waiting. */
+struct lanes {
+    struct lane lane[LIBSHA_MAX_LANES];
+    size_t widest;  /* the row's widest many-message kernel */
+    size_t active;  /* lanes not IDLE */
+    size_t waiting; /* the next message to take */
+    size_t n;       /* the stretch ends before message n */
+    int eager;      /* pad tails when a message starts (rows without many_last kernels) */
+    const struct libsha_batch *batch;
+    unsigned char *out;
+    unsigned flags;
+};
+
+/* Messages first .. n - 1 into as many lanes as the widest kernel has. */
+static void fill_lanes(struct lanes *ls, const struct libsha_impl *impl, unsigned char *out,
+                       const struct libsha_batch *batch, size_t first, size_t n, unsigned flags)
+{
+    size_t i;
+    ls->widest = 1, ls->active = 0, ls->waiting = first, ls->n = n, ls->eager = 1;
+    ls->batch = batch, ls->out = out, ls->flags = flags;
+    for (i = 2; i <= LIBSHA_MAX_LANES; ++i) {
+        if (impl->many[i] != NULL)
+            ls->widest = i;
+        if (impl->many_last[i] != NULL)
+            ls->eager = 0;
+    }
+    for (i = 0; i < ls->widest; ++i) {
+        ls->lane[i].stage = IDLE;
+        if (ls->waiting < n) {
+            start(&ls->lane[i], batch, ls->waiting++, ls->eager);
+            ++ls->active;
+        }
+    }
+}
+
+/* Up to w busy lanes, in lane order; returns how many. */
+static size_t pick_lanes(struct lanes *ls, size_t w, struct lane *picked[])
+{
+    size_t i, used = 0;
+    for (i = 0; i < ls->widest && used < w; ++i)
+        if (ls->lane[i].stage != IDLE)
+            picked[used++] = &ls->lane[i];
+    return used;
+}
+
+/* Whether every picked lane is at a one-block tail not yet padded: a many_last kernel pads it in registers. */
+static int at_short_tails(struct lane *const picked[], size_t used)
+{
+    size_t i;
+    for (i = 0; i < used; ++i)
+        if (picked[i]->stage != TAIL || picked[i]->padded || picked[i]->rest_len >= 56)
+            return 0;
+    return 1;
+}
+
+/* A lane whose message is done took the next one, or went IDLE. */
+static inline void count_idle(struct lanes *ls, const struct lane *l)
+{
+    if (l->stage == IDLE)
+        --ls->active;
+}
+
+/* The picked lanes' last blocks, padded in registers, through the wl-lane many_last kernel (the lanes it
+ * has beyond `used` copy the first); each lane's digest goes out and it takes its next message. */
+static void run_last_blocks(const struct libsha_impl *impl, struct lanes *ls, struct lane *const picked[],
+                            size_t used, size_t wl)
+{
+    uint32_t spare[LIBSHA_MAX_LANES][8]; /* states of padding lanes, thrown away */
+    unsigned char spare_out[LIBSHA_MAX_LANES][32];
+    uint32_t *states[LIBSHA_MAX_LANES];
+    struct libsha_tail tails[LIBSHA_MAX_LANES];
+    unsigned char *outs[LIBSHA_MAX_LANES];
+    size_t i;
+    for (i = 0; i < wl; ++i) {
+        struct lane *l = picked[i < used ? i : 0];
+        states[i] = i < used ? l->state : spare[i];
+        tails[i].rest = l->rest;
+        tails[i].len = l->rest_len;
+        tails[i].before = l->before;
+        tails[i].bits = l->bits;
+        outs[i] = i < used ? ls->out + 32 * l->index : spare_out[i];
+    }
+    impl->many_last[wl](states, tails, outs, ls->flags);
+    for (i = 0; i < used; ++i) {
+        take_next_message(picked[i], ls->batch, ls->n, &ls->waiting, ls->eager);
+        count_idle(ls, picked[i]);
+    }
+}
+
+/* The picked lanes' next blocks, as many as the shortest segment among them has left, through the w-lane
+ * kernel (the transform for one); lanes at the end of a segment move on to the next. */
+static void run_blocks(const struct libsha_impl *impl, struct lanes *ls, struct lane *const picked[], size_t used,
+                       size_t w)
+{
+    uint32_t spare[LIBSHA_MAX_LANES][8];
+    uint32_t *states[LIBSHA_MAX_LANES];
+    const unsigned char *next[LIBSHA_MAX_LANES];
+    size_t i, blocks = SIZE_MAX;
+    for (i = 0; i < used; ++i) {
+        struct lane *l = picked[i];
+        if (l->stage == TAIL && l->blocks == 0)
+            to_tail(l);
+        states[i] = l->state;
+        next[i] = l->next;
+        if (l->blocks < blocks)
+            blocks = l->blocks;
+    }
+    for (i = used; i < w; ++i) /* fewer busy lanes than the kernel has */
+        states[i] = spare[i], next[i] = next[0];
+    if (w == 1)
+        impl->transform(states[0], next[0], blocks);
+    else
+        impl->many[w](states, next, blocks);
+    for (i = 0; i < used; ++i) {
+        struct lane *l = picked[i];
+        l->blocks -= blocks;
+        if (l->blocks > 0) {
+            l->next += 64 * blocks;
+            continue;
+        }
+        advance(l, ls->batch, ls->out, ls->n, &ls->waiting, ls->flags, ls->eager);
+        count_idle(ls, l);
+    }
+}
+
+/* Messages first .. n - 1 through the lanes: each round picks a kernel width for the busy lanes, then
+ * either pads and finishes them all in registers (every one at a short tail, and the row has the
+ * kernel) or runs their next blocks. */
 static void run_lanes(const struct libsha_impl *impl, unsigned char *out, const struct libsha_batch *batch,
                       size_t first, size_t n, unsigned flags)
 {
-    struct lane lanes[LIBSHA_MAX_LANES];
-    uint32_t spare[LIBSHA_MAX_LANES][8]; /* states of padding lanes, thrown away */
-    unsigned char spare_out[LIBSHA_MAX_LANES][32];
-    size_t widest = 1, waiting = first, active = 0, i;
-    int eager = 1;
-
-    for (i = 2; i <= LIBSHA_MAX_LANES; ++i) {
-        if (impl->many[i] != NULL)
-            widest = i;
-        if (impl->many_last[i] != NULL)
-            eager = 0;
-    }
-    for (i = 0; i < widest; ++i) {
-        lanes[i].stage = IDLE;
-        if (waiting < n) {
-            start(&lanes[i], batch, waiting++, eager);
-            ++active;
-        }
-    }
-
-    while (active > 0) {
-        size_t w = pick_width(impl, widest, active), used = 0, blocks = SIZE_MAX;
+    struct lanes ls;
+    fill_lanes(&ls, impl, out, batch, first, n, flags);
+    while (ls.active > 0) {
         struct lane *picked[LIBSHA_MAX_LANES];
-        uint32_t *states[LIBSHA_MAX_LANES];
-        const unsigned char *next[LIBSHA_MAX_LANES];
+        size_t w = pick_width(impl, ls.widest, ls.active), used = pick_lanes(&ls, w, picked);
         /* One lane left at its tail: through the 2-lane last-block kernel, the
          * second lane a copy, if the row has one. */
         size_t wl = impl->many_last[w] == NULL && w == 1 && impl->many_last[2] != NULL ? 2 : w;
-        int last_blocks = impl->many_last[wl] != NULL;
-
-        for (i = 0; i < widest && used < w; ++i) {
-            struct lane *l = &lanes[i];
-            if (l->stage == IDLE)
-                continue;
-            last_blocks &= l->stage == TAIL && !l->padded && l->rest_len < 56;
-            picked[used] = l;
-            states[used++] = l->state;
-        }
-        for (i = used; i < wl; ++i) /* fewer busy lanes than the kernel has */
-            states[i] = spare[i];
         /* glibc's memset and memcpy (the tails) may use AVX-512 registers
          * and leave upper state dirty; SSE kernels then run at half speed. */
         libsha_enter();
-
-        if (last_blocks) {
-            struct libsha_tail tails[LIBSHA_MAX_LANES];
-            unsigned char *outs[LIBSHA_MAX_LANES];
-            for (i = 0; i < wl; ++i) {
-                const struct lane *l = picked[i < used ? i : 0];
-                tails[i].rest = l->rest;
-                tails[i].len = l->rest_len;
-                tails[i].before = l->before;
-                tails[i].bits = l->bits;
-                outs[i] = i < used ? out + 32 * l->index : spare_out[i];
-            }
-            impl->many_last[wl](states, tails, outs, flags);
-            for (i = 0; i < used; ++i) {
-                finish(picked[i], batch, n, &waiting, eager);
-                if (picked[i]->stage == IDLE)
-                    --active;
-            }
-            continue;
-        }
-
-        for (i = 0; i < used; ++i) {
-            struct lane *l = picked[i];
-            if (l->stage == TAIL && l->blocks == 0)
-                to_tail(l);
-            next[i] = l->next;
-            if (l->blocks < blocks)
-                blocks = l->blocks;
-        }
-        for (i = used; i < w; ++i)
-            next[i] = next[0];
-        if (w == 1)
-            impl->transform(states[0], next[0], blocks);
+        if (impl->many_last[wl] != NULL && at_short_tails(picked, used))
+            run_last_blocks(impl, &ls, picked, used, wl);
         else
-            impl->many[w](states, next, blocks);
-
-        for (i = 0; i < used; ++i) {
-            struct lane *l = picked[i];
-            l->blocks -= blocks;
-            if (l->blocks > 0) {
-                l->next += 64 * blocks;
-                continue;
-            }
-            advance(l, batch, out, n, &waiting, flags, eager);
-            if (l->stage == IDLE)
-                --active;
-        }
+            run_blocks(impl, &ls, picked, used, w);
     }
 }
 
@@ -287,8 +340,8 @@ static void run_lanes(const struct libsha_impl *impl, unsigned char *out, const 
  * goes whole through the row's widest many_whole kernel, state and tails in
  * registers: a fixed-width column is all such runs. The other messages go
  * through the lanes, in stretches between the runs. */
-void libsha_many_run(const struct libsha_impl *impl, unsigned char *out, const struct libsha_batch *batch,
-                     size_t n, unsigned flags)
+static void many_run(const struct libsha_impl *impl, unsigned char *out, const struct libsha_batch *batch, size_t n,
+                     unsigned flags)
 {
     const unsigned char *msgs[LIBSHA_MAX_LANES];
     unsigned char *outs[LIBSHA_MAX_LANES];
@@ -319,13 +372,6 @@ void libsha_many_run(const struct libsha_impl *impl, unsigned char *out, const s
         run_lanes(impl, out, batch, done, n, flags);
 }
 
-/* Whether [a, a + alen) and [b, b + blen) share a byte. */
-static int overlaps(const void *a, size_t alen, const void *b, size_t blen)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    return alen > 0 && blen > 0 && x < y + blen && y < x + alen;
-}
-
 /* What every form checks first: out, n and the flags. */
 static int check_common(const unsigned char *out, size_t n, unsigned flags)
 {
@@ -347,7 +393,7 @@ static int check_pointers(const unsigned char *out, const void *const *msgs, con
         return err;
     if (msgs == NULL || lens == NULL)
         return LIBSHA_ERR_NULL;
-    if (overlaps(out, 32 * n, msgs, sizeof *msgs * n) || overlaps(out, 32 * n, lens, sizeof *lens * n))
+    if (libsha_overlaps(out, 32 * n, msgs, sizeof *msgs * n) || libsha_overlaps(out, 32 * n, lens, sizeof *lens * n))
         return LIBSHA_ERR_ARGUMENT;
     for (i = 0; i < n; ++i) {
         if (lens[i] == 0)
@@ -356,7 +402,7 @@ static int check_pointers(const unsigned char *out, const void *const *msgs, con
             return LIBSHA_ERR_NULL;
         if ((uint64_t)lens[i] > LIBSHA_MAX_MESSAGE_BYTES)
             return LIBSHA_ERR_TOO_LONG;
-        if ((uintptr_t)msgs[i] > UINTPTR_MAX - lens[i] || overlaps(out, 32 * n, msgs[i], lens[i]))
+        if ((uintptr_t)msgs[i] > UINTPTR_MAX - lens[i] || libsha_overlaps(out, 32 * n, msgs[i], lens[i]))
             return LIBSHA_ERR_ARGUMENT;
     }
     return LIBSHA_OK;
@@ -380,10 +426,10 @@ static int check_pointers(const unsigned char *out, const void *const *msgs, con
                 for (i = 0; i < n; ++i)                                                                       \
                     if ((uint64_t)((OFF)[i + 1] - (OFF)[i]) > LIBSHA_MAX_MESSAGE_BYTES)                       \
                         return LIBSHA_ERR_TOO_LONG;                                                           \
-            if (overlaps(out, 32 * n, (const unsigned char *)data + first_, (size_t)(last_ - first_)))       \
+            if (libsha_overlaps(out, 32 * n, (const unsigned char *)data + first_, (size_t)(last_ - first_)))       \
                 return LIBSHA_ERR_ARGUMENT;                                                                   \
         }                                                                                                     \
-        if (overlaps(out, 32 * n, (OFF), sizeof *(OFF) * (n + 1)))                                            \
+        if (libsha_overlaps(out, 32 * n, (OFF), sizeof *(OFF) * (n + 1)))                                            \
             return LIBSHA_ERR_ARGUMENT;                                                                       \
     } while (0)
 
@@ -414,7 +460,7 @@ static int check_views(const unsigned char *out, const unsigned char *views, con
         return err;
     if (views == NULL || (nbuffers > 0 && (buffers == NULL || buffer_sizes == NULL)))
         return LIBSHA_ERR_NULL;
-    if (n > SIZE_MAX / 16 || overlaps(out, 32 * n, views, 16 * n))
+    if (n > SIZE_MAX / 16 || libsha_overlaps(out, 32 * n, views, 16 * n))
         return LIBSHA_ERR_ARGUMENT;
     for (i = 0; i < nbuffers; ++i) {
         if (buffer_sizes[i] < 0)
@@ -422,7 +468,7 @@ static int check_views(const unsigned char *out, const unsigned char *views, con
         if (buffer_sizes[i] > 0 && buffers[i] == NULL)
             return LIBSHA_ERR_NULL;
         if ((uint64_t)buffer_sizes[i] > (uint64_t)(UINTPTR_MAX - (uintptr_t)buffers[i])
-            || overlaps(out, 32 * n, buffers[i], (size_t)buffer_sizes[i]))
+            || libsha_overlaps(out, 32 * n, buffers[i], (size_t)buffer_sizes[i]))
             return LIBSHA_ERR_ARGUMENT;
     }
     for (i = 0; i < n; ++i) {
@@ -444,7 +490,7 @@ static int run_checked(int err, const struct libsha_impl *impl, unsigned char *o
                        const struct libsha_batch *batch, size_t n, unsigned flags)
 {
     if (err == LIBSHA_OK)
-        libsha_many_run(impl, out, batch, n, flags);
+        many_run(impl, out, batch, n, flags);
     return err;
 }
 

@@ -172,6 +172,14 @@ static inline void libsha_finish_two_blocks(libsha_transform_fn transform, uint3
     transform(state, last, 2);
 }
 
+/* Whether [a, a + alen) and [b, b + blen) share a byte: the argument checks of the
+ * batch entry points (many.c, files.c), so no output overwrites an input. */
+static inline int libsha_overlaps(const void *a, size_t alen, const void *b, size_t blen)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return alen > 0 && blen > 0 && x < y + blen && y < x + alen;
+}
+
 /* K[i] + W[i] of the block that pads a message of whole blocks (0x80, zeros,
  * the length `bits`): one schedule for every message of that length, so
  * lanes of one length share it as scalars instead of scheduling it in vectors. */
@@ -228,12 +236,7 @@ void libsha_wipe_bytes(void *p, size_t n);
 int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], const unsigned char *leaves,
                       size_t n, int *mutated);
 
-/* many.c: many messages on an explicit implementation, after the public
- * entry points have checked their arguments. */
-struct libsha_batch;
-void libsha_many_run(const struct libsha_impl *impl, unsigned char *out, const struct libsha_batch *batch,
-                     size_t n, unsigned flags);
-/* The offsets forms, checks included, on impl (also the benchmark's): one of
+/* many.c: the offsets forms, checks included, on impl (also the benchmark's): one of
  * off32 and off64 is NULL. */
 int libsha_many_offsets_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
                            const int32_t *off32, const int64_t *off64, size_t n, unsigned flags);
