@@ -148,6 +148,18 @@ def test_small_gathered_large_deferred_and_file_objects_mixed(tmp_path, monkeypa
     results = libsha.sha256_files(items, jobs=2)
     assert isinstance(results[7], FileNotFoundError)
     assert [r for i, r in enumerate(results) if i != 7] == expected
+    # The split really happened: the control counts what C read (the files up to DEFER_OVER, whole),
+    # and the deferred ones, those over it, were read by Python, each once.
+    deferred = []
+    large = _files.FileHasher._large
+    monkeypatch.setattr(_files.FileHasher, "_large", lambda self, path: deferred.append(path) or large(self, path))
+    paths = [os.fsencode(i) for i in items if isinstance(i, Path) and i.exists()]
+    hasher = _files.FileHasher(paths, 2)
+    assert [d for _, d in hasher.results()] == [hashlib.sha256(Path(os.fsdecode(p)).read_bytes()).digest()
+                                                for p in paths]
+    assert sorted(os.path.getsize(p) for p in deferred) == [100_001, 250_000]
+    assert hasher._control.bytes == sum(size for size in sizes if size <= 100_000)
+    assert hasher.bytes_read() == sum(sizes)
 
 
 def test_a_cancelled_hasher_raises_keyboard_interrupt(tmp_path):

@@ -201,6 +201,10 @@ def test_constants_mirrored_from_the_header():
         assert name in defines, f"LIBSHA_{name} is not in libsha.h"
         assert value == int(defines[name]), name
     assert set(k for k in defines if k.startswith(("ERR_", "BENCH_", "FILE_", "USE_"))) <= set(mirrored)
+    # USE_ALL is an expression of the others in the header: the same bits here.
+    use_all = re.search(r"#define LIBSHA_USE_ALL \(([^)]*)\)", header)[1]
+    assert _dispatch.USE_ALL == sum({int(defines[n]) for n in re.findall(r"LIBSHA_(USE_\w+)", use_all)})
+    assert set(re.findall(r"LIBSHA_(USE_\w+)", use_all)) == {k for k in defines if k.startswith("USE_")} - {"USE_STANDARD"}
     # CPU features: Python reads names and bits from the library's one table; every
     # LIBSHA_CPU_* of the header must have its row there (a new one without fails here).
     header_cpu = {int(shift) for shift in re.findall(r"#define LIBSHA_CPU_\w+ \(1u << (\d+)\)", header)}
