@@ -57,6 +57,29 @@ def sha256d(data):
     return hashlib.sha256(hashlib.sha256(data).digest()).digest()
 
 
+def run_command(*cmd, check=True, **kw):
+    """A command's stdout (text), asserting it succeeded and showing its output when not; with
+    check=False, the CompletedProcess."""
+    import subprocess
+
+    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kw)
+    if check:
+        assert result.returncode == 0, f"{cmd}\n{result.stdout}\n{result.stderr}"
+    return result.stdout if check else result
+
+
+def gnu_sha256sum():
+    """GNU coreutils' sha256sum on PATH, or None (another sha256sum answers differently)."""
+    import shutil
+    import subprocess
+
+    path = shutil.which("sha256sum")
+    if path is None:
+        return None
+    out = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
+    return path if "GNU coreutils" in out else None
+
+
 def sha256d64_by_hashlib(data):
     """Double SHA-256 of each 64-byte blob by hashlib, concatenated."""
     return b"".join(sha256d(data[i : i + 64]) for i in range(0, len(data), 64))

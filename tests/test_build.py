@@ -3,13 +3,13 @@
 import os
 import platform
 import shutil
-import subprocess
 import sys
 import sysconfig
 import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import run_command as run
 
 ROOT = Path(__file__).resolve().parent.parent
 ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
@@ -17,11 +17,6 @@ ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 needs_source = pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout")
 
 
-def run(*cmd, check=True, **kw):
-    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kw)
-    if check:
-        assert result.returncode == 0, f"{cmd}\n{result.stdout}\n{result.stderr}"
-    return result.stdout if check else result
 
 
 @needs_source

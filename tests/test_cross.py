@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import run_command
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLCHAINS = ROOT / "cmake" / "toolchains"
@@ -27,8 +28,7 @@ def build_and_ctest(tmp_path, toolchain, env=None):
          "-DLIBSHA_BUILD_TESTS=ON", "-DLIBSHA_WARNINGS_AS_ERRORS=ON"],
         ["cmake", "--build", build],
     ):
-        result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
-        assert result.returncode == 0, f"{cmd}\n{result.stdout}\n{result.stderr}"
+        run_command(*cmd)
     result = subprocess.run(["ctest", "--test-dir", str(build), "-V", "--timeout", "300"], capture_output=True,
                             text=True, env=dict(os.environ, **(env or {})))
     assert result.returncode == 0, result.stdout + result.stderr

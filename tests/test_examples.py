@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_command as run
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -19,10 +20,6 @@ pytestmark = [
 ]
 
 
-def run(*cmd, **kw):
-    result = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, **kw)
-    assert result.returncode == 0, f"{cmd}\n{result.stdout}\n{result.stderr}"
-    return result.stdout
 
 
 @pytest.fixture(scope="module")

@@ -11,20 +11,17 @@ import pytest
 
 import libsha
 from libsha import _native
+from conftest import sha256d64_by_hashlib
 
 lib = _native.lib()
 
 
-def hashlib_d64(data):
-    return b"".join(
-        hashlib.sha256(hashlib.sha256(data[i : i + 64]).digest()).digest() for i in range(0, len(data), 64)
-    )
 
 
 @pytest.mark.parametrize("count", [1, 15, 17])
 def test_d64_input_and_output_at_every_offset(implementation, count):
     data = os.urandom(64 * count)
-    expected = hashlib_d64(data)
+    expected = sha256d64_by_hashlib(data)
     arena = ctypes.create_string_buffer(64 * count + 64 + 64)
     base = (ctypes.addressof(arena) + 63) // 64 * 64  # a 64-byte aligned start inside the arena
     out = ctypes.create_string_buffer(32 * count + 64 + 64)

@@ -14,7 +14,7 @@ import pytest
 
 import libsha
 from conftest import pattern251
-from shabench.files import gnu_sha256sum
+from conftest import gnu_sha256sum
 
 ENV = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 
