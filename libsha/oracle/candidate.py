@@ -44,8 +44,8 @@ def _libc() -> Any:
 def zero_mapping(length: int) -> mmap.mmap:
     """`length` zero bytes that cost no memory: a private anonymous mapping, whose untouched pages all
     read as the kernel's zero page (a shared one, mmap's default, gets real pages as it is read).
-    No MADV_HUGEPAGE: where the huge zero page is off or unavailable, a read fault in such a region
-    allocates a real 2 MiB page (seen once in CI: 1 GiB resident for 1 GiB of zeros)."""
+    No MADV_HUGEPAGE: where the kernel's huge zero page is off (transparent_hugepage/use_zero_page),
+    a read fault in such a region allocates a real 2 MiB page."""
     if not hasattr(mmap, "MAP_PRIVATE"):  # Windows: pages still come zeroed, and on demand
         return mmap.mmap(-1, length)
     return mmap.mmap(-1, length, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
