@@ -1,3 +1,4 @@
+import array
 import hashlib
 from pathlib import Path
 
@@ -39,6 +40,33 @@ def rng(request):
     seed = int(os.environ.get("LIBSHA_TEST_SEED", random.randrange(1 << 32)))
     print(f"{request.node.name}: seed {seed} (LIBSHA_TEST_SEED={seed} replays it)")
     return random.Random(seed)
+
+
+def _numpy_uint8(data):
+    import numpy
+
+    return numpy.frombuffer(data, dtype=numpy.uint8)  # read-only
+
+
+# Every kind of buffer the API takes, each holding exactly the given bytes: (name, make(bytes)).
+BUFFER_KINDS = [
+    ("bytes", bytes),
+    ("bytearray", bytearray),
+    ("memoryview", memoryview),
+    ("mv-writable", lambda b: memoryview(bytearray(b))),
+    ("mv-readonly", lambda b: memoryview(bytearray(b)).toreadonly()),
+    ("mv-offset", lambda b: memoryview(b"xy" + b)[2:]),  # an unaligned start
+    ("array-B", lambda b: array.array("B", b)),
+    ("numpy-ro", _numpy_uint8),
+]
+
+
+def buffer_kinds():
+    """BUFFER_KINDS without numpy's where numpy is not installed."""
+    import importlib.util
+
+    have_numpy = importlib.util.find_spec("numpy") is not None
+    return [(name, make) for name, make in BUFFER_KINDS if have_numpy or not name.startswith("numpy")]
 
 
 def run_threads(*targets):

@@ -7,28 +7,21 @@ import mmap
 import pytest
 
 import libsha
-from conftest import pattern251
+from conftest import buffer_kinds, pattern251
 
 np = pytest.importorskip("numpy")
 
 DATA = pattern251(768)
 
 
-@pytest.mark.parametrize(
-    "make",
-    [
-        bytes,
-        bytearray,
-        memoryview,
-        lambda b: memoryview(bytearray(b)),
-        lambda b: memoryview(b)[10 : 10 + 11 * 64],  # read-only, unaligned start
-        lambda b: array.array("B", b),
-        lambda b: array.array("I", b),  # other item formats are hashed as their bytes
-        lambda b: np.frombuffer(b, dtype=np.uint8),  # read-only
-        lambda b: np.frombuffer(bytearray(b), dtype=np.uint32).reshape(8, 24),  # 2-D, writable
-    ],
-    ids=["bytes", "bytearray", "memoryview", "mv-writable", "mv-offset", "array-B", "array-I", "numpy-ro", "numpy-2d"],
-)
+# The shared kinds (conftest.BUFFER_KINDS), and two that only this file needs: other item formats
+# and shapes are hashed as their bytes.
+KINDS = [*buffer_kinds(), ("mv-slice", lambda b: memoryview(b)[10 : 10 + 11 * 64]),
+         ("array-I", lambda b: array.array("I", b)),
+         ("numpy-2d", lambda b: np.frombuffer(bytearray(b), dtype=np.uint32).reshape(8, 24))]
+
+
+@pytest.mark.parametrize("make", [make for _, make in KINDS], ids=[name for name, _ in KINDS])
 def test_buffer_kinds(make):
     obj = make(DATA)
     raw = memoryview(obj).tobytes()
