@@ -191,6 +191,22 @@ def run_oracle(tmp_path, *args, seconds="0.3"):
     return code, json.loads(report.read_text()) if report.exists() else None
 
 
+def oracle_smallest_failure(report, suite):
+    """The smallest failing case the oracle's JSON report gives for one suite."""
+    (result,) = [s for s in report["suites"] if s["name"] == suite]
+    return result["smallest_failure"]
+
+
+def system_library(name):
+    """The system's lib<name> as ctypes finds it; skips, saying so, where it is not installed."""
+    import ctypes.util
+
+    path = ctypes.util.find_library(name)
+    if path is None:
+        pytest.skip(f"lib{name} is not installed (Debian: .ci/run installs it)")
+    return path
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "background(run): the selected test's BackgroundRun starts when "
                             "collection ends, so its long, mostly idle work overlaps the rest of the session")

@@ -12,14 +12,10 @@ from pathlib import Path
 import pytest
 
 from conftest import oracle_gallery_build as build
+from conftest import oracle_smallest_failure as smallest
 from conftest import run_oracle as oracle
 from libsha.oracle import suites
 from libsha.oracle.cli import build_parser, main, suite_names
-
-def smallest(report, suite):
-    (result,) = [s for s in report["suites"] if s["name"] == suite]
-    return result["smallest_failure"]
-
 
 def test_the_correct_gallery_build_passes(tmp_path):
     code, report = oracle(tmp_path, "--library", build(), "--stream", "g_init,g_update,g_final", "--ctx-size",

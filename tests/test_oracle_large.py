@@ -6,13 +6,12 @@ caught by the one 2^32 + 1-byte update.
 Each run is gigabytes: it starts in the background when collection ends (the `background` marker,
 conftest.py) and its test waits for it, so the mostly idle minutes overlap the rest of the session."""
 
-import ctypes.util
 import json
 import sys
 
 import pytest
 
-from conftest import BackgroundRun, oracle_gallery_build
+from conftest import BackgroundRun, oracle_gallery_build, system_library
 
 GIB4 = (1 << 32) + 1
 
@@ -22,25 +21,11 @@ def oracle_argv(*args):
             "--json", "report.json"]
 
 
-def mbedtls():
-    path = ctypes.util.find_library("mbedcrypto")
-    if path is None:
-        pytest.skip("libmbedcrypto (mbedTLS 2.28) is not installed (Debian: .ci/run installs it)")
-    return path
-
-
-def libcrypto():
-    path = ctypes.util.find_library("crypto")
-    if path is None:
-        pytest.skip("the paced candidate hashes with OpenSSL's libcrypto, which is not installed")
-    return path
-
-
-SLOW = BackgroundRun(lambda: oracle_argv("--library", oracle_gallery_build("PACE_MBPS=50", f'PACE_LIBCRYPTO="{libcrypto()}"'),
+SLOW = BackgroundRun(lambda: oracle_argv("--library", oracle_gallery_build("PACE_MBPS=50", f'PACE_LIBCRYPTO="{system_library("crypto")}"'),
                                          "--symbol", "g_sha256"))
 HANG = BackgroundRun(lambda: oracle_argv("--library", oracle_gallery_build("BUG_HANG_LARGE"), "--symbol",
                                          "g_sha256", "--timeout", 2))
-MBEDTLS = BackgroundRun(lambda: oracle_argv("--library", mbedtls(), "--symbol", "mbedtls_sha256_ret",
+MBEDTLS = BackgroundRun(lambda: oracle_argv("--library", system_library("mbedcrypto"), "--symbol", "mbedtls_sha256_ret",
                                             "--args", "data,len,out,0"))
 UPDATE32 = BackgroundRun(lambda: oracle_argv("--library", oracle_gallery_build("BUG_UPDATE32"), "--stream",
                                              "g_init,g_update,g_final", "--ctx-size", 128))

@@ -2,22 +2,15 @@
 --args and friends (no shim): C libraries from the system (.ci/run installs libsodium, nettle and
 mbedTLS from Debian), programs, and Python objects. Each skips, saying why, where it is absent."""
 
-import ctypes.util
 import shutil
 
 import pytest
 
 from conftest import run_oracle as oracle
+from conftest import system_library as library
 
 QUICK = ["--suite", "lengths", "--suite", "alignment", "--suite", "guard"]
 STREAM_QUICK = ["--suite", "lengths", "--suite", "random"]  # random cases come in up to four pieces
-
-
-def library(name):
-    path = ctypes.util.find_library(name)
-    if path is None:
-        pytest.skip(f"lib{name} is not installed (Debian: .ci/run installs it)")
-    return path
 
 
 @pytest.mark.parametrize("name, args", [

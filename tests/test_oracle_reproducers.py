@@ -7,13 +7,9 @@ import subprocess
 import sys
 
 from conftest import oracle_gallery_build as build
+from conftest import oracle_smallest_failure as smallest
 from conftest import run_oracle as oracle
 from libsha.oracle.cli import main
-
-
-def smallest(report, suite):
-    (result,) = [s for s in report["suites"] if s["name"] == suite]
-    return result["smallest_failure"]
 
 
 def run_pytest(tmp_path, source, name):

@@ -2,21 +2,14 @@
 names the mistake, never a finding against the candidate (exit 1). The mistakes are real ones, made
 on real libraries; each skips where its library is absent."""
 
-import ctypes.util
 import shutil
 
 import pytest
 
 from conftest import oracle_gallery_build as build
 from conftest import run_oracle as oracle
+from conftest import system_library as library
 from libsha.oracle.cli import main
-
-
-def library(name):
-    path = ctypes.util.find_library(name)
-    if path is None:
-        pytest.skip(f"lib{name} is not installed (Debian: .ci/run installs it)")
-    return path
 
 
 def usage_error(capsys, *args):

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from . import suites, usage
 from .results import Failure, Report, SuiteResult
-from .runner import Case, Runner
+from .runner import Case, Runner, judged
 from .spec import Spec
 
 TYPE_CHECKING = False
@@ -19,19 +19,9 @@ MAX_DEATHS = 20  # crashes or hangs after which a suite stops
 
 
 def _verdict(runner: Runner, case: Case) -> Failure | None:
-    outcome = runner.run(case)
     want = suites.expected(case)
-    if outcome.status == "ok":
-        ctx, out = outcome.notes.get("ctx_overrun", 0), outcome.notes.get("out_overrun", 0)
-        if ctx or out:
-            where = f"{ctx} bytes past the {runner.spec.ctx_size}-byte context" if ctx else \
-                f"{out} bytes past the output"
-            outcome = replace(outcome, status="overrun", detail=f"wrote {where}")
-        elif outcome.digest != want:
-            outcome = replace(outcome, status="wrong")
-        else:
-            return None
-    return Failure(case, outcome, want)
+    outcome = judged(runner.run(case), want)
+    return None if outcome.status == "ok" else Failure(case, outcome, want)
 
 
 def _silent(line: str) -> None:

@@ -7,7 +7,7 @@ import multiprocessing
 import shlex
 import subprocess
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import command_output
 from .candidate import serve
@@ -147,6 +147,18 @@ class Runner:
             return Outcome("raised", detail=f"no digest in its output (stdout: {shown!r}; stderr: {stderr!r})",
                            output=result.stdout)
         return Outcome("ok", digest=digest, output=result.stdout)
+
+
+def judged(outcome: Outcome, expected: bytes) -> Outcome:
+    """A digest that came back, judged: still "ok" when right; "overrun" when the candidate wrote past
+    its context or output (whatever the digest), else "wrong". Other outcomes are returned as they are."""
+    if outcome.status != "ok":
+        return outcome
+    ctx, out = outcome.notes.get("ctx_overrun", 0), outcome.notes.get("out_overrun", 0)
+    if ctx or out:
+        where = f"{ctx} bytes past the context" if ctx else f"{out} bytes past the output"
+        return replace(outcome, status="overrun", detail=f"wrote {where}")
+    return outcome if outcome.digest == expected else replace(outcome, status="wrong")
 
 
 def _death(code: int | None) -> str:
