@@ -67,11 +67,11 @@ def check(runner: Runner, spec: Spec) -> str:
     if len(failed) < len(results) and not hints:
         (probe, outcome), = failed
         right = next(p.label for p, o in results if passes(o, p.expected))
-        return (f"usage check: {right} right, {probe.label} {_what(outcome)}: the call shape works, "
+        return (f"usage check: {right} right, {probe.label} {_what(outcome, probe.expected)}: the call shape works, "
                 f"so the suites report it")
     lines = ["the usage check failed: before any suite, the candidate was asked for known digests"]
     for probe, outcome in results:
-        verdict = "right" if passes(outcome, probe.expected) else _what(outcome)
+        verdict = "right" if passes(outcome, probe.expected) else _what(outcome, probe.expected)
         lines.append(f"  {probe.label}: {verdict}")
     guessed = guess(spec, runner.pace.floor) if spec.in_memory else None
     if guessed is not None:
@@ -83,12 +83,10 @@ def check(runner: Runner, spec: Spec) -> str:
     raise UsageProblem("\n".join(lines))
 
 
-def _what(outcome: Outcome) -> str:
-    overruns = [f"{outcome.notes[k]} bytes past the {what}" for k, what in
-                (("ctx_overrun", "context"), ("out_overrun", "output")) if outcome.notes.get(k)]
-    if overruns:
-        return f"wrote {' and '.join(overruns)}"
-    if outcome.status == "ok":
+def _what(outcome: Outcome, expected: bytes) -> str:
+    """What a failed probe gave, in a few words."""
+    outcome = judged(outcome, expected)
+    if outcome.status == "wrong":
         return f"wrong digest {outcome.digest.hex()}"
     return f"{outcome.status} ({outcome.detail})" if outcome.detail else outcome.status
 
