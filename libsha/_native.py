@@ -94,7 +94,7 @@ GIL_RELEASE_BYTES = 2048
 class FilesControl(ctypes.Structure):
     """libsha_files_control: bytes read so far, a flag that stops libsha_sha256_files, the size it leaves files over."""
 
-    _fields_ = [("bytes", c_uint64), ("cancel", c_uint32), ("reserved", c_uint32), ("defer_over", c_uint64)]
+    _fields_ = [("bytes", c_uint64), ("cancel", c_uint32), ("gathered", c_uint32), ("defer_over", c_uint64)]
 
 
 class LibraryLoadError(OSError):

@@ -148,8 +148,8 @@ def test_small_gathered_large_deferred_and_file_objects_mixed(tmp_path, monkeypa
     results = libsha.sha256_files(items, jobs=2)
     assert isinstance(results[7], FileNotFoundError)
     assert [r for i, r in enumerate(results) if i != 7] == expected
-    # The split really happened: the control counts what C read (the files up to DEFER_OVER, whole),
-    # and the deferred ones, those over it, were read by Python, each once.
+    # The split really happened: the control counts what C read (the files up to DEFER_OVER, whole)
+    # and the small files it gathered, and the deferred ones, those over it, were read by Python, each once.
     deferred = []
     large = _files.FileHasher._large
     monkeypatch.setattr(_files.FileHasher, "_large", lambda self, path: deferred.append(path) or large(self, path))
@@ -160,6 +160,7 @@ def test_small_gathered_large_deferred_and_file_objects_mixed(tmp_path, monkeypa
     assert sorted(os.path.getsize(p) for p in deferred) == [100_001, 250_000]
     assert hasher._control.bytes == sum(size for size in sizes if size <= 100_000)
     assert hasher.bytes_read() == sum(sizes)
+    assert hasher._control.gathered == sum(size <= 16 * 1024 for size in sizes)  # files.c's SMALL_FILE
 
 
 def test_a_cancelled_hasher_raises_keyboard_interrupt(tmp_path):

@@ -273,11 +273,13 @@ LIBSHA_API int libsha_sha256_file(const char *path, unsigned char out[32], int *
  * read. defer_over, if not 0: a file found to hold more bytes than this is
  * closed unhashed and marked LIBSHA_FILE_DEFERRED in os_errors, for a caller
  * that hashes large files another way (libsha sum overlaps their reads with
- * the hash in two threads); its bytes read so far are taken off bytes. */
+ * the hash in two threads); its bytes read so far are taken off bytes.
+ * gathered grows by the number of small files read whole and hashed several
+ * at once on the many-message kernel (also an atomic add). */
 typedef struct libsha_files_control {
     uint64_t bytes;
     uint32_t cancel;
-    uint32_t reserved;
+    uint32_t gathered;
     uint64_t defer_over;
 } libsha_files_control;
 #define LIBSHA_FILE_CANCELLED (-1)

@@ -32,6 +32,10 @@ static void add_bytes(libsha_files_control *p, uint64_t n)
 {
     _InterlockedExchangeAdd64((volatile __int64 *)&p->bytes, (__int64)n);
 }
+static void add_gathered(libsha_files_control *p, uint32_t n)
+{
+    _InterlockedExchangeAdd((volatile long *)&p->gathered, (long)n);
+}
 static int cancelled(const libsha_files_control *p)
 {
     return *(const volatile uint32_t *)&p->cancel != 0;
@@ -40,6 +44,10 @@ static int cancelled(const libsha_files_control *p)
 static void add_bytes(libsha_files_control *p, uint64_t n)
 {
     __atomic_fetch_add(&p->bytes, n, __ATOMIC_RELAXED);
+}
+static void add_gathered(libsha_files_control *p, uint32_t n)
+{
+    __atomic_fetch_add(&p->gathered, n, __ATOMIC_RELAXED);
 }
 static int cancelled(const libsha_files_control *p)
 {
@@ -223,7 +231,8 @@ static int hash_path(const struct libsha_impl *impl, const char *path, unsigned 
 }
 
 /* The gathered files' digests, each to its slot in out. */
-static void hash_gathered(const struct libsha_impl *impl, struct gathered *g, unsigned char *out)
+static void hash_gathered(const struct libsha_impl *impl, struct gathered *g, unsigned char *out,
+                          libsha_files_control *control)
 {
     unsigned char digests[GROUP * 32];
     size_t k;
@@ -233,6 +242,8 @@ static void hash_gathered(const struct libsha_impl *impl, struct gathered *g, un
     (void)libsha_many_offsets_on(impl, digests, g->bytes, NULL, g->offsets, g->count, 0); /* valid by construction */
     for (k = 0; k < g->count; ++k)
         memcpy(out + 32 * g->slots[k], digests + 32 * k, 32);
+    if (control != NULL)
+        add_gathered(control, (uint32_t)g->count);
     g->count = 0;
 }
 
@@ -308,7 +319,7 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
         if (buf != NULL)
             result = hash_path(impl, paths[i], buf, out + 32 * i, control, gathered.bytes != NULL ? &gathered : NULL, i);
         if (result == CANCELLED) {
-            hash_gathered(impl, &gathered, out); /* read whole: theirs are finished */
+            hash_gathered(impl, &gathered, out, control); /* read whole: theirs are finished */
             for (; i < n; ++i) {
                 memset(out + 32 * i, 0, 32);
                 os_errors[i] = LIBSHA_FILE_CANCELLED;
@@ -324,9 +335,9 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
             err = LIBSHA_ERR_IO;
         }
         if (gathered.count == GROUP)
-            hash_gathered(impl, &gathered, out);
+            hash_gathered(impl, &gathered, out, control);
     }
-    hash_gathered(impl, &gathered, out);
+    hash_gathered(impl, &gathered, out, control);
     free(gathered.bytes);
     free(buf);
     return err;

@@ -523,6 +523,8 @@ static void files(const char *impl)
               && out[32 * FILE_SIZES + 31] == 0 && out[32 * (FILE_SIZES + 1)] == 0;
     check(all_ok, impl, "sha256_files: digests and errors in place", FILE_SIZES + 2);
     check(control.bytes == total, impl, "sha256_files: control.bytes counts every byte read", (size_t)total);
+    check(control.gathered == 6, impl, "sha256_files: control.gathered counts the small files (0..16384 bytes)",
+          control.gathered);
     for (k = 0; k < REPEATS * FILE_SIZES; ++k)
         repeated[k] = names[(k * 7) % FILE_SIZES]; /* sizes mixed, small ones in every group position */
     check(libsha_sha256_files(many_out, many_errors, repeated, REPEATS * FILE_SIZES, NULL) == LIBSHA_OK, impl,
