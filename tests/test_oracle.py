@@ -3,11 +3,9 @@ each shrunk to the right case. Real libraries: test_oracle_real.py; usage mistak
 reproducers: test_oracle_reproducers.py; the large suite's time limits: test_oracle_large.py."""
 
 import hashlib
-import json
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
