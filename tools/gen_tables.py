@@ -5,7 +5,7 @@
 
 libsha/src/selftest_vectors.h: known answers for the self-test (a fixed
 input; the answers come from reference/, never from the C code they check).
-libsha/src/padding_schedule.h: K + W for every round of the constant padding
+libsha/src/kernels/body_padding_schedule.h: K + W for every round of the constant padding
 block that follows a 64-byte message, so SHA256D64 skips its schedule.
 """
 
@@ -76,7 +76,7 @@ def render_selftest_vectors():
 
 OUTPUTS = {
     "selftest_vectors.h": render_selftest_vectors,
-    "padding_schedule.h": render_padding_schedule,
+    "kernels/body_padding_schedule.h": render_padding_schedule,
 }
 
 

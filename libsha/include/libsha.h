@@ -101,8 +101,9 @@ LIBSHA_API const char *libsha_cpu_feature_at(size_t index, unsigned *bit);
 /*
  * The environment variable LIBSHA_IMPL restricts every automatic choice
  * (first use and libsha_autodetect): a comma-separated list of the words
- * standard, sse4, avx2 and shani, each allowing that implementation family
- * (avx2 and shani include the sse4 base they build on). An invalid value is
+ * standard, sse4, avx2, shani and avx512, each allowing that implementation
+ * family (avx2 and shani include the sse4 base they build on, avx512 the
+ * sse4 and avx2 base, never SHA-NI). An invalid value is
  * reported on stderr once and restricts the choice to 'standard'; this
  * returns that report (a static string), or NULL when the value is valid or unset.
  */

@@ -1,8 +1,12 @@
 /* A pointer and an unsigned published with release and read with acquire
  * semantics. C11 <stdatomic.h> where the compiler has it; MSVC's interlocked
- * intrinsics otherwise (MSVC's C11 atomics are still experimental). */
+ * intrinsics otherwise (MSVC's C11 atomics are still experimental). And
+ * relaxed adds and reads of plain integers, for counters in public structs
+ * that any language reads (libsha_files_control), which cannot be _Atomic. */
 #ifndef LIBSHA_ATOMIC_H
 #define LIBSHA_ATOMIC_H
+
+#include <stdint.h>
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
@@ -57,6 +61,21 @@ static __forceinline void libsha_atomic_store_uint(libsha_atomic_uint *p, unsign
     _InterlockedExchange(p, (long)v);
 }
 
+static __forceinline void libsha_relaxed_add_u64(uint64_t *p, uint64_t n)
+{
+    _InterlockedExchangeAdd64((volatile __int64 *)p, (__int64)n);
+}
+
+static __forceinline void libsha_relaxed_add_u32(uint32_t *p, uint32_t n)
+{
+    _InterlockedExchangeAdd((volatile long *)p, (long)n);
+}
+
+static __forceinline uint32_t libsha_relaxed_load_u32(const uint32_t *p)
+{
+    return *(const volatile uint32_t *)p;
+}
+
 #else
 #include <stdatomic.h>
 #include <stddef.h>
@@ -91,6 +110,21 @@ static inline unsigned libsha_atomic_load_uint(libsha_atomic_uint *p)
 static inline void libsha_atomic_store_uint(libsha_atomic_uint *p, unsigned v)
 {
     atomic_store_explicit(p, v, memory_order_release);
+}
+
+static inline void libsha_relaxed_add_u64(uint64_t *p, uint64_t n)
+{
+    __atomic_fetch_add(p, n, __ATOMIC_RELAXED);
+}
+
+static inline void libsha_relaxed_add_u32(uint32_t *p, uint32_t n)
+{
+    __atomic_fetch_add(p, n, __ATOMIC_RELAXED);
+}
+
+static inline uint32_t libsha_relaxed_load_u32(const uint32_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 #endif
 

@@ -11,8 +11,8 @@
 #include <cpuid.h>
 #endif
 
-/* The LIBSHA_TUNE_* bits by vendor and family, from measurements (README,
- * "Rows and CPUs"). Intel's SHA-NI (Ice Lake to Sapphire Rapids) is slower
+/* The LIBSHA_TUNE_* bits by vendor and family, from measurements
+ * (docs/architecture.md, "Rows and CPUs"). Intel's SHA-NI (Ice Lake to Sapphire Rapids) is slower
  * per lane than AMD's, and its AVX-512 runs full 512-bit vectors: there 16
  * AVX-512 lanes hashed 1.6-1.9 x as fast as 2 SHA-NI lanes. AMD's Zen 4
  * splits each 512-bit op in two and its SHA-NI is fast: SHA-NI stays. */

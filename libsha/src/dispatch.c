@@ -39,7 +39,7 @@ static unsigned word_mask(unsigned bit)
     unsigned mask = ~0u;
     size_t i;
     for (i = 0; i < libsha_registry_count && bit != 0; ++i) {
-        unsigned use = libsha_registry[i]->use;
+        unsigned use = libsha_registry[i].use;
         if ((use & bit) && use < 2 * bit)
             mask &= use;
     }
@@ -94,7 +94,7 @@ static const struct libsha_impl *best_allowed(unsigned use)
     int invalid;
     use &= env_mask(&invalid);
     for (i = 0; i < libsha_registry_count; ++i) {
-        const struct libsha_impl *impl = libsha_registry[i];
+        const struct libsha_impl *impl = &libsha_registry[i];
         if ((impl->use & ~use) == 0 && runnable(impl) && (impl->tune & ~libsha_cpu_tuning()) == 0
             && libsha_selftest(impl) == 0)
             return impl;
@@ -133,8 +133,8 @@ const char *libsha_implementation_at(size_t index, int *is_runnable)
     if (index >= libsha_registry_count)
         return NULL;
     if (is_runnable != NULL)
-        *is_runnable = runnable(libsha_registry[index]);
-    return libsha_registry[index]->name;
+        *is_runnable = runnable(&libsha_registry[index]);
+    return libsha_registry[index].name;
 }
 
 const struct libsha_impl *libsha_find(const char *name, int *err)
@@ -145,9 +145,9 @@ const struct libsha_impl *libsha_find(const char *name, int *err)
         return NULL;
     }
     for (i = 0; i < libsha_registry_count; ++i) {
-        if (strcmp(libsha_registry[i]->name, name) == 0) {
-            if (runnable(libsha_registry[i]))
-                return libsha_registry[i];
+        if (strcmp(libsha_registry[i].name, name) == 0) {
+            if (runnable(&libsha_registry[i]))
+                return &libsha_registry[i];
             *err = LIBSHA_ERR_NOT_RUNNABLE;
             return NULL;
         }

@@ -131,27 +131,40 @@ static inline void start(struct lane *l, const struct libsha_batch *b, size_t in
     }
 }
 
+/* One stretch of a batch in the lanes: its lanes, and the messages still waiting. */
+struct stretch {
+    struct lane lane[LIBSHA_MAX_LANES];
+    size_t widest;  /* the row's widest many-message kernel */
+    size_t active;  /* lanes not IDLE */
+    size_t waiting; /* the next message to take */
+    size_t n;       /* the stretch ends before message n */
+    int eager;      /* pad tails when a message starts (rows without many_last kernels) */
+    const struct libsha_batch *batch;
+    unsigned char *out;
+    unsigned flags;
+};
+
 /* The lane's message is hashed (its digest is out): the lane takes the next
  * waiting message, or goes IDLE when none is left. */
-static inline void take_next_message(struct lane *l, const struct libsha_batch *b, size_t n, size_t *waiting,
-                                     int eager)
+static inline void take_next_message(struct stretch *st, struct lane *l)
 {
-    if (*waiting < n)
-        start(l, b, (*waiting)++, eager);
-    else
+    if (st->waiting < st->n) {
+        start(l, st->batch, st->waiting++, st->eager);
+    } else {
         l->stage = IDLE;
+        --st->active;
+    }
 }
 
 /* The lane's segment is done: on to its next one, or finished. */
-static inline void advance(struct lane *l, const struct libsha_batch *b, unsigned char *out, size_t n,
-                           size_t *waiting, unsigned flags, int eager)
+static inline void advance(struct stretch *st, struct lane *l)
 {
     if (l->stage == BODY) {
         l->stage = TAIL;
         l->blocks = 0;
         return;
     }
-    if (l->stage == TAIL && (flags & LIBSHA_DOUBLE)) {
+    if (l->stage == TAIL && (st->flags & LIBSHA_DOUBLE)) {
         libsha_store_digest(l->block, l->state);
         memset(l->block + 32, 0, 32);
         l->block[32] = 0x80;
@@ -162,8 +175,8 @@ static inline void advance(struct lane *l, const struct libsha_batch *b, unsigne
         l->stage = OUTER;
         return;
     }
-    libsha_store_digest(out + 32 * l->index, l->state);
-    take_next_message(l, b, n, waiting, eager);
+    libsha_store_digest(st->out + 32 * l->index, l->state);
+    take_next_message(st, l);
 }
 
 static int has_width(const struct libsha_impl *impl, size_t w)
@@ -187,48 +200,35 @@ static size_t pick_width(const struct libsha_impl *impl, size_t widest, size_t a
     return w;
 }
 
-/* One stretch of a batch in the lanes: the lanes, and the messages still waiting. */
-struct lanes {
-    struct lane lane[LIBSHA_MAX_LANES];
-    size_t widest;  /* the row's widest many-message kernel */
-    size_t active;  /* lanes not IDLE */
-    size_t waiting; /* the next message to take */
-    size_t n;       /* the stretch ends before message n */
-    int eager;      /* pad tails when a message starts (rows without many_last kernels) */
-    const struct libsha_batch *batch;
-    unsigned char *out;
-    unsigned flags;
-};
-
 /* Messages first .. n - 1 into as many lanes as the widest kernel has. */
-static void fill_lanes(struct lanes *ls, const struct libsha_impl *impl, unsigned char *out,
+static void fill_lanes(struct stretch *st, const struct libsha_impl *impl, unsigned char *out,
                        const struct libsha_batch *batch, size_t first, size_t n, unsigned flags)
 {
     size_t i;
-    ls->widest = 1, ls->active = 0, ls->waiting = first, ls->n = n, ls->eager = 1;
-    ls->batch = batch, ls->out = out, ls->flags = flags;
+    st->widest = 1, st->active = 0, st->waiting = first, st->n = n, st->eager = 1;
+    st->batch = batch, st->out = out, st->flags = flags;
     for (i = 2; i <= LIBSHA_MAX_LANES; ++i) {
         if (impl->many[i] != NULL)
-            ls->widest = i;
+            st->widest = i;
         if (impl->many_last[i] != NULL)
-            ls->eager = 0;
+            st->eager = 0;
     }
-    for (i = 0; i < ls->widest; ++i) {
-        ls->lane[i].stage = IDLE;
-        if (ls->waiting < n) {
-            start(&ls->lane[i], batch, ls->waiting++, ls->eager);
-            ++ls->active;
+    for (i = 0; i < st->widest; ++i) {
+        st->lane[i].stage = IDLE;
+        if (st->waiting < n) {
+            start(&st->lane[i], batch, st->waiting++, st->eager);
+            ++st->active;
         }
     }
 }
 
 /* Up to w busy lanes, in lane order; returns how many. */
-static size_t pick_lanes(struct lanes *ls, size_t w, struct lane *picked[])
+static size_t pick_lanes(struct stretch *st, size_t w, struct lane *picked[])
 {
     size_t i, used = 0;
-    for (i = 0; i < ls->widest && used < w; ++i)
-        if (ls->lane[i].stage != IDLE)
-            picked[used++] = &ls->lane[i];
+    for (i = 0; i < st->widest && used < w; ++i)
+        if (st->lane[i].stage != IDLE)
+            picked[used++] = &st->lane[i];
     return used;
 }
 
@@ -242,16 +242,9 @@ static int at_short_tails(struct lane *const picked[], size_t used)
     return 1;
 }
 
-/* A lane whose message is done took the next one, or went IDLE. */
-static inline void count_idle(struct lanes *ls, const struct lane *l)
-{
-    if (l->stage == IDLE)
-        --ls->active;
-}
-
 /* The picked lanes' last blocks, padded in registers, through the wl-lane many_last kernel (the lanes it
  * has beyond `used` copy the first); each lane's digest goes out and it takes its next message. */
-static void run_last_blocks(const struct libsha_impl *impl, struct lanes *ls, struct lane *const picked[],
+static void run_last_blocks(const struct libsha_impl *impl, struct stretch *st, struct lane *const picked[],
                             size_t used, size_t wl)
 {
     uint32_t spare[LIBSHA_MAX_LANES][8]; /* states of padding lanes, thrown away */
@@ -267,18 +260,16 @@ static void run_last_blocks(const struct libsha_impl *impl, struct lanes *ls, st
         tails[i].len = l->rest_len;
         tails[i].before = l->before;
         tails[i].bits = l->bits;
-        outs[i] = i < used ? ls->out + 32 * l->index : spare_out[i];
+        outs[i] = i < used ? st->out + 32 * l->index : spare_out[i];
     }
-    impl->many_last[wl](states, tails, outs, ls->flags);
-    for (i = 0; i < used; ++i) {
-        take_next_message(picked[i], ls->batch, ls->n, &ls->waiting, ls->eager);
-        count_idle(ls, picked[i]);
-    }
+    impl->many_last[wl](states, tails, outs, st->flags);
+    for (i = 0; i < used; ++i)
+        take_next_message(st, picked[i]);
 }
 
 /* The picked lanes' next blocks, as many as the shortest segment among them has left, through the w-lane
  * kernel (the transform for one); lanes at the end of a segment move on to the next. */
-static void run_blocks(const struct libsha_impl *impl, struct lanes *ls, struct lane *const picked[], size_t used,
+static void run_blocks(const struct libsha_impl *impl, struct stretch *st, struct lane *const picked[], size_t used,
                        size_t w)
 {
     uint32_t spare[LIBSHA_MAX_LANES][8];
@@ -307,8 +298,7 @@ static void run_blocks(const struct libsha_impl *impl, struct lanes *ls, struct 
             l->next += 64 * blocks;
             continue;
         }
-        advance(l, ls->batch, ls->out, ls->n, &ls->waiting, ls->flags, ls->eager);
-        count_idle(ls, l);
+        advance(st, l);
     }
 }
 
@@ -318,11 +308,11 @@ static void run_blocks(const struct libsha_impl *impl, struct lanes *ls, struct 
 static void run_lanes(const struct libsha_impl *impl, unsigned char *out, const struct libsha_batch *batch,
                       size_t first, size_t n, unsigned flags)
 {
-    struct lanes ls;
-    fill_lanes(&ls, impl, out, batch, first, n, flags);
-    while (ls.active > 0) {
+    struct stretch st;
+    fill_lanes(&st, impl, out, batch, first, n, flags);
+    while (st.active > 0) {
         struct lane *picked[LIBSHA_MAX_LANES];
-        size_t w = pick_width(impl, ls.widest, ls.active), used = pick_lanes(&ls, w, picked);
+        size_t w = pick_width(impl, st.widest, st.active), used = pick_lanes(&st, w, picked);
         /* One lane left at its tail: through the 2-lane last-block kernel, the
          * second lane a copy, if the row has one. */
         size_t wl = impl->many_last[w] == NULL && w == 1 && impl->many_last[2] != NULL ? 2 : w;
@@ -330,9 +320,9 @@ static void run_lanes(const struct libsha_impl *impl, unsigned char *out, const 
          * and leave upper state dirty; SSE kernels then run at half speed. */
         libsha_enter();
         if (impl->many_last[wl] != NULL && at_short_tails(picked, used))
-            run_last_blocks(impl, &ls, picked, used, wl);
+            run_last_blocks(impl, &st, picked, used, wl);
         else
-            run_blocks(impl, &ls, picked, used, w);
+            run_blocks(impl, &st, picked, used, w);
     }
 }
 

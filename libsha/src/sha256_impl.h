@@ -17,7 +17,7 @@
 
 /* The kernels' types. Each kernel file declares the functions it defines
  * with them (e.g. `libsha_transform_f libsha_sse4_transform;`), and so does
- * implementations.c beside the rows that use them: both are checked against
+ * registry.c beside the rows that use them: both are checked against
  * one type, and a new kernel touches no shared header. */
 
 /* Compresses n consecutive 64-byte blocks (any alignment) into state. */
@@ -200,8 +200,8 @@ static inline void libsha_length_block_kw(uint64_t bits, uint32_t kw[64])
 #undef LIBSHA_ROR
 }
 
-/* implementations.c: every compiled-in implementation, best first. */
-extern const struct libsha_impl *const libsha_registry[];
+/* registry.c: every compiled-in implementation, best first. */
+extern const struct libsha_impl libsha_registry[];
 extern const size_t libsha_registry_count;
 
 /* dispatch.c: the active row, chosen on first use. */
@@ -246,7 +246,7 @@ int libsha_hmac_run(const struct libsha_impl *impl, const void *key, size_t keyl
                     size_t msglen, unsigned char out[32]);
 
 #if defined(LIBSHA_X86)
-/* x86_avx.c: vzeroupper, for libsha_enter below. */
+/* x86_zeroupper.c: vzeroupper, for libsha_enter below. */
 void libsha_x86_zeroupper(void);
 #endif
 

@@ -1,5 +1,5 @@
 /*
- * The lane-generic body (sha256_multiway.h) a second time, on generic vectors:
+ * The lane-generic body (body_lanes.h) a second time, on generic vectors:
  * 16 lanes, as the AVX-512 rows have them (8 lanes are the same body, run on
  * every x86 CPU as avx2(8way)). Built into the library only
  * with -DLIBSHA_TEST_PORTABLE_LANES=ON (tests/test_portable_lanes.py), as
@@ -42,7 +42,7 @@ static inline void gather(const unsigned char *const p[], int lanes, lanes16 w[1
 }
 
 /* Generic vectors take C's operators, as scalars do. */
-#include "sha256_rounds_scalar.h"
+#include "kernels/body_rounds_scalar.h"
 #define VEC lanes16
 #define V_SET1(x) set1((uint32_t)(x))
 #define V_LOADU(p) loadu((const uint32_t *)(p), LANES)
@@ -54,4 +54,4 @@ static inline void gather(const unsigned char *const p[], int lanes, lanes16 w[1
 #define MULTIWAY_MANY libsha_portable_many_16way
 #define MULTIWAY_MANY_LAST libsha_portable_many_last_16way
 #define MULTIWAY_MANY_WHOLE libsha_portable_many_whole_16way
-#include "sha256_multiway.h"
+#include "kernels/body_lanes.h"

@@ -10,9 +10,9 @@
 
 #include <string.h>
 
-#include "padding_schedule.h"
-#include "sha256_x86_last_block.h"
-#include "sha256_2way.h"
+#include "body_padding_schedule.h"
+#include "body_x86_last_block.h"
+#include "body_sha_2way.h"
 #include "sha256_impl.h"
 
 libsha_transform_f libsha_x86_shani_transform;

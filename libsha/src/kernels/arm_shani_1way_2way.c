@@ -5,8 +5,8 @@
  */
 #include <arm_neon.h>
 
-#include "padding_schedule.h"
-#include "sha256_2way.h"
+#include "body_padding_schedule.h"
+#include "body_sha_2way.h"
 #include "sha256_impl.h"
 
 libsha_transform_f libsha_arm_shani_transform;

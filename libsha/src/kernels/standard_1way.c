@@ -1,7 +1,7 @@
 /* The portable implementation: fully unrolled scalar C, no CPU requirement. */
 #include "sha256_impl.h"
 
-#include "sha256_rounds_scalar.h"
+#include "body_rounds_scalar.h"
 
 libsha_transform_f libsha_standard_transform;
 libsha_d64_f libsha_standard_d64;

@@ -1,4 +1,4 @@
-/* Undefines the parameters one include of sha256_multiway.h took (its vector
+/* Undefines the parameters one include of body_lanes.h took (its vector
  * type and operations, hooks and function names), so that a file can include
  * the body again for another width. OP_ROTR, OP_XOR3, OP_CH and OP_MAJ stay:
  * a file that defines them writes them for every width at once. */

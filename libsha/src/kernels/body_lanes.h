@@ -1,7 +1,7 @@
 /*
  * One message per vector lane: the bodies shared by sse41(4way), avx2(8way),
  * the AVX-512 kernels and the tests' portable 16-lane build. The includer
- * defines VEC, LANES, the OP_* operations on VEC (see sha256_rounds.h),
+ * defines VEC, LANES, the OP_* operations on VEC (see body_rounds.h),
  * V_SET1(x), V_LOADU(p), V_STOREU(p, v), V_GATHER_BLOCK(p, w) (the 16 words of
  * the block at each lane's pointer p[lane], byte-swapped, one vector per word
  * into w[0..15]) and the functions' names: MULTIWAY_D64 (SHA256D64 of LANES
@@ -22,9 +22,9 @@
  * A file may include this body more than once, for two widths: it has no
  * include guard, and its helpers are named after MULTIWAY_MANY.
  */
-#include "padding_schedule.h"
+#include "body_padding_schedule.h"
 #include "sha256_impl.h"
-#include "sha256_rounds.h"
+#include "body_rounds.h"
 
 libsha_d64_f MULTIWAY_D64;
 libsha_many_f MULTIWAY_MANY;

@@ -1,4 +1,4 @@
-/* sha256_rounds.h on 32-bit scalars, for the implementations with scalar rounds. */
+/* body_rounds.h on 32-bit scalars, for the implementations with scalar rounds. */
 #ifndef LIBSHA_SHA256_ROUNDS_SCALAR_H
 #define LIBSHA_SHA256_ROUNDS_SCALAR_H
 
@@ -8,6 +8,6 @@
 #define OP_OR(a, b) ((a) | (b))
 #define OP_SHR(x, n) ((x) >> (n))
 #define OP_SHL(x, n) ((x) << (n))
-#include "sha256_rounds.h"
+#include "body_rounds.h"
 
 #endif

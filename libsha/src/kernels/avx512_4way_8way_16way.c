@@ -1,5 +1,5 @@
 /*
- * avx512(4way,8way,16way): the lane-generic body (sha256_multiway.h) on AVX-512F,
+ * avx512(4way,8way,16way): the lane-generic body (body_lanes.h) on AVX-512F,
  * VL and BW. vprold rotates in one instruction where AVX2 needs two shifts
  * and an or; vpternlogd does Ch, Maj and each sigma's three-way xor in one.
  * Sixteen lanes in ZMM registers, and eight and four in YMM and XMM
@@ -156,30 +156,30 @@ static inline void store_digests16(unsigned char *const out[16], const __m512i d
 #define MULTIWAY_MANY libsha_avx512_many_16way
 #define MULTIWAY_MANY_LAST libsha_avx512_many_last_16way
 #define MULTIWAY_MANY_WHOLE libsha_avx512_many_whole_16way
-#include "sha256_multiway.h"
+#include "body_lanes.h"
 
-#include "sha256_multiway_reset.h"
+#include "body_lanes_reset.h"
 #undef V_PREFIX
 
 /* Eight lanes: avx2(8way) with AVX-512VL's rotate and logic. */
 #define V_PREFIX _mm256_
-#include "sha256_ops_m256.h"
-#include "sha256_gather_avx2.h"
+#include "body_lanes_m256.h"
+#include "body_transpose_8x8.h"
 #define V_GATHER_BLOCK(p, w) GATHER8_BLOCK(p, w)
 #define MULTIWAY_D64 libsha_avx512_d64_8way
 #define MULTIWAY_MANY libsha_avx512_many_8way
 #define MULTIWAY_MANY_LAST libsha_avx512_many_last_8way
 #define MULTIWAY_MANY_WHOLE libsha_avx512_many_whole_8way
-#include "sha256_multiway.h"
+#include "body_lanes.h"
 
-#include "sha256_multiway_reset.h"
+#include "body_lanes_reset.h"
 #undef V_PREFIX
 
 /* Four lanes: sse41(4way) with AVX-512VL's rotate and logic, VEX-encoded. */
 #define V_PREFIX _mm_
-#include "sha256_ops_m128.h"
-#include "sha256_gather_sse41.h"
+#include "body_lanes_m128.h"
+#include "body_transpose_4x4.h"
 #define V_GATHER_BLOCK(p, w) GATHER4_BLOCK(p, w)
 #define MULTIWAY_D64 libsha_avx512_d64_4way
 #define MULTIWAY_MANY libsha_avx512_many_4way
-#include "sha256_multiway.h"
+#include "body_lanes.h"

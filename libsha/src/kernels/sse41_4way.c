@@ -3,10 +3,10 @@
 
 #include "sha256_impl.h"
 
-#include "sha256_ops_m128.h"
-#include "sha256_gather_sse41.h"
+#include "body_lanes_m128.h"
+#include "body_transpose_4x4.h"
 #define V_GATHER_BLOCK(p, w) GATHER4_BLOCK(p, w)
 #define MULTIWAY_D64 libsha_sse41_d64_4way
 #define MULTIWAY_MANY libsha_sse41_many_4way
 
-#include "sha256_multiway.h"
+#include "body_lanes.h"

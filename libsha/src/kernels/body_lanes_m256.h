@@ -1,6 +1,6 @@
-/* The lane-generic body's operations (sha256_multiway.h) on eight 32-bit
+/* The lane-generic body's operations (body_lanes.h) on eight 32-bit
  * lanes of an __m256i (files built with -mavx2 or more). No include guard: a
- * file may reset the body's parameters (sha256_multiway_reset.h) and include
+ * file may reset the body's parameters (body_lanes_reset.h) and include
  * this again. */
 #include <immintrin.h>
 

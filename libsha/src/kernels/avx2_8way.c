@@ -3,10 +3,10 @@
 
 #include "sha256_impl.h"
 
-#include "sha256_ops_m256.h"
-#include "sha256_gather_avx2.h"
+#include "body_lanes_m256.h"
+#include "body_transpose_8x8.h"
 #define V_GATHER_BLOCK(p, w) GATHER8_BLOCK(p, w)
 #define MULTIWAY_D64 libsha_avx2_d64_8way
 #define MULTIWAY_MANY libsha_avx2_many_8way
 
-#include "sha256_multiway.h"
+#include "body_lanes.h"

@@ -5,8 +5,8 @@
  */
 #include <immintrin.h>
 
-#include "padding_schedule.h"
-#include "sha256_x86_last_block.h"
+#include "body_padding_schedule.h"
+#include "body_x86_last_block.h"
 #include "sha256_impl.h"
 
 libsha_transform_f libsha_sse4_transform;
@@ -23,7 +23,7 @@ libsha_d64_f libsha_sse4_d64;
 #define V_SHUFFLE32(x, imm) _mm_shuffle_epi32(x, imm)
 #define V_SHUFFLE8(x, mask) _mm_shuffle_epi8(x, mask)
 #define V_MASK(hi64, lo64) _mm_set_epi64x(hi64, lo64)
-#include "sha256_rounds_1way.h"
+#include "body_rounds_1way.h"
 
 /* NARROW: here 0.98 x the time of SHORT; on llvm-mca's Sandy Bridge model 0.95 x. */
 #define ROUNDS4_A(kw) LIBSHA_ROUNDS4_A(LIBSHA_ROUND_NARROW, kw)

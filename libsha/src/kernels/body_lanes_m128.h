@@ -1,6 +1,6 @@
-/* The lane-generic body's operations (sha256_multiway.h) on four 32-bit lanes
+/* The lane-generic body's operations (body_lanes.h) on four 32-bit lanes
  * of an __m128i (SSE2; files built with -msse4.1 or more). No include guard:
- * a file may reset the body's parameters (sha256_multiway_reset.h) and
+ * a file may reset the body's parameters (body_lanes_reset.h) and
  * include this again. */
 #include <immintrin.h>
 

@@ -9,7 +9,7 @@
 #include <immintrin.h>
 
 #include "sha256_impl.h"
-#include "sha256_x86_last_block.h"
+#include "body_x86_last_block.h"
 
 libsha_transform_f libsha_avx2_transform;
 libsha_finalize_f libsha_avx2_finalize;
@@ -24,7 +24,7 @@ libsha_finalize_f libsha_avx2_finalize;
 #define V_SHUFFLE32(x, imm) _mm256_shuffle_epi32(x, imm)
 #define V_SHUFFLE8(x, mask) _mm256_shuffle_epi8(x, mask)
 #define V_MASK(hi64, lo64) _mm256_set_epi64x(hi64, lo64, hi64, lo64)
-#include "sha256_rounds_1way.h"
+#include "body_rounds_1way.h"
 
 /* SHORT in both blocks: NARROW in block n (beside the schedule) was 1.02 x
  * slower here (Golden Cove), though llvm-mca's Haswell and Skylake models

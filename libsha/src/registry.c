@@ -1,0 +1,159 @@
+/* The implementations compiled into this build, best first: one row each, under the one #if
+ * that says which kernel families (CMake's LIBSHA_HAVE_<FAMILY>, which implies the families it
+ * builds on) it needs. The dispatcher installs the first row the caller allows, the CPU runs and
+ * the self-test passes. */
+#include "sha256_impl.h"
+
+/* Every kernel a row may name, declared with its type from sha256_impl.h as its own file declares
+ * it (so both are checked against one type). Declared whether or not its family is built: a
+ * declaration nothing uses costs nothing. */
+libsha_transform_f libsha_standard_transform;
+libsha_d64_f libsha_standard_d64;
+/* kernels/sse4_1way.c, kernels/sse41_4way.c */
+libsha_transform_f libsha_sse4_transform;
+libsha_finalize_f libsha_sse4_finalize;
+libsha_d64_f libsha_sse4_d64, libsha_sse41_d64_4way;
+libsha_many_f libsha_sse41_many_4way;
+/* kernels/avx2_1way.c, kernels/avx2_8way.c */
+libsha_transform_f libsha_avx2_transform;
+libsha_finalize_f libsha_avx2_finalize;
+libsha_d64_f libsha_avx2_d64_8way;
+libsha_many_f libsha_avx2_many_8way;
+/* kernels/avx512_4way_8way_16way.c */
+libsha_d64_f libsha_avx512_d64_4way, libsha_avx512_d64_8way, libsha_avx512_d64_16way;
+libsha_many_f libsha_avx512_many_4way, libsha_avx512_many_8way, libsha_avx512_many_16way;
+libsha_many_last_f libsha_avx512_many_last_8way, libsha_avx512_many_last_16way;
+libsha_many_whole_f libsha_avx512_many_whole_8way, libsha_avx512_many_whole_16way;
+/* kernels/x86_shani_1way_2way.c */
+libsha_transform_f libsha_x86_shani_transform;
+libsha_finalize_f libsha_x86_shani_finalize;
+libsha_d64_f libsha_x86_shani_d64_1way, libsha_x86_shani_d64_2way;
+libsha_many_f libsha_x86_shani_many_2way;
+libsha_many_last_f libsha_x86_shani_many_last_2way;
+/* kernels/arm_shani_1way_2way.c */
+libsha_transform_f libsha_arm_shani_transform;
+libsha_d64_f libsha_arm_shani_d64_1way, libsha_arm_shani_d64_2way;
+libsha_many_f libsha_arm_shani_many_2way;
+libsha_many_last_f libsha_arm_shani_many_last_2way;
+/* tests/c/sha256_portable_lanes.c (LIBSHA_TEST_PORTABLE_LANES) */
+libsha_d64_f libsha_portable_d64_16way;
+libsha_many_f libsha_portable_many_16way;
+libsha_many_last_f libsha_portable_many_last_16way;
+libsha_many_whole_f libsha_portable_many_whole_16way;
+
+const struct libsha_impl libsha_registry[] = {
+#if defined(LIBSHA_HAVE_SHANI) && defined(LIBSHA_HAVE_AVX512)
+    {
+        /* One stream on SHA-NI, blobs and batches on AVX-512 where its lanes are the faster (the CPU
+         * model table's LIBSHA_TUNE_WIDE_LANES): 1 and 2 blobs or messages on SHA-NI, 8 and 16 on
+         * AVX-512. Its use bits name avx2 too, so LIBSHA_IMPL=avx512 allows AVX-512 rows without
+         * allowing SHA-NI. */
+        .name = "x86_shani(1way,2way),avx512(8way,16way)",
+        .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_SHANI | LIBSHA_USE_AVX512,
+        .cpu = LIBSHA_CPU_X86_SHA | LIBSHA_CPU_AVX512,
+        .tune = LIBSHA_TUNE_WIDE_LANES,
+        .transform = libsha_x86_shani_transform,
+        .finalize = libsha_x86_shani_finalize,
+        .d64 = {[1] = libsha_x86_shani_d64_1way, [2] = libsha_x86_shani_d64_2way, [8] = libsha_avx512_d64_8way,
+                [16] = libsha_avx512_d64_16way},
+        .many = {[2] = libsha_x86_shani_many_2way, [8] = libsha_avx512_many_8way, [16] = libsha_avx512_many_16way},
+        .many_last = {[2] = libsha_x86_shani_many_last_2way, [8] = libsha_avx512_many_last_8way,
+                      [16] = libsha_avx512_many_last_16way},
+        .many_whole = {[8] = libsha_avx512_many_whole_8way, [16] = libsha_avx512_many_whole_16way},
+    },
+#endif
+#if defined(LIBSHA_HAVE_SHANI)
+    {
+        /* SHA-NI replaces the SSE4 and AVX2 paths, as in Bitcoin Core. */
+        .name = "x86_shani(1way,2way)",
+        .use = LIBSHA_USE_SSE4 | LIBSHA_USE_SHANI,
+        .cpu = LIBSHA_CPU_X86_SHA,
+        .transform = libsha_x86_shani_transform,
+        .finalize = libsha_x86_shani_finalize,
+        .d64 = {[1] = libsha_x86_shani_d64_1way, [2] = libsha_x86_shani_d64_2way},
+        .many = {[2] = libsha_x86_shani_many_2way},
+        .many_last = {[2] = libsha_x86_shani_many_last_2way},
+    },
+#endif
+#if defined(LIBSHA_HAVE_BMI2) && defined(LIBSHA_HAVE_AVX512)
+    {
+        /* The AVX2+BMI2 single stream, with AVX-512's lanes for blobs and batches (its 4 lanes
+         * too: 3 x as fast as sse41(4way) on Sapphire Rapids). */
+        .name = "avx2(1way),avx512(4way,8way,16way)",
+        .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_AVX512,
+        .cpu = LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX2 | LIBSHA_CPU_BMI2 | LIBSHA_CPU_AVX512,
+        .transform = libsha_avx2_transform,
+        .finalize = libsha_avx2_finalize,
+        .d64 = {[1] = libsha_sse4_d64, [4] = libsha_avx512_d64_4way, [8] = libsha_avx512_d64_8way,
+                [16] = libsha_avx512_d64_16way},
+        .many = {[4] = libsha_avx512_many_4way, [8] = libsha_avx512_many_8way, [16] = libsha_avx512_many_16way},
+        .many_last = {[8] = libsha_avx512_many_last_8way, [16] = libsha_avx512_many_last_16way},
+        .many_whole = {[8] = libsha_avx512_many_whole_8way, [16] = libsha_avx512_many_whole_16way},
+    },
+#endif
+#if defined(LIBSHA_HAVE_BMI2)
+    {
+        .name = "avx2(1way),sse41(4way),avx2(8way)",
+        .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2,
+        .cpu = LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX2 | LIBSHA_CPU_BMI2,
+        .transform = libsha_avx2_transform,
+        .finalize = libsha_avx2_finalize,
+        .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx2_d64_8way},
+        .many = {[4] = libsha_sse41_many_4way, [8] = libsha_avx2_many_8way},
+    },
+#endif
+#if defined(LIBSHA_HAVE_AVX2)
+    {
+        .name = "sse4(1way),sse41(4way),avx2(8way)",
+        .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2,
+        .cpu = LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX2,
+        .transform = libsha_sse4_transform,
+        .finalize = libsha_sse4_finalize,
+        .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx2_d64_8way},
+        .many = {[4] = libsha_sse41_many_4way, [8] = libsha_avx2_many_8way},
+    },
+#endif
+#if defined(LIBSHA_HAVE_SSE41)
+    {
+        .name = "sse4(1way),sse41(4way)",
+        .use = LIBSHA_USE_SSE4,
+        .cpu = LIBSHA_CPU_SSE41,
+        .transform = libsha_sse4_transform,
+        .finalize = libsha_sse4_finalize,
+        .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way},
+        .many = {[4] = libsha_sse41_many_4way},
+    },
+#endif
+#if defined(LIBSHA_HAVE_ARM_SHA2)
+    {
+        .name = "arm_shani(1way,2way)",
+        .use = LIBSHA_USE_SHANI,
+        .cpu = LIBSHA_CPU_ARM_SHA2,
+        .transform = libsha_arm_shani_transform,
+        .d64 = {[1] = libsha_arm_shani_d64_1way, [2] = libsha_arm_shani_d64_2way},
+        .many = {[2] = libsha_arm_shani_many_2way},
+        .many_last = {[2] = libsha_arm_shani_many_last_2way},
+    },
+#endif
+    {
+        .name = "standard",
+        .use = LIBSHA_USE_STANDARD,
+        .transform = libsha_standard_transform,
+        .d64 = {[1] = libsha_standard_d64},
+    },
+#if defined(LIBSHA_TEST_PORTABLE_LANES)
+    {
+        /* Tests only (tests/c/sha256_portable_lanes.c): the AVX-512 row's 16 lanes on generic C
+         * vectors. After standard, so never chosen automatically. */
+        .name = "standard(1way),portable(16way)",
+        .use = LIBSHA_USE_STANDARD,
+        .transform = libsha_standard_transform,
+        .d64 = {[1] = libsha_standard_d64, [16] = libsha_portable_d64_16way},
+        .many = {[16] = libsha_portable_many_16way},
+        .many_last = {[16] = libsha_portable_many_last_16way},
+        .many_whole = {[16] = libsha_portable_many_whole_16way},
+    },
+#endif
+};
+
+const size_t libsha_registry_count = sizeof libsha_registry / sizeof libsha_registry[0];
