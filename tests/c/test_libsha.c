@@ -1,10 +1,14 @@
 /*
- * libsha's C tests, against every implementation this CPU runs: the NIST CAVP
- * short and long messages (one-shot and streamed), streaming at every split
- * point of lengths 0..300, SHA256D64 of 0..40 blobs, in place and not, and
- * HMAC-SHA256 (RFC 4231, every split point, the API's contracts), and the
- * Bitcoin Merkle root against a level-by-level model, and many messages at
- * once (random batches: LIBSHA_TEST_SEED picks the seed, printed).
+ * libsha's C tests, against every implementation this CPU runs. Every row: the NIST CAVP short
+ * and long messages (one-shot and streamed), every length 0..300 one-shot, HMAC-SHA256 (RFC 4231
+ * and the API's contracts). The exhaustive sweeps run once per
+ * kernel they exercise (a row's name lists its kernels: kernel_sets.h), on the first row naming it:
+ * the one-stream sweeps (every split point of 0..300, pieces of 1..65 bytes, every length
+ * 0..1100 whole and after a buffered head) per one-way kernel; SHA256D64 of 0..40 blobs in place
+ * and not, and the Bitcoin Merkle root against a level-by-level model, with either; many
+ * messages at once (every length in every lane position, batches of one length, random batches:
+ * LIBSHA_TEST_SEED picks the seed, printed; and the API's contracts) and files, per set of lane
+ * kernels.
  * Also a model of the C API in use. Runs where Python cannot (qemu, wine).
  *
  *   test_libsha VECTOR_DIR [--expect IMPLEMENTATION]
@@ -15,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kernel_sets.h"
 #include "libsha.h"
 
 #define MAX_MESSAGE 8192
@@ -198,18 +203,21 @@ static void merkle_model(const unsigned char *leaves, size_t n, unsigned char ou
     free(level);
 }
 
-/* The Merkle root of 0..600 leaves (two chunk borders of the C code), with
- * each count's last leaf repeated too (CVE-2012-2459), and the contracts. */
+/* The Merkle root of every count 0..600 leaves (two of the C code's 256-leaf chunks), then around
+ * the fourth and 1,100, with each count's last leaf repeated too (CVE-2012-2459), and the contracts. */
+#define MERKLE_LEAVES 1100
 static void merkle(const char *impl)
 {
-    static unsigned char leaves[32 * 602];
+    static unsigned char leaves[32 * (MERKLE_LEAVES + 2)];
+    static const size_t beyond[] = {1023, 1024, 1025, MERKLE_LEAVES};
     unsigned char got[32], expected[32], fill[32];
-    size_t n, i;
+    size_t c, n, i;
     int all_ok = 1, mutated, want;
 
     for (i = 0; i < sizeof leaves; ++i)
         leaves[i] = (unsigned char)((i * 29 + 3) % 251);
-    for (n = 0; n <= 600; ++n) {
+    for (c = 0; c < 601 + sizeof beyond / sizeof beyond[0]; ++c) {
+        n = c <= 600 ? c : beyond[c - 601];
         merkle_model(leaves, n, expected, &want);
         all_ok &= libsha_merkle_root(got, leaves, n, &mutated) == LIBSHA_OK && memcmp(got, expected, 32) == 0
                   && mutated == want && !want;
@@ -221,7 +229,7 @@ static void merkle(const char *impl)
                 leaves[32 * n + i] = (unsigned char)(((32 * n + i) * 29 + 3) % 251);
         }
     }
-    check(all_ok, impl, "merkle root of 0..600 leaves", 600);
+    check(all_ok, impl, "merkle root of every leaf count", MERKLE_LEAVES);
     memset(fill, 0x5a, sizeof fill);
     memcpy(got, fill, 32);
     mutated = 7;
@@ -314,7 +322,9 @@ static int many_batch(const unsigned char *pool, const size_t *starts, const siz
  * lengths and data beside it), seeded random batches of 0..5,000 bytes where
  * lanes finish at very different blocks (and some 10 KiB), unaligned, with
  * and without LIBSHA_DOUBLE; then the contracts. */
-static void many(const char *impl, unsigned long long seed)
+/* positions: one more than the row's widest kernel has lanes, so the message under test takes each
+ * lane in turn and the next waits, the others of other lengths and other bytes. */
+static void many(const char *impl, size_t positions, unsigned long long seed)
 {
     static unsigned char pool[MANY_POOL];
     size_t starts[MANY_MAX], lens[MANY_MAX], i, len, pos, batch;
@@ -325,17 +335,17 @@ static void many(const char *impl, unsigned long long seed)
     for (flags = 0; flags <= LIBSHA_DOUBLE; ++flags) {
         int all_ok = 1;
         for (len = 0; len <= 300; ++len)
-            for (pos = 0; pos < 9; ++pos) {
-                for (i = 0; i < 9; ++i) {
+            for (pos = 0; pos < positions; ++pos) {
+                for (i = 0; i < positions; ++i) {
                     lens[i] = i == pos ? len : (len * 7 + i * 53) % 301;
                     starts[i] = 1 + 331 * i + len; /* odd: unaligned, and each lane's own bytes */
                 }
-                all_ok &= many_batch(pool, starts, lens, 9, flags);
+                all_ok &= many_batch(pool, starts, lens, positions, flags);
             }
         check(all_ok, impl, flags ? "many DOUBLE: every length 0..300 in every lane" : "many: every length 0..300 in every lane", 300);
-        all_ok = 1; /* all of one length (1..9 messages): tails that end together */
+        all_ok = 1; /* all of one length (1 to positions messages): tails that end together */
         for (len = 0; len <= 300; ++len)
-            for (batch = 1; batch <= 9; ++batch) {
+            for (batch = 1; batch <= positions; ++batch) {
                 for (i = 0; i < batch; ++i)
                     lens[i] = len, starts[i] = 3 + 307 * i;
                 all_ok &= many_batch(pool, starts, lens, batch, flags);
@@ -580,14 +590,15 @@ static void files(const char *impl)
 }
 
 /* Expected values, computed once with 'standard' after it passed the NIST vectors. */
-static unsigned char data[64 * 41], prefix_digest[301][32], d64_expected[41 * 32];
+#define LONGEST 1100
+static unsigned char data[64 * 41], prefix_digest[LONGEST + 1][32], d64_expected[41 * 32];
 
 static void compute_expected(void)
 {
     size_t i, n;
     for (i = 0; i < sizeof data; ++i)
         data[i] = (unsigned char)((i * 131 + 7) % 251); /* no period a lane mix-up could hide in */
-    for (n = 0; n <= 300; ++n)
+    for (n = 0; n <= LONGEST; ++n)
         libsha_sha256(data, n, prefix_digest[n]);
     for (i = 0; i < 41; ++i) {
         unsigned char inner[32];
@@ -596,23 +607,61 @@ static void compute_expected(void)
     }
 }
 
-static void streaming_and_d64(const char *impl)
+/* Every row: each length that crosses a block boundary up to 300, one-shot. */
+static void block_boundaries(const char *impl)
 {
-    static unsigned char buf[64 * 41], out[41 * 32];
-    size_t n, k, blobs;
+    size_t n;
+    int all_ok = 1;
+    for (n = 0; n <= 300; ++n) {
+        unsigned char digest[32];
+        libsha_sha256(data, n, digest);
+        all_ok &= memcmp(digest, prefix_digest[n], 32) == 0;
+    }
+    check(all_ok, impl, "one-shot, every length", 300);
+}
+
+static int streamed_ok(size_t n, size_t head, size_t piece)
+{
+    libsha_sha256_ctx ctx;
+    unsigned char digest[32];
+    size_t i;
+    libsha_sha256_init(&ctx);
+    libsha_sha256_update(&ctx, data, head);
+    for (i = head; i < n; i += piece)
+        libsha_sha256_update(&ctx, data + i, n - i < piece ? n - i : piece);
+    libsha_sha256_final(&ctx, digest);
+    return memcmp(digest, prefix_digest[n], 32) == 0;
+}
+
+/* A one-way kernel: every split point, pieces around a block's size, and every length to 1,100
+ * whole and after a buffered head (kernels taking blocks in pairs have an odd-block path). */
+static void streaming(const char *impl)
+{
+    static const size_t pieces[] = {1, 7, 55, 56, 63, 64, 65}, heads[] = {65, 129, 193};
+    size_t n, k;
     for (n = 0; n <= 300; ++n) {
         int all_ok = 1;
-        for (k = 0; k <= n; ++k) {
-            libsha_sha256_ctx ctx;
-            unsigned char digest[32];
-            libsha_sha256_init(&ctx);
-            libsha_sha256_update(&ctx, data, k);
-            libsha_sha256_update(&ctx, data + k, n - k);
-            libsha_sha256_final(&ctx, digest);
-            all_ok &= memcmp(digest, prefix_digest[n], 32) == 0;
-        }
-        check(all_ok, impl, "every split point of length", n);
+        for (k = 0; k <= n; ++k)
+            all_ok &= streamed_ok(n, k, n - k > 0 ? n - k : 1);
+        for (k = 0; k < sizeof pieces / sizeof pieces[0]; ++k)
+            all_ok &= streamed_ok(n, 0, pieces[k]);
+        check(all_ok, impl, "every split point and piece size of length", n);
     }
+    for (n = 0; n <= LONGEST; ++n) {
+        int all_ok = 1;
+        unsigned char digest[32];
+        libsha_sha256(data, n, digest);
+        all_ok &= memcmp(digest, prefix_digest[n], 32) == 0;
+        for (k = 0; k < sizeof heads / sizeof heads[0]; ++k)
+            all_ok &= streamed_ok(n, heads[k] < n ? heads[k] : n, LONGEST);
+        check(all_ok, impl, "whole and after a head, length", n);
+    }
+}
+
+static void d64(const char *impl)
+{
+    static unsigned char buf[64 * 41], out[41 * 32];
+    size_t blobs;
     for (blobs = 0; blobs <= 40; ++blobs) {
         libsha_sha256d64(out, data, blobs);
         check(memcmp(out, d64_expected, 32 * blobs) == 0, impl, "sha256d64 blobs", blobs);
@@ -622,12 +671,92 @@ static void streaming_and_d64(const char *impl)
     }
 }
 
+/* HMAC (RFC 2104) from the streaming API, on whatever row is active: run on 'standard' once it
+ * passed the NIST vectors, it gives the table every row's libsha_hmac_sha256 is checked against. */
+static void hmac_model(const unsigned char *key, size_t keylen, const unsigned char *msg, size_t msglen,
+                       unsigned char out[32])
+{
+    unsigned char block[64] = {0}, pad[64], inner[32];
+    libsha_sha256_ctx ctx;
+    size_t i;
+    if (keylen > 64)
+        libsha_sha256(key, keylen, block);
+    else
+        memcpy(block, key, keylen);
+    for (i = 0; i < 64; ++i)
+        pad[i] = block[i] ^ 0x36;
+    libsha_sha256_init(&ctx), libsha_sha256_update(&ctx, pad, 64), libsha_sha256_update(&ctx, msg, msglen);
+    libsha_sha256_final(&ctx, inner);
+    for (i = 0; i < 64; ++i)
+        pad[i] = block[i] ^ 0x5c;
+    libsha_sha256_init(&ctx), libsha_sha256_update(&ctx, pad, 64), libsha_sha256_update(&ctx, inner, 32);
+    libsha_sha256_final(&ctx, out);
+}
+
+/* Every key length to 200 (across the block a longer key is hashed to) with the message lengths
+ * around a block, and every message length to 300 with the key lengths around one: the message
+ * itself takes the one-stream paths the streaming sweep covers. */
+#define HMAC_KEYS 200
+#define HMAC_MESSAGES 300
+static const size_t hmac_some_messages[] = {0, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 300};
+static const size_t hmac_some_keys[] = {0, 1, 63, 64, 65, 200};
+static unsigned char hmac_expected[HMAC_KEYS + 1][HMAC_MESSAGES + 1][32];
+
+/* Whether (key length, message length) is in the sweep. */
+static int hmac_swept(size_t k, size_t m)
+{
+    size_t i;
+    for (i = 0; i < sizeof hmac_some_messages / sizeof hmac_some_messages[0]; ++i)
+        if (m == hmac_some_messages[i])
+            return 1;
+    for (i = 0; i < sizeof hmac_some_keys / sizeof hmac_some_keys[0]; ++i)
+        if (k == hmac_some_keys[i])
+            return 1;
+    return 0;
+}
+
+static void hmac_key(size_t keylen, unsigned char *key)
+{
+    size_t i;
+    for (i = 0; i < keylen; ++i)
+        key[i] = (unsigned char)((i + keylen) % 251);
+}
+
+static void compute_hmac_expected(void)
+{
+    unsigned char key[HMAC_KEYS];
+    size_t k, m;
+    for (k = 0; k <= HMAC_KEYS; ++k) {
+        hmac_key(k, key);
+        for (m = 0; m <= HMAC_MESSAGES; ++m)
+            if (hmac_swept(k, m))
+                hmac_model(key, k, data + k, m, hmac_expected[k][m]);
+    }
+}
+
+/* A one-way kernel: the HMAC sweep above. */
+static void hmac_sweep(const char *impl)
+{
+    unsigned char key[HMAC_KEYS], out[32];
+    size_t k, m;
+    int all_ok = 1;
+    for (k = 0; k <= HMAC_KEYS; ++k) {
+        hmac_key(k, key);
+        for (m = 0; m <= HMAC_MESSAGES; ++m)
+            if (hmac_swept(k, m))
+                all_ok &= libsha_hmac_sha256(key, k, data + k, m, out) == LIBSHA_OK
+                          && memcmp(out, hmac_expected[k][m], 32) == 0;
+    }
+    check(all_ok, impl, "HMAC: every key length with the message lengths around a block, and back", HMAC_MESSAGES);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir, *expect = NULL, *detected, *name;
     unsigned long long seed = 20261130;
-    size_t i;
-    int runnable, tested = 0;
+    size_t i, widest;
+    int runnable, tested = 0, one_way_new, lanes_new;
+    static struct kernel_sets seen;
 
     if (argc < 2 || (argc == 4 && strcmp(argv[2], "--expect") != 0) || (argc != 2 && argc != 4)) {
         fprintf(stderr, "usage: %s VECTOR_DIR [--expect IMPLEMENTATION]\n", argv[0]);
@@ -647,6 +776,7 @@ int main(int argc, char **argv)
     check(libsha_select("standard") == LIBSHA_OK, "standard", "select", 0);
     check(nist_file(dir, "SHA256ShortMsg.rsp", "standard") == 65, "standard", "ShortMsg records", 0);
     compute_expected();
+    compute_hmac_expected();
     hex();
     check(libsha_select("no such implementation") == LIBSHA_ERR_UNKNOWN_IMPL, "-", "unknown name refused", 0);
 
@@ -659,14 +789,20 @@ int main(int argc, char **argv)
             continue;
         }
         check(libsha_select(name) == LIBSHA_OK && strcmp(libsha_implementation(), name) == 0, name, "select", 0);
+        new_kernels(&seen, name, &one_way_new, &lanes_new, &widest);
         nist_file(dir, "SHA256ShortMsg.rsp", name);
         nist_file(dir, "SHA256LongMsg.rsp", name);
-        streaming_and_d64(name);
+        block_boundaries(name);
         check(hmac_file(dir, name) == 7, name, "HMAC RFC 4231 cases", 0);
         hmac_contracts(name);
-        merkle(name);
-        many(name, seed);
-        files(name);
+        printf("%s: sweeps", name);
+        if (one_way_new)
+            streaming(name), hmac_sweep(name), printf(" one-stream and HMAC;");
+        if (one_way_new || lanes_new) /* D64's one blob is the one-way kernel's, wider ones the lanes' */
+            d64(name), merkle(name), printf(" D64 and Merkle;");
+        if (lanes_new)
+            many(name, widest + 1, seed), files(name), printf(" many (%zu lane positions) and files;", widest + 1);
+        printf("%s\n", one_way_new || lanes_new ? "" : " none: its kernels were swept on earlier rows");
         ++tested;
         printf("%s: %d passed, %d failed\n", name, passed - before_passed, failed - before_failed);
     }
