@@ -7,7 +7,9 @@ import mmap
 import pytest
 
 import libsha
-from conftest import buffer_kinds, pattern251
+from support.data import buffer_kinds, pattern251
+
+pytestmark = pytest.mark.core
 
 np = pytest.importorskip("numpy")
 

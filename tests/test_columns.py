@@ -5,7 +5,7 @@ import hashlib
 import pytest
 
 import libsha
-from conftest import sha256d
+from support.data import sha256d
 
 
 def digest_of(value, double=False, hex=False):

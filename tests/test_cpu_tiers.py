@@ -9,17 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.rows import AVX2, AVX2_1WAY, AVX512, SHANI, SHANI_AVX512, SSE4
 
 QEMU = shutil.which("qemu-x86_64")
-SHANI_AVX512 = "x86_shani(1way,2way),avx512(8way,16way)"
-SHANI = "x86_shani(1way,2way)"
-AVX512 = "avx2(1way),avx512(4way,8way,16way)"
-AVX2_1WAY = "avx2(1way),sse41(4way),avx2(8way)"
-AVX2 = "sse4(1way),sse41(4way),avx2(8way)"
-SSE4 = "sse4(1way),sse41(4way)"
 SCRIPT = Path(__file__).with_name("tier_check.py")
 
 pytestmark = [
+    pytest.mark.emulated,
     pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="x86-64 tiers need an x86-64 Python"),
     pytest.mark.skipif(QEMU is None, reason="qemu-x86_64 is not installed (Debian package qemu-user; .ci/run installs it)"),
 ]

@@ -8,12 +8,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_command
+from support.processes import run_command
+from support.rows import ARM, STANDARD
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLCHAINS = ROOT / "cmake" / "toolchains"
 
-pytestmark = pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout")
+pytestmark = [pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout"),
+              pytest.mark.build]
 
 
 def wine():
@@ -26,10 +28,10 @@ def build_and_ctest(tmp_path, toolchain, env=None):
     for cmd in (
         ["cmake", "-S", ROOT, "-B", build, f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAINS / toolchain}",
          "-DLIBSHA_BUILD_TESTS=ON", "-DLIBSHA_WARNINGS_AS_ERRORS=ON"],
-        ["cmake", "--build", build],
+        ["cmake", "--build", build, "-j2"],
     ):
         run_command(*cmd)
-    result = subprocess.run(["ctest", "--test-dir", str(build), "-V", "--timeout", "300"], capture_output=True,
+    result = subprocess.run(["ctest", "--test-dir", str(build), "-V", "-j2", "--timeout", "300"], capture_output=True,
                             text=True, env=dict(os.environ, **(env or {})))
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
@@ -48,20 +50,22 @@ def per_implementation(output):
     return dict(re.findall(r"^(\S+): (\d+) passed, 0 failed$", output, re.M))
 
 
+@pytest.mark.emulated
 @pytest.mark.skipif(shutil.which("aarch64-linux-gnu-gcc") is None, reason="needs gcc-aarch64-linux-gnu (.ci/run installs it)")
 @pytest.mark.skipif(shutil.which("qemu-aarch64") is None, reason="needs qemu-user (.ci/run installs it)")
 def test_aarch64_under_qemu_with_and_without_sha2(tmp_path):
     out = build_and_ctest(tmp_path, "aarch64-linux-gnu.cmake")
     tests = by_test(out)
     with_sha2, without_sha2 = tests["libsha"], tests["libsha_without_sha2"]
-    assert "detected: arm_shani(1way,2way)" in with_sha2
-    assert per_implementation(with_sha2).keys() == {"arm_shani(1way,2way)", "standard"}
-    assert "detected: standard" in without_sha2
-    assert "arm_shani(1way,2way): not runnable on this CPU (select refused it)" in without_sha2
-    assert per_implementation(without_sha2).keys() == {"standard"}
+    assert f"detected: {ARM}" in with_sha2
+    assert per_implementation(with_sha2).keys() == {ARM, STANDARD}
+    assert f"detected: {STANDARD}" in without_sha2
+    assert f"{ARM}: not runnable on this CPU (select refused it)" in without_sha2
+    assert per_implementation(without_sha2).keys() == {STANDARD}
     assert "100% tests passed" in out
 
 
+@pytest.mark.emulated
 @pytest.mark.skipif(shutil.which("x86_64-w64-mingw32-gcc") is None, reason="needs gcc-mingw-w64-x86-64 (.ci/run installs it)")
 @pytest.mark.skipif(wine() is None, reason="needs wine64 (.ci/run installs it)")
 def test_windows_under_wine_every_x86_implementation(tmp_path):

@@ -16,7 +16,7 @@ pyarrow = pytest.importorskip("pyarrow")
 parquet = pytest.importorskip("pyarrow.parquet")
 
 SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "dask" / "hash_parquet.py"
-pytestmark = pytest.mark.skipif(not SCRIPT.exists(), reason="needs the source checkout's examples/")
+pytestmark = [pytest.mark.skipif(not SCRIPT.exists(), reason="needs the source checkout's examples/"), pytest.mark.external]
 
 ROWS_PER_FILE = 250_000
 FILES = 4

@@ -10,16 +10,12 @@ import threading
 import pytest
 
 import libsha
-from conftest import sha256d64_by_hashlib
+from support.data import sha256d64_by_hashlib
 from libsha import _native
+from support.rows import ARM, AVX2, AVX2_1WAY, AVX512, SHANI, SHANI_AVX512, SSE4
 
-SHANI_AVX512 = "x86_shani(1way,2way),avx512(8way,16way)"  # chosen only where the model table says so
-SHANI = "x86_shani(1way,2way)"
-AVX512 = "avx2(1way),avx512(4way,8way,16way)"
-AVX2_1WAY = "avx2(1way),sse41(4way),avx2(8way)"  # AVX2 + BMI2: the two-block single stream
-AVX2 = "sse4(1way),sse41(4way),avx2(8way)"
-SSE4 = "sse4(1way),sse41(4way)"
-ARM = "arm_shani(1way,2way)"
+pytestmark = pytest.mark.core
+
 RUNNABLE = {i.name for i in libsha.implementations() if i.runnable}
 FEATURES = set(libsha.cpu_features())
 
@@ -188,10 +184,10 @@ def test_invalid_libsha_impl_from_c_falls_back_to_standard_and_says_so(tmp_path)
     assert result.stderr.count("LIBSHA_IMPL='bogus'") == 1
 
 
-def test_switching_while_hashing_never_gives_a_wrong_digest():
-    messages = [os.urandom(n) for n in (0, 31, 64, 100, 1000, 5000)]
+def test_switching_while_hashing_never_gives_a_wrong_digest(rng):
+    messages = [rng.randbytes(n) for n in (0, 31, 64, 100, 1000, 5000)]
     expected = [hashlib.sha256(m).digest() for m in messages]
-    blobs = os.urandom(64 * 37)
+    blobs = rng.randbytes(64 * 37)
     expected_d64 = sha256d64_by_hashlib(blobs)
     names = sorted(RUNNABLE)
     stop = threading.Event()

@@ -49,3 +49,33 @@ def test_a_broken_link_is_caught(tmp_path):
     page.write_text("# Title\n\n[there](missing.md) [here](#title) [nowhere](#no-such)\n")
     assert relative_links(page) == ["missing.md", "#title", "#no-such"]
     assert not (page.parent / "missing.md").exists() and "title" in anchors(page) and "no-such" not in anchors(page)
+
+
+def readme_rows():
+    """The implementation names of the README's table, in its order."""
+    text = (ROOT / "README.md").read_text()
+    table = text.split("| implementation | what | needs |", 1)[1].split("\n\n", 1)[0]
+    return re.findall(r"^\| `([^`]+)` \|", table, re.M)
+
+
+def test_the_readme_table_lists_exactly_the_registry_rows():
+    # The one place outside the library's C that writes the names out: it must not drift from it.
+    from support.rows import registry_rows
+
+    release = {name for name, needs in registry_rows() if not any(n.startswith("TEST_") for n in needs)}
+    assert readme_rows() and len(readme_rows()) == len(set(readme_rows()))
+    assert set(readme_rows()) == release
+    import libsha
+
+    assert {i.name for i in libsha.implementations() if "portable" not in i.name} <= release
+
+
+def test_no_test_or_page_types_a_row_name():
+    # Tests find rows by their kernels (tests/support/rows.py); pages describe them or point at the README.
+    from support.rows import names
+
+    compound = [n for n in names() if "(" in n]
+    files = [*(ROOT / "tests").rglob("*.py"), *(ROOT / "docs").glob("*.md"), *(ROOT / "shabench").glob("*.py"),
+             *(ROOT / "libsha").glob("*.py"), ROOT / "CMakeLists.txt"]
+    typed = [(f.relative_to(ROOT), n) for f in files for n in compound if n in f.read_text()]
+    assert typed == []

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_command as run
+from support.processes import run_command as run
+from support.builds import shared_tests_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -16,7 +17,9 @@ ABC = hashlib.sha256(b"abc").hexdigest()
 
 pytestmark = [
     pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout"),
-    pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("cc") is None, reason="needs cmake and cc"),
+    pytest.mark.skipif(shutil.which("cmake") is None or shutil.which("cc") is None or not sys.platform.startswith("linux"),
+                       reason="needs cmake and cc on Linux"),
+    pytest.mark.build,
 ]
 
 
@@ -24,11 +27,9 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def prefix(tmp_path_factory):
-    """`cmake --install` of this checkout, as a C user would do it."""
+    """`cmake --install` of this checkout, as a C user would do it (from the tests' shared tree)."""
     tmp = tmp_path_factory.mktemp("install")
-    run("cmake", "-S", ROOT, "-B", tmp / "build", "-DLIBSHA_WARNINGS_AS_ERRORS=ON")
-    run("cmake", "--build", tmp / "build")
-    run("cmake", "--install", tmp / "build", "--prefix", tmp / "prefix")
+    run("cmake", "--install", shared_tests_tree(tmp_path_factory), "--prefix", tmp / "prefix")
     return tmp / "prefix"
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import libsha
-from conftest import pattern251
+from support.data import pattern251
 from libsha import _files
 
 

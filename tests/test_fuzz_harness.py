@@ -13,6 +13,8 @@ import sys
 
 import pytest
 
+pytestmark = [pytest.mark.tooling]
+
 pytest.importorskip("atheris", reason="atheris is not installed (test extra: x86-64 Linux, CPython 3.11-3.13)")
 
 FUZZ = pathlib.Path(__file__).parent / "fuzz"

@@ -10,8 +10,11 @@ from array import array
 import pytest
 
 import libsha
-from conftest import WIDEST_LANES, BLOCK, block_transactions, merkle_root_by_hashlib, pattern251, sha256d
+from support.bitcoin import BLOCK, block_transactions
+from support.data import WIDEST_LANES, merkle_root_by_hashlib, pattern251, sha256d
 from libsha import _native
+
+pytestmark = pytest.mark.core
 
 lib = _native.lib()
 
@@ -28,26 +31,18 @@ def mixed_batch(rng, n):
 
 
 @pytest.mark.parametrize("double", [False, True])
-def test_random_batches_on_every_implementation(implementation, rng, double):
+def test_random_batches_on_every_implementation(lanes_row, rng, double):
     for n in (1, 2, 3, 7, 8, 9, 15, 16, 17, 33, 100, 300):
         messages = mixed_batch(rng, n)
         assert libsha.sha256_many(messages, double=double) == by_hashlib(messages, double)
 
 
-def test_every_length_0_to_300_in_every_lane_position(implementation):
-    # One message more than the widest kernel has lanes: the one under test in
-    # each position, the others of other lengths and other bytes.
-    count = WIDEST_LANES + 1
-    data = pattern251(300 + count * 331)
-    for length in range(301):
-        for position in range(count):
-            messages = [data[331 * i : 331 * i + (length if i == position else (length * 7 + i * 53) % 301)]
-                        for i in range(count)]
-            assert libsha.sha256_many(messages) == by_hashlib(messages), (length, position)
+# Every length 0..300 in each of 17 lane positions, DOUBLE on and off, is tests/c/test_libsha.c's,
+# once per set of lane kernels.
 
 
 @pytest.mark.parametrize("double", [False, True])
-def test_runs_of_one_length(implementation, rng, double):
+def test_runs_of_one_length(lanes_row, rng, double):
     # A fixed-width column is runs of one length, which rows with a whole-message kernel hash
     # without the lanes: every tail length, runs broken by other lengths, runs shorter than a kernel.
     for length in list(range(0, 301, 5)) + [55, 56, 63, 64, 119, 120, 128, 1000]:
@@ -70,7 +65,7 @@ def views_of(messages, data, starts):
 
 
 @pytest.mark.parametrize("double", [False, True])
-def test_offsets_and_views_forms_on_every_implementation(implementation, rng, double):
+def test_offsets_and_views_forms_on_every_implementation(lanes_row, rng, double):
     # The C forms Arrow columns use, on batches that fill every lane and finish at different blocks.
     flags = _native.DOUBLE if double else 0
     for n in (1, 15, 16, 17, 40):
@@ -92,7 +87,7 @@ def test_offsets_and_views_forms_on_every_implementation(implementation, rng, do
         assert out.raw == expected, ("views", n, double)
 
 
-def test_unaligned_and_shared_memory(implementation):
+def test_unaligned_and_shared_memory(lanes_row):
     # Memoryviews at odd offsets into one buffer, overlapping one another.
     data = bytearray(pattern251(5000))
     messages = [memoryview(data)[i : i + 7 * i] for i in range(1, 300, 13)]

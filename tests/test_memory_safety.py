@@ -2,7 +2,6 @@
 
 import ctypes
 import hashlib
-import os
 import subprocess
 import sys
 import textwrap
@@ -11,7 +10,9 @@ import pytest
 
 import libsha
 from libsha import _native
-from conftest import sha256d64_by_hashlib
+from support.data import sha256d64_by_hashlib
+
+pytestmark = pytest.mark.core
 
 lib = _native.lib()
 
@@ -19,8 +20,8 @@ lib = _native.lib()
 
 
 @pytest.mark.parametrize("count", [1, 15, 17])
-def test_d64_input_and_output_at_every_offset(implementation, count):
-    data = os.urandom(64 * count)
+def test_d64_input_and_output_at_every_offset(lanes_row, rng, count):
+    data = rng.randbytes(64 * count)
     expected = sha256d64_by_hashlib(data)
     arena = ctypes.create_string_buffer(64 * count + 64 + 64)
     base = (ctypes.addressof(arena) + 63) // 64 * 64  # a 64-byte aligned start inside the arena
@@ -35,8 +36,8 @@ def test_d64_input_and_output_at_every_offset(implementation, count):
         assert ctypes.string_at(base + offset, 32 * count) == expected, offset
 
 
-def test_streaming_from_every_offset(implementation):
-    data = os.urandom(300)
+def test_streaming_from_every_offset(one_stream_row, rng):
+    data = rng.randbytes(300)
     arena = ctypes.create_string_buffer(300 + 128)
     base = (ctypes.addressof(arena) + 63) // 64 * 64
     for offset in range(64):
@@ -105,12 +106,12 @@ def test_no_read_or_write_past_the_buffers(tmp_path):
     assert int(result.stdout) == runnable * (2 * 301 + 18)
 
 
-def test_dirty_upper_ymm_state_before_every_call(implementation):
+def test_dirty_upper_ymm_state_before_every_call(one_stream_row):
     # The kernel writes a 256-bit register before each hash; digests must not change.
     if "avx" not in libsha.cpu_features():
         pytest.skip("this CPU has no AVX, so no upper YMM state to dirty")
     buf = ctypes.create_string_buffer(b"\x01" * 32, 32)
-    code = lib.libsha_bench(implementation.encode(), _native.BENCH_HASH_DIRTY_UPPER, buf, 32, 1000)
+    code = lib.libsha_bench(one_stream_row.encode(), _native.BENCH_HASH_DIRTY_UPPER, buf, 32, 1000)
     assert code == _native.OK
     expected = b"\x01" * 32
     for _ in range(1000):

@@ -5,9 +5,12 @@ import ctypes
 import pytest
 
 import libsha
-from conftest import BLOCK, block_transactions, merkle_root_by_hashlib, pattern251, sha256d
+from support.bitcoin import BLOCK, block_transactions
+from support.data import merkle_root_by_hashlib, pattern251, sha256d
 from libsha import _native
 from libsha.reference import merkle_root as reference_merkle_root
+
+pytestmark = pytest.mark.core
 
 lib = _native.lib()
 
@@ -16,9 +19,9 @@ def leaves_for(n, rng):
     return [rng.randbytes(32) for _ in range(n)]
 
 
-def test_every_count_0_to_1100_against_core_s_algorithm(implementation, rng):
-    # 1,100 crosses the C code's 256-leaf chunks four times; random leaves per count.
-    for n in range(1101):
+def test_counts_around_the_chunks_against_core_s_algorithm(lanes_row, rng):
+    # Around the C code's 256-leaf chunks and the lanes; every count 0..1,100 is the C test's sweep.
+    for n in sorted({*range(34), 255, 256, 257, 511, 512, 513, 1023, 1024, 1025, 1100}):
         leaves = leaves_for(n, rng)
         assert libsha.merkle_root(leaves) == merkle_root_by_hashlib(leaves), n
 
@@ -30,13 +33,13 @@ def test_the_pure_python_reference_agrees(n, rng):
     assert reference_merkle_root(leaves) == libsha.merkle_root(leaves)
 
 
-def test_large_and_random_trees(implementation, rng):
+def test_large_and_random_trees(lanes_row, rng):
     for n in [2**12 - 1, 2**12, 2**12 + 1, 9001] + [rng.randrange(1, 20000) for _ in range(4)]:
         leaves = leaves_for(n, rng)
         assert libsha.merkle_root(b"".join(leaves)) == merkle_root_by_hashlib(leaves), n
 
 
-def test_cve_2012_2459_duplicated_tail_is_flagged(implementation, rng):
+def test_cve_2012_2459_duplicated_tail_is_flagged(lanes_row, rng):
     # An odd level duplicates its last node, so a list with its last leaves
     # repeated has the same root: only `mutated` tells them apart.
     for n in (3, 5, 257, 1001, 9001):

@@ -10,6 +10,8 @@ import pytest
 import libsha
 from libsha import _native
 
+pytestmark = pytest.mark.core
+
 lib = _native.lib()
 
 

@@ -8,6 +8,8 @@ import libsha
 from libsha import reference
 from libsha.reference.nist import messages, monte, monte_checkpoints
 
+pytestmark = pytest.mark.core
+
 SHORT = messages("SHA256ShortMsg.rsp")
 LONG = messages("SHA256LongMsg.rsp")
 
@@ -19,7 +21,7 @@ def test_vector_files_are_complete():
 
 
 @pytest.mark.parametrize("vectors", [SHORT, LONG], ids=["ShortMsg", "LongMsg"])
-def test_native_one_shot_and_streaming(implementation, vectors):
+def test_native_one_shot_and_streaming(one_stream_row, vectors):
     for message, digest in vectors:
         assert libsha.sha256(message) == digest, len(message)
         h = libsha.new()
@@ -35,7 +37,7 @@ def test_reference_and_hashlib(vectors):
         assert hashlib.sha256(message).digest() == digest, len(message)
 
 
-def test_monte_native(implementation):
+def test_monte_native(one_stream_row):
     seed, expected = monte()
     assert monte_checkpoints(libsha.sha256, seed, len(expected)) == expected
 

@@ -9,18 +9,20 @@ import sys
 
 import pytest
 
-from conftest import oracle_gallery_build as build
-from conftest import oracle_smallest_failure as smallest
-from conftest import run_oracle as oracle
+from support.oracle import oracle_gallery_build as build
+from support.oracle import oracle_smallest_failure as smallest
+from support.oracle import run_oracle as oracle
 from libsha.oracle import suites
 from libsha.oracle.cli import build_parser, main, suite_names
 
+@pytest.mark.external
 def test_the_correct_gallery_build_passes(tmp_path):
     code, report = oracle(tmp_path, "--library", build(), "--stream", "g_init,g_update,g_final", "--ctx-size",
                           128, "--suite", "lengths", "--suite", "splits", "--suite", "guard", "--suite", "alignment")
     assert code == 0 and report["passed"]
 
 
+@pytest.mark.external
 @pytest.mark.parametrize("bug, args, suite, length, extra", [
     ("BUG_PAD55", ["--symbol", "g_sha256"], "lengths", 56, {}),  # a 56-byte tail needs a second block
     ("BUG_LEN_LE", ["--symbol", "g_sha256"], "lengths", 1, {}),
@@ -73,6 +75,7 @@ def libcrypto():
     return ctypes.util.find_library("crypto")
 
 
+@pytest.mark.external
 @pytest.mark.skipif(libcrypto() is None, reason="needs OpenSSL's libcrypto")
 def test_openssl_passes_as_a_symbol_and_as_a_stream(tmp_path):
     code, _ = oracle(tmp_path, "--library", libcrypto(), "--symbol", "SHA256", "--suite", "lengths", "--suite", "guard")
@@ -82,6 +85,7 @@ def test_openssl_passes_as_a_symbol_and_as_a_stream(tmp_path):
     assert code == 0
 
 
+@pytest.mark.slow
 def test_libsha_passes_every_default_suite(tmp_path):
     from libsha import _native
 

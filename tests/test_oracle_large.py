@@ -11,7 +11,10 @@ import sys
 
 import pytest
 
-from conftest import BackgroundRun, oracle_gallery_build, system_library
+from support.background import BackgroundRun
+from support.oracle import oracle_gallery_build, system_library
+
+pytestmark = [pytest.mark.external, pytest.mark.slow]
 
 GIB4 = (1 << 32) + 1
 
@@ -21,13 +24,13 @@ def oracle_argv(*args):
             "--json", "report.json"]
 
 
-SLOW = BackgroundRun(lambda: oracle_argv("--library", oracle_gallery_build("PACE_MBPS=50", f'PACE_LIBCRYPTO="{system_library("crypto")}"'),
+SLOW = BackgroundRun("slow-candidate", lambda: oracle_argv("--library", oracle_gallery_build("PACE_MBPS=50", f'PACE_LIBCRYPTO="{system_library("crypto")}"'),
                                          "--symbol", "g_sha256"))
-HANG = BackgroundRun(lambda: oracle_argv("--library", oracle_gallery_build("BUG_HANG_LARGE"), "--symbol",
+HANG = BackgroundRun("hanging-candidate", lambda: oracle_argv("--library", oracle_gallery_build("BUG_HANG_LARGE"), "--symbol",
                                          "g_sha256", "--timeout", 2))
-MBEDTLS = BackgroundRun(lambda: oracle_argv("--library", system_library("mbedcrypto"), "--symbol", "mbedtls_sha256_ret",
+MBEDTLS = BackgroundRun("mbedtls-one-shot", lambda: oracle_argv("--library", system_library("mbedcrypto"), "--symbol", "mbedtls_sha256_ret",
                                             "--args", "data,len,out,0"))
-UPDATE32 = BackgroundRun(lambda: oracle_argv("--library", oracle_gallery_build("BUG_UPDATE32"), "--stream",
+UPDATE32 = BackgroundRun("update32-stream", lambda: oracle_argv("--library", oracle_gallery_build("BUG_UPDATE32"), "--stream",
                                              "g_init,g_update,g_final", "--ctx-size", 128))
 
 
@@ -98,6 +101,7 @@ def test_a_large_case_costs_no_memory(tmp_path):
     script = f"""
 from libsha.oracle.candidate import Loaded
 from libsha.oracle.spec import Spec
+
 answer = Loaded(Spec("symbol", {_native.lib()._name!r}, ("libsha_sha256",))).zeros(1 << 30, ())
 peak = [line.split()[1] for line in open("/proc/self/status") if line.startswith("VmHWM:")][0]
 print(answer.digest.hex(), peak)

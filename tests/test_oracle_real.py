@@ -6,8 +6,10 @@ import shutil
 
 import pytest
 
-from conftest import run_oracle as oracle
-from conftest import system_library as library
+from support.oracle import run_oracle as oracle
+from support.oracle import system_library as library
+
+pytestmark = [pytest.mark.external]
 
 QUICK = ["--suite", "lengths", "--suite", "alignment", "--suite", "guard"]
 STREAM_QUICK = ["--suite", "lengths", "--suite", "random"]  # random cases come in up to four pieces

@@ -6,10 +6,14 @@ the wrong build (it must fail) and against the correct one (it must pass)."""
 import subprocess
 import sys
 
-from conftest import oracle_gallery_build as build
-from conftest import oracle_smallest_failure as smallest
-from conftest import run_oracle as oracle
+import pytest
+
+from support.oracle import oracle_gallery_build as build
+from support.oracle import oracle_smallest_failure as smallest
+from support.oracle import run_oracle as oracle
 from libsha.oracle.cli import main
+
+pytestmark = [pytest.mark.external]
 
 
 def run_pytest(tmp_path, source, name):

@@ -6,10 +6,12 @@ import shutil
 
 import pytest
 
-from conftest import oracle_gallery_build as build
-from conftest import run_oracle as oracle
-from conftest import system_library as library
+from support.oracle import oracle_gallery_build as build
+from support.oracle import run_oracle as oracle
+from support.oracle import system_library as library
 from libsha.oracle.cli import main
+
+pytestmark = [pytest.mark.external]
 
 
 def usage_error(capsys, *args):

@@ -6,6 +6,7 @@ that do not use it still pass. With test data that repeats every 256 bytes, a sw
 0-3 and 4-7 of an 8-way kernel would pass; the self-test data is on a 251-byte cycle.
 """
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -15,56 +16,54 @@ from pathlib import Path
 import pytest
 
 import libsha
+from support.builds import locked, run, session_folder
+from support.rows import ARM, AVX2, AVX2_1WAY, AVX512, PORTABLE, SHANI, SHANI_AVX512, SSE4
 
 ROOT = Path(__file__).resolve().parent.parent
-SHANI_AVX512 = "x86_shani(1way,2way),avx512(8way,16way)"
-SHANI = "x86_shani(1way,2way)"
-AVX512 = "avx2(1way),avx512(4way,8way,16way)"
-AVX2 = "sse4(1way),sse41(4way),avx2(8way)"
-AVX2_1WAY = "avx2(1way),sse41(4way),avx2(8way)"
-SSE4 = "sse4(1way),sse41(4way)"
 
 # (kernel, file, text, its lane-swapped replacement, rows that must refuse it)
 MUTANTS = [
     # The lane-generic body's D64 (4, 8 and 16 lanes): two blobs' places swapped.
-    ("multiway d64", "sha256_multiway.h", "p[lane] = in + 64 * lane,", "p[lane] = in + 64 * (lane ^ 1),",
+    ("multiway d64", "libsha/src/kernels/body_lanes.h", "p[lane] = in + 64 * lane,", "p[lane] = in + 64 * (lane ^ 1),",
      [SSE4, AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),
-    ("x86_shani d64 2-way", "sha256_x86_shani.c", "__m128i n0 = LOAD_W(in, 4, mask), n1 = LOAD_W(in, 5, mask);",
+    ("x86_shani d64 2-way", "libsha/src/kernels/x86_shani_1way_2way.c", "__m128i n0 = LOAD_W(in, 4, mask), n1 = LOAD_W(in, 5, mask);",
      "__m128i n0 = LOAD_W(in, 0, mask), n1 = LOAD_W(in, 5, mask);", [SHANI, SHANI_AVX512]),
     # The 4x4 transpose sse41(4way) and avx512(4way) share.
-    ("sse41/avx512 4-way transpose", "sha256_gather_sse41.h", "(p[1] + off)", "(p[2] + off)", [SSE4, AVX2, AVX2_1WAY, AVX512]),
+    ("sse41/avx512 4-way transpose", "libsha/src/kernels/body_transpose_4x4.h", "(p[1] + off)", "(p[2] + off)", [SSE4, AVX2, AVX2_1WAY, AVX512]),
     # The 8x8 transpose avx2(8way) and avx512(8way) share.
-    ("avx2/avx512 8-way transpose", "sha256_gather_avx2.h", "_mm256_loadu_si256((const __m256i *)(p[i] + off))",
+    ("avx2/avx512 8-way transpose", "libsha/src/kernels/body_transpose_8x8.h", "_mm256_loadu_si256((const __m256i *)(p[i] + off))",
      "_mm256_loadu_si256((const __m256i *)(p[i ^ 4] + off))", [AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),
-    ("avx512 16-way transpose", "sha256_avx512.c", "__m512i x0 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0x44)",
+    ("avx512 16-way transpose", "libsha/src/kernels/avx512_4way_8way_16way.c", "__m512i x0 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0x44)",
      "__m512i x0 = _mm512_shuffle_i32x4(u[4 + m], u[m], 0x44)", [AVX512, SHANI_AVX512]),
-    ("avx512 16-way state transpose", "sha256_avx512.c", "w[i] = _mm512_permutex2var_epi64(u[i], halves, u[i + 4]);",
+    ("avx512 16-way state transpose", "libsha/src/kernels/avx512_4way_8way_16way.c", "w[i] = _mm512_permutex2var_epi64(u[i], halves, u[i + 4]);",
      "w[i] = _mm512_permutex2var_epi64(u[i + 4], halves, u[i]);", [AVX512, SHANI_AVX512]),
-    ("avx512 many 16-way", "sha256_avx512.c", "_mm512_loadu_si512((const void *)p[i])",
+    ("avx512 many 16-way", "libsha/src/kernels/avx512_4way_8way_16way.c", "_mm512_loadu_si512((const void *)p[i])",
      "_mm512_loadu_si512((const void *)p[i ^ 8])", [AVX512, SHANI_AVX512]),
-    ("avx512 last block 16-way", "sha256_avx512.c", "size_t len = tails[i].len;",
+    ("avx512 last block 16-way", "libsha/src/kernels/avx512_4way_8way_16way.c", "size_t len = tails[i].len;",
      "size_t len = tails[i ^ 1].len;", [AVX512, SHANI_AVX512]),
     # The body's last-block kernel with its tails padded in memory (avx512's 8 lanes).
-    ("multiway last block", "sha256_multiway.h", "p[lane] = padded[lane];", "p[lane] = padded[lane ^ 1];",
+    ("multiway last block", "libsha/src/kernels/body_lanes.h", "p[lane] = padded[lane];", "p[lane] = padded[lane ^ 1];",
      [AVX512, SHANI_AVX512]),
-    ("multiway whole messages", "sha256_multiway.h", "p[lane] = msgs[lane];", "p[lane] = msgs[lane ^ 1];",
+    ("multiway whole messages", "libsha/src/kernels/body_lanes.h", "p[lane] = msgs[lane];", "p[lane] = msgs[lane ^ 1];",
      [AVX512, SHANI_AVX512]),
-    ("x86_shani many 2-way", "sha256_x86_shani.c", "const unsigned char *p = blocks[0], *q = blocks[1];",
+    ("x86_shani many 2-way", "libsha/src/kernels/x86_shani_1way_2way.c", "const unsigned char *p = blocks[0], *q = blocks[1];",
      "const unsigned char *p = blocks[1], *q = blocks[0];", [SHANI, SHANI_AVX512]),
-    ("x86_shani last block 2-way", "sha256_x86_shani.c", "LIBSHA_X86_TAIL_BLOCK(tails[0], m0, m1, m2, m3);",
+    ("x86_shani last block 2-way", "libsha/src/kernels/x86_shani_1way_2way.c", "LIBSHA_X86_TAIL_BLOCK(tails[0], m0, m1, m2, m3);",
      "LIBSHA_X86_TAIL_BLOCK(tails[1], m0, m1, m2, m3);", [SHANI, SHANI_AVX512]),
     # The two-block schedule with block n's and block n + 1's W halves swapped.
-    ("avx2 1-way two blocks", "sha256_avx2_1way.c", "#define LOAD_W2(p, q, i)", "#define LOAD_W2(q, p, i)",
+    ("avx2 1-way two blocks", "libsha/src/kernels/avx2_1way.c", "#define LOAD_W2(p, q, i)", "#define LOAD_W2(q, p, i)",
      [AVX2_1WAY, AVX512]),
+    # The tests' portable 16 lanes (the same body on generic vectors): lanes 0-7 and 8-15 swapped.
+    ("portable 16-way loads", "tests/c/sha256_portable_lanes.c", "libsha_load_be32(p[lane] + 4 * i)",
+     "libsha_load_be32(p[lane ^ 8] + 4 * i)", [PORTABLE]),
 ]
 
-ARM = "arm_shani(1way,2way)"
 ARM_MUTANTS = [
-    ("arm_shani d64 2-way", "sha256_arm_shani.c", "uint32x4_t n0 = LOAD_W(in, 4), n1 = LOAD_W(in, 5)",
+    ("arm_shani d64 2-way", "libsha/src/kernels/arm_shani_1way_2way.c", "uint32x4_t n0 = LOAD_W(in, 4), n1 = LOAD_W(in, 5)",
      "uint32x4_t n0 = LOAD_W(in, 0), n1 = LOAD_W(in, 5)"),
-    ("arm_shani many 2-way", "sha256_arm_shani.c", "const unsigned char *p = blocks[0], *q = blocks[1];",
+    ("arm_shani many 2-way", "libsha/src/kernels/arm_shani_1way_2way.c", "const unsigned char *p = blocks[0], *q = blocks[1];",
      "const unsigned char *p = blocks[1], *q = blocks[0];"),
-    ("arm_shani last block 2-way", "sha256_arm_shani.c", "TAIL_BLOCK(tails[0], m0, m1, m2, m3);",
+    ("arm_shani last block 2-way", "libsha/src/kernels/arm_shani_1way_2way.c", "TAIL_BLOCK(tails[0], m0, m1, m2, m3);",
      "TAIL_BLOCK(tails[1], m0, m1, m2, m3);"),
 ]
 
@@ -72,31 +71,50 @@ pytestmark = [
     pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout"),
     pytest.mark.skipif(shutil.which("cmake") is None, reason="needs cmake"),
     pytest.mark.skipif(sys.platform != "linux", reason="builds a Linux shared library"),
+    pytest.mark.build,
 ]
 
+# Debug (-O0): the self-test's verdict does not depend on the optimiser, and it compiles the
+# unrolled kernels in a fraction of the time. The tests' portable row has a tree of its own: its
+# file compiles at -O1 and slowly, and every mutant of the body it includes would rebuild it.
+X86_OPTIONS = ["-DCMAKE_BUILD_TYPE=Debug"]
+PORTABLE_OPTIONS = ["-DCMAKE_BUILD_TYPE=Debug", "-DLIBSHA_TEST_PORTABLE_LANES=ON"]
+ARM_OPTIONS = ["-DCMAKE_BUILD_TYPE=Debug", f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'cmake' / 'toolchains' / 'aarch64-linux-gnu.cmake'}"]
 
-def mutated_tree(tmp_path, source, text, mutant):
-    """A copy of the sources with one kernel's lanes swapped (source None: unchanged)."""
-    tree = tmp_path / "src"
-    shutil.copytree(ROOT / "libsha", tree / "libsha", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
-    for name in ("CMakeLists.txt", "cmake"):
-        (shutil.copytree if (ROOT / name).is_dir() else shutil.copy)(ROOT / name, tree / name)
-    if source is None:
-        return tree
-    path = tree / "libsha" / "src" / source
-    code = path.read_text()
-    assert code.count(text) == 1, f"the mutation site moved in {source}: update the mutants"
-    path.write_text(code.replace(text, mutant))
+
+def copied_sources(folder):
+    """A copy of what the library builds from, to mutate."""
+    tree = folder / "src"
+    if not tree.exists():
+        shutil.copytree(ROOT / "libsha", tree / "libsha", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+        shutil.copytree(ROOT / "cmake", tree / "cmake")
+        shutil.copytree(ROOT / "tests" / "c", tree / "tests" / "c")
+        shutil.copy(ROOT / "CMakeLists.txt", tree / "CMakeLists.txt")
     return tree
 
 
-def cmake_build(tree, build, *options):
-    # Debug (-O0): the self-test's verdict does not depend on the optimiser, and it compiles the
-    # unrolled kernels in a fraction of the time.
-    for cmd in (["cmake", "-S", str(tree), "-B", str(build), "-DCMAKE_BUILD_TYPE=Debug", *options],
-                ["cmake", "--build", str(build), "--target", "sha", "-j2"]):
-        result = subprocess.run(cmd, capture_output=True, text=True)
-        assert result.returncode == 0, result.stdout + result.stderr
+@contextlib.contextmanager
+def mutant_library(tmp_path_factory, name, options, source, text, mutant):
+    """The library built with one mutation, in a tree shared by every mutant of its kind that this
+    pytest-xdist worker runs (each rebuild recompiles only the files the mutation touches; a full
+    build each took minutes of CI), held for this test alone, with the source restored afterwards."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    folder = session_folder(tmp_path_factory) / f"mutants-{name}-{worker}"
+    folder.mkdir(exist_ok=True)
+    with locked(folder / "lock"):
+        tree, build = copied_sources(folder), folder / "build"
+        path = tree / source
+        original = path.read_text()
+        assert original.count(text) == 1, f"the mutation site moved in {source}: update the mutants"
+        try:
+            path.write_text(original.replace(text, mutant))
+            if not (build / "CMakeCache.txt").exists():
+                run(["cmake", "-S", tree, "-B", build, *options])
+            run(["cmake", "--build", build, "--target", "sha", "-j2"])
+        finally:
+            path.write_text(original)
+        yield tree, build
+
 
 CHECK = """
 import ctypes, sys
@@ -106,32 +124,17 @@ print(" ".join(str(lib.libsha_select(name.encode())) for name in sys.argv[2:]))
 """
 
 
-@pytest.fixture(scope="module")
-def one_build(tmp_path_factory):
-    """One copy of the sources and one build directory for every x86 mutant: each rebuilds only
-    the files its mutation touches (a full build per mutant took minutes of CI)."""
-    root = tmp_path_factory.mktemp("mutants")
-    tree = mutated_tree(root, None, None, None)
-    return tree, root / "build"
-
-
 @pytest.mark.parametrize("kernel, source, text, mutant, refused", MUTANTS, ids=[m[0] for m in MUTANTS])
-def test_a_lane_swap_is_refused_by_the_self_test(tmp_path, one_build, kernel, source, text, mutant, refused):
-    runnable = {i.name for i in libsha.implementations() if i.runnable}
+def test_a_lane_swap_is_refused_by_the_self_test(tmp_path, tmp_path_factory, kernel, source, text, mutant, refused):
+    portable = source.startswith("tests/")
+    runnable = {i.name for i in libsha.implementations() if i.runnable} | ({PORTABLE} if portable else set())
     refused = set(refused) & runnable  # e.g. the AVX-512 rows, where the CPU has no AVX-512
     if not refused:
         pytest.skip(f"this CPU runs none of the rows that use the {kernel} kernel")
-    tree, build = one_build
-    path = tree / "libsha" / "src" / source
-    original = path.read_text()
-    assert original.count(text) == 1, f"the mutation site moved in {source}: update the mutants"
-    try:
-        path.write_text(original.replace(text, mutant))
-        cmake_build(tree, build)
-    finally:
-        path.write_text(original)
     library = tmp_path / "libsha.so"
-    shutil.copy(build / "libsha.so", library)
+    kind, options = ("portable", PORTABLE_OPTIONS) if portable else ("x86", X86_OPTIONS)
+    with mutant_library(tmp_path_factory, kind, options, source, text, mutant) as (_, build):
+        shutil.copy(build / "libsha.so", library)
     names = sorted(runnable)
     out = subprocess.run([sys.executable, "-c", CHECK, str(library), *names], capture_output=True,
                          text=True, check=True, env={k: v for k, v in os.environ.items() if k != "LIBSHA_IMPL"})
@@ -144,21 +147,24 @@ def test_a_lane_swap_is_refused_by_the_self_test(tmp_path, one_build, kernel, so
 ARM_CHECK = r"""
 #include <stdio.h>
 #include "libsha.h"
-int main(void) { printf("%d %d\n", libsha_select("arm_shani(1way,2way)"), libsha_select("standard")); return 0; }
+int main(void) { printf("%d %d\n", libsha_select(ARM_ROW), libsha_select("standard")); return 0; }
 """
 
 
+@pytest.mark.emulated
 @pytest.mark.skipif(shutil.which("aarch64-linux-gnu-gcc") is None or shutil.which("qemu-aarch64") is None,
                     reason="needs gcc-aarch64-linux-gnu and qemu-user (.ci/run installs them)")
 @pytest.mark.parametrize("kernel, source, text, mutant", ARM_MUTANTS, ids=[m[0] for m in ARM_MUTANTS])
-def test_an_arm_lane_swap_is_refused_under_qemu(tmp_path, kernel, source, text, mutant):
-    tree = mutated_tree(tmp_path, source, text, mutant)
-    build = tmp_path / "build"
-    cmake_build(tree, build, f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'cmake' / 'toolchains' / 'aarch64-linux-gnu.cmake'}")
+def test_an_arm_lane_swap_is_refused_under_qemu(tmp_path, tmp_path_factory, kernel, source, text, mutant):
     check = tmp_path / "check.c"
-    check.write_text(ARM_CHECK)
-    subprocess.run(["aarch64-linux-gnu-gcc", str(check), f"-I{tree / 'libsha' / 'include'}", f"-L{build}", "-lsha",
-                    f"-Wl,-rpath,{build}", "-o", str(tmp_path / "check")], check=True)
+    check.write_text(ARM_CHECK.replace("ARM_ROW", f"\"{ARM}\""))
+    library = tmp_path / "lib" / "libsha.so"
+    library.parent.mkdir()
+    with mutant_library(tmp_path_factory, "arm64", ARM_OPTIONS, source, text, mutant) as (tree, build):
+        for name in build.glob("libsha.so*"):  # the versioned SONAME the program will look for too
+            shutil.copy(name, library.parent / name.name)
+        subprocess.run(["aarch64-linux-gnu-gcc", str(check), f"-I{tree / 'libsha' / 'include'}", f"-L{library.parent}",
+                        "-lsha", f"-Wl,-rpath,{library.parent}", "-o", str(tmp_path / "check")], check=True)
     out = subprocess.run(["qemu-aarch64", "-L", "/usr/aarch64-linux-gnu", "-cpu", "max", str(tmp_path / "check")],
                          capture_output=True, text=True, check=True, timeout=120).stdout
     assert out.split() == ["-7", "0"]  # the mutated row refused by its self-test, standard still installed

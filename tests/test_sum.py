@@ -13,8 +13,8 @@ import time
 import pytest
 
 import libsha
-from conftest import pattern251
-from conftest import gnu_sha256sum
+from support.data import pattern251
+from support.processes import gnu_sha256sum
 
 ENV = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 
@@ -214,11 +214,11 @@ def test_many_small_files_in_order(tmp_path):
     same_as_gnu("-c", "--quiet", "list.sums", cwd=tmp_path)
 
 
-def test_every_implementation_gives_the_same_lines(corpus, implementation):
+def test_every_implementation_gives_the_same_lines(corpus, one_stream_row):
     path, _ = corpus
     expected = b"".join(hashlib.sha256((path / n).read_bytes()).hexdigest().encode() + b"  " + n.encode()
                         + b"\n" for n in ("plain.txt", "big.bin", "empty"))
-    result = ours("--impl", implementation, "plain.txt", "big.bin", "empty", cwd=path)
+    result = ours("--impl", one_stream_row, "plain.txt", "big.bin", "empty", cwd=path)
     assert (result.returncode, result.stdout, result.stderr) == (0, expected, b"")
 
 

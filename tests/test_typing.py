@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = [pytest.mark.tooling]
+
 pytest.importorskip("mypy", reason="mypy is not installed (the test extra brings it)")
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "typed" / "usage.py"

@@ -15,7 +15,8 @@ INTENDED = {
     "windows": [f"{py}-win_{arch}" for arch in ("amd64", "arm64") for py in PYTHONS],
 }
 
-pytestmark = pytest.mark.skipif(not (ROOT / "wheels.toml").exists(), reason="needs the source checkout")
+pytestmark = [pytest.mark.skipif(not (ROOT / "wheels.toml").exists(), reason="needs the source checkout"),
+              pytest.mark.tooling]
 
 
 @pytest.mark.parametrize("platform", sorted(INTENDED))

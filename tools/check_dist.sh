@@ -17,7 +17,7 @@ sdist=$(ls "$work"/sdist/libsha-*.tar.gz)
 tar tzf "$sdist" > "$work/sdist.txt"
 echo "sdist: $(basename "$sdist") ($(wc -l < "$work/sdist.txt") files)"
 # Everything needed, nothing stray.
-for needed in CMakeLists.txt pyproject.toml libsha/include/libsha.h libsha/src/dispatch.c reference/vectors/SHA256LongMsg.rsp cmake/toolchains/zig.cmake \
+for needed in CMakeLists.txt cmake/libsha_family.cmake pyproject.toml libsha/include/libsha.h libsha/src/dispatch.c libsha/src/kernels/standard_1way.c reference/vectors/SHA256LongMsg.rsp cmake/toolchains/zig.cmake \
               shabench/cli.py tests/test_nist.py; do
   grep -q "^libsha-[^/]*/$needed$" "$work/sdist.txt" || { echo "sdist lacks $needed" >&2; exit 1; }
 done
@@ -33,19 +33,15 @@ echo "wheel: $(basename "$wheel")"
 "$work/tools/bin/python" "$repo/tools/check_wheel.py" "$wheel"
 "$work/tools/bin/python" -m zipfile -l "$wheel" | grep -E "libsha/(libsha\.so|include/libsha\.h)" >/dev/null
 
+# The tests an installed wheel is checked with, here and under qemu below.
+WHEEL_TESTS="not build and not emulated and not external and not slow and not tooling"
 python3 -m venv "$work/venv"
-"$work/venv/bin/pip" install -q "$wheel" pytest hypothesis numpy
+"$work/venv/bin/pip" install -q "$wheel" pytest pytest-xdist hypothesis numpy
 cd "$work"  # not the checkout, whose libsha/ would shadow the installed one
 "$work/venv/bin/python" -c "import libsha; print('installed wheel:', libsha.__file__, libsha.implementation())"
-# Not the tests that build their own library from the checkout or run qemu tiers: they test the
-# source, which the main run did, not this wheel; nor the oracle's on other libraries (test_oracle.py
-# stays: it checks this wheel's library with the oracle).
-"$work/venv/bin/python" -m pytest "$repo/tests" -q -p no:cacheprovider \
-  --ignore="$repo/tests/test_build.py" --ignore="$repo/tests/test_examples.py" --ignore="$repo/tests/test_cross.py" \
-  --ignore="$repo/tests/test_selftest_mutants.py" --ignore="$repo/tests/test_portable_lanes.py" \
-  --ignore="$repo/tests/test_cpu_tiers.py" --ignore="$repo/tests/test_oracle_real.py" \
-  --ignore="$repo/tests/test_oracle_usage.py" --ignore="$repo/tests/test_oracle_reproducers.py" \
-  --ignore="$repo/tests/test_oracle_large.py"
+# Not the tests that build their own library from source or emulate (they test the source, which the
+# main run did, not this wheel), nor the oracle's on other libraries: selected by marker (pyproject.toml).
+"$work/venv/bin/python" -m pytest "$repo/tests" -q -p no:cacheprovider -n auto --dist worksteal -m "$WHEEL_TESTS"
 
 # aarch64: the wheel cross-built from the same sdist, repaired, and tested with Debian's arm64
 # CPython under qemu (tools/arm64_python.sh prepares it; .ci/run does).
@@ -63,11 +59,8 @@ echo "aarch64 wheel: $(basename "$arm_wheel")"
 "$work/tools/bin/pip" install -q --target "$work/arm64-site" --only-binary=:all: --python-version 3.11 \
   --implementation cp --abi cp311 --platform manylinux2014_aarch64 --platform linux_aarch64 \
   "$arm_wheel" pytest hypothesis numpy
-# Under emulation the whole suite takes over 15 minutes; this subset about 2: every file that
-# exercises the library itself, without the pure-Python reference's slow checks, the every-split
-# sweep (the C tests under qemu cover it natively), shabench's timing runs, and the build and x86
-# tests, which do not apply to an aarch64 Python. -P: the checkout's libsha/ must not shadow the wheel.
+# Under emulation the whole suite takes over 15 minutes; the `core` tests (the library's own
+# behaviour through the binding; its kernels' sweeps are the C tests', run under qemu by the main
+# suite) a few, selected by marker like the run above. -P: the checkout's libsha/ must not shadow the wheel.
 cd "$repo"
-PYTHONPATH="$work/arm64-site" "$arm64_python" -P -m pytest -q -p no:cacheprovider \
-  tests/test_nist.py tests/test_sha256d64.py tests/test_buffers.py tests/test_native_api.py tests/test_dispatch.py \
-  tests/test_memory_safety.py tests/test_loader.py tests/test_streaming.py -k "not reference and not every_split_point"
+PYTHONPATH="$work/arm64-site" "$arm64_python" -P -m pytest -q -p no:cacheprovider tests -m "core and ($WHEEL_TESTS)"

@@ -30,12 +30,8 @@ ctest --test-dir "$work/asan" --output-on-failure | tail -3
 cd "$work"
 LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)" \
 LIBSHA_LIBRARY="$(realpath "$work/asan/libsha.so")" \
-  "$python" -m pytest "$repo/tests" -q -p no:cacheprovider \
-  --ignore="$repo/tests/test_build.py" --ignore="$repo/tests/test_examples.py" --ignore="$repo/tests/test_cross.py" \
-  --ignore="$repo/tests/test_cpu_tiers.py" --ignore="$repo/tests/test_wheels_config.py" \
-  --ignore="$repo/tests/test_fuzz_harness.py" --ignore="$repo/tests/test_typing.py" \
-  --ignore="$repo/tests/test_selftest_mutants.py" --ignore="$repo/tests/test_dask_example.py" \
-  --ignore-glob="$repo/tests/test_oracle*.py" --ignore="$repo/tests/test_portable_lanes.py" | tail -2
+  "$python" -m pytest "$repo/tests" -q -p no:cacheprovider -n 2 --dist worksteal \
+  -m "not build and not emulated and not external and not slow and not tooling" | tail -2
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 echo "== TSan"

@@ -1,0 +1,91 @@
+"""The library's rows, found by the kernels they hold, never by a name typed in a test.
+
+A row's name lists its kernels as Bitcoin Core prints them, `isa(1way,2way),isa(8way)`, so the set
+of instruction sets it names tells the rows apart: `having("x86_shani", "avx512")` is the row whose
+kernels are SHA-NI's and AVX-512's, whatever its name says beyond that. The names come from the
+library's C (libsha/src/registry.c, every row of every architecture, with the kernel families its
+#if needs) where the source is here, else from the loaded library.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REGISTRY = Path(__file__).resolve().parents[2] / "libsha" / "src" / "registry.c"
+
+
+def isas(name: str) -> frozenset[str]:
+    """The instruction sets a row's name lists: 'standard' for the portable row."""
+    return frozenset(re.findall(r"(\w+)\(", name)) or frozenset([name])
+
+
+def kernels(name: str) -> frozenset[tuple[str, int]]:
+    """(instruction set, lanes) of every kernel a row's name lists: ('standard', 1) alone for standard."""
+    found = {(isa, int(w)) for isa, widths in re.findall(r"(\w+)\(([^)]*)\)", name)
+             for w in re.findall(r"(\d+)way", widths)}
+    return frozenset(found or {(name, 1)})
+
+
+def registry_rows() -> list[tuple[str, frozenset[str]]]:
+    """(name, the LIBSHA_HAVE_* families its #if needs) of each row in registry.c, best first; the
+    tests-only rows (LIBSHA_TEST_*) have their macro among the families."""
+    if not REGISTRY.exists():
+        import libsha
+
+        return [(impl.name, frozenset()) for impl in libsha.implementations()]
+    rows, needs = [], frozenset()
+    table = REGISTRY.read_text().split("libsha_registry[] = {", 1)[1]
+    for line in table.splitlines():
+        if line.startswith("#if"):
+            needs = frozenset(m.removeprefix("HAVE_") for m in re.findall(r"defined\(LIBSHA_(\w+)\)", line))
+        elif line.startswith("#endif"):
+            needs = frozenset()
+        elif (name := re.search(r'\.name = "([^"]+)"', line)) is not None:
+            rows.append((name.group(1), needs))
+    return rows
+
+
+def names() -> list[str]:
+    """Every row's name, best first (tests-only rows included)."""
+    return [name for name, _ in registry_rows()]
+
+
+def having(*wanted: str) -> str:
+    """The name of the row whose kernels are of exactly these instruction sets."""
+    (name,) = [n for n in names() if isas(n) == frozenset(wanted)] or [None]
+    assert name is not None, f"registry.c has no row of exactly {wanted}: {names()}"
+    return name
+
+
+# The rows the tests speak of, read once: a change of a row's name changes nothing here.
+SHANI_AVX512 = having("x86_shani", "avx512")  # chosen only where the CPU model table says so
+SHANI = having("x86_shani")
+AVX512 = having("avx2", "avx512")
+AVX2_1WAY = having("avx2", "sse41")  # AVX2 + BMI2: the two-block single stream
+AVX2 = having("sse4", "sse41", "avx2")
+SSE4 = having("sse4", "sse41")
+ARM = having("arm_shani")
+PORTABLE = having("standard", "portable")  # tests only: -DLIBSHA_TEST_PORTABLE_LANES
+STANDARD = "standard"
+
+
+def one_way(name: str) -> str:
+    """The instruction set of a row's one-stream kernel (its 1way)."""
+    return next(isa for isa, lanes in kernels(name) if lanes == 1)
+
+
+def lane_kernels(name: str) -> frozenset[tuple[str, int]]:
+    """A row's kernels of two lanes or more: what its many-message, D64 and Merkle paths run."""
+    return frozenset(k for k in kernels(name) if k[1] > 1)
+
+
+def first_per(names: list[str], key) -> list[str]:
+    """The first of `names` (best first) for each value of key(name): one row per kernel set,
+    as tests/c/test_libsha.c sweeps them."""
+    seen, rows = set(), []
+    for name in names:
+        if key(name) not in seen:
+            seen.add(key(name))
+            rows.append(name)
+    return rows
