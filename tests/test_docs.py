@@ -75,7 +75,8 @@ def test_no_test_or_page_types_a_row_name():
     from support.rows import names
 
     compound = [n for n in names() if "(" in n]
-    files = [*(ROOT / "tests").rglob("*.py"), *(ROOT / "docs").glob("*.md"), *(ROOT / "shabench").glob("*.py"),
+    files = [*(ROOT / "tests").rglob("*.py"), *(ROOT / "tests" / "c").glob("*.[ch]"), *(ROOT / "docs").glob("*.md"),
+             *(ROOT / "shabench").glob("*.py"),
              *(ROOT / "libsha").glob("*.py"), ROOT / "CMakeLists.txt"]
     typed = [(f.relative_to(ROOT), n) for f in files for n in compound if n in f.read_text()]
     assert typed == []
