@@ -23,6 +23,14 @@ def wine():
         (p for p in ("/usr/lib/wine/wine64", "/usr/lib/wine/wine") if os.access(p, os.X_OK)), None)
 
 
+def boot_wine_prefix(env):
+    """Made once, before ctest: two wine programs that both find the prefix new race to make it and to
+    start its wineserver, and the loser fails before running (seen in CI). ctest then runs them one at
+    a time, since a server kept alive (-p) keeps wine's helper processes, and so ctest's pipes, open."""
+    subprocess.run([wine(), "wineboot", "--init"], env=env, capture_output=True, timeout=300)
+    subprocess.run([shutil.which("wineserver") or "wineserver", "-w"], env=env, capture_output=True, timeout=300)
+
+
 def build_and_ctest(tmp_path, toolchain, env=None):
     build = tmp_path / "build"
     for cmd in (
@@ -31,8 +39,12 @@ def build_and_ctest(tmp_path, toolchain, env=None):
         ["cmake", "--build", build, "-j2"],
     ):
         run_command(*cmd)
-    result = subprocess.run(["ctest", "--test-dir", str(build), "-V", "-j2", "--timeout", "300"], capture_output=True,
-                            text=True, env=dict(os.environ, **(env or {})))
+    env = dict(os.environ, **(env or {}))
+    under_wine = "WINEPREFIX" in env
+    if under_wine:
+        boot_wine_prefix(env)
+    result = subprocess.run(["ctest", "--test-dir", str(build), "-V", "-j1" if under_wine else "-j2", "--timeout", "300"],
+                            capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout
 
