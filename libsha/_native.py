@@ -54,6 +54,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_bench": (c_int, [c_char_p, c_int, c_void_p, c_size_t, c_uint64]),
     "libsha_bench_many": (c_int, [c_char_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint, c_uint64]),
     "libsha_bench_peer": (c_int, [c_void_p, c_void_p, c_size_t, c_uint64]),
+    "libsha_bench_peer_many": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint64]),
 }
 
 # Return codes (LIBSHA_OK, LIBSHA_ERR_*).

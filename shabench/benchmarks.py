@@ -16,7 +16,8 @@ GROUPS = {
     "columns": "COLUMN rows: hex and binary digests of Arrow columns, beside polars-hash and DuckDB",
     "files": "FILE rows: libsha.sha256_file beside hashlib.file_digest",
     "sum": "SUM rows: `libsha sum` beside GNU sha256sum and `openssl dgst`, whole commands by the wall clock",
-    "peers": "OpenSSL's C loop under each OPENSSL_ia32cap mask, and hashlib's other hashes",
+    "peers": "OpenSSL's C loop under each OPENSSL_ia32cap mask, isa-l_crypto's and IPsec-MB's batch managers "
+             "(also in many), and hashlib's other hashes",
 }
 DEFAULT_GROUPS = ("c", "python")
 
@@ -29,13 +30,20 @@ def _c_rows(implementations):
     return [row for impl in implementations for row in native_benchmarks(impl)]
 
 
+def _batch_peer_rows():
+    from .batch_peers import batch_peer_benchmarks
+    from .many import C_BATCHES
+
+    return batch_peer_benchmarks(C_BATCHES, libsha.cpu_features())
+
+
 def _many_rows(implementations):
     from .many import native_many_benchmarks, python_many_benchmarks
 
     python = python_many_benchmarks()
     for row in python[:2]:  # one batch from Python beside hashlib's list comprehension runs by default
         row.in_default = True
-    return [row for impl in implementations for row in native_many_benchmarks(impl)] + python
+    return [row for impl in implementations for row in native_many_benchmarks(impl)] + _batch_peer_rows() + python
 
 
 def _columns_rows(implementations):
@@ -59,7 +67,7 @@ def _sum_rows(implementations):
 def _peers_rows(implementations):
     from .openssl import openssl_benchmarks
 
-    return openssl_benchmarks(implementations, libsha.cpu_features()) + hashlib_hash_benchmarks()
+    return openssl_benchmarks(implementations, libsha.cpu_features()) + _batch_peer_rows() + hashlib_hash_benchmarks()
 
 
 _BUILDERS = {"c": _c_rows, "python": lambda implementations: python_benchmarks(), "many": _many_rows,
@@ -75,8 +83,16 @@ def group_rows(name, implementations):
 
 
 def catalogue(implementations, groups=None):
-    """The rows of the named groups (all of them by default), in GROUPS' order."""
-    return [row for name in GROUPS if groups is None or name in groups for row in group_rows(name, implementations)]
+    """The rows of the named groups (all of them by default), in GROUPS' order; a row two groups
+    share (the batch peers) once, in the first."""
+    rows, seen = [], set()
+    for name in GROUPS:
+        if groups is None or name in groups:
+            for row in group_rows(name, implementations):
+                if row.title not in seen:
+                    seen.add(row.title)
+                    rows.append(row)
+    return rows
 
 
 def default_benchmarks(implementations):

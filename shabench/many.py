@@ -18,7 +18,7 @@ from .rows import Benchmark, ours_label, peer_label
 
 # (row name, message count, message length)
 C_BATCHES = [("SHA256_MANY_1000x16KiB", 1000, 16384), ("SHA256_MANY_10000x1KiB", 10000, 1024),
-             ("SHA256_MANY_1000000x64b", 1_000_000, 64)]
+             ("SHA256_MANY_100000x256b", 100_000, 256), ("SHA256_MANY_1000000x64b", 1_000_000, 64)]
 PY_MESSAGES = 1_000_000
 PY_LENGTH = 64
 MERKLE_LEAVES_PY = 1_000_000

@@ -361,6 +361,19 @@ LIBSHA_API int libsha_bench_many(const char *implementation, unsigned char *out,
 typedef unsigned char *(*libsha_peer_sha256_fn)(const unsigned char *data, size_t len, unsigned char *md);
 LIBSHA_API int libsha_bench_peer(libsha_peer_sha256_fn fn, unsigned char *buf, size_t len, uint64_t iterations);
 
+/*
+ * Benchmark loop for shabench's batch peer rows: another library's multi-buffer
+ * SHA-256 behind one call shape, fn(peer, out, data, offsets, n) hashing the n
+ * messages data[offsets[i] .. offsets[i + 1]) into out[32 * i] and returning 0
+ * (anything else is a failure), run as libsha_bench_many runs libsha (the same
+ * feedback), so C loops are set against C loops. Returns LIBSHA_OK,
+ * LIBSHA_ERR_NULL (fn, out, data or offsets NULL) or LIBSHA_ERR_ARGUMENT (fn failed).
+ */
+typedef int (*libsha_peer_many_fn)(void *peer, unsigned char *out, const unsigned char *data, const int64_t *offsets,
+                                   size_t n);
+LIBSHA_API int libsha_bench_peer_many(libsha_peer_many_fn fn, void *peer, unsigned char *out, unsigned char *data,
+                                      const int64_t *offsets, size_t n, uint64_t iterations);
+
 #ifdef __cplusplus
 }
 #endif

@@ -24,6 +24,14 @@ static void feed_back(unsigned char *buf, size_t len, const unsigned char digest
     memcpy(buf, digest, len < 32 ? len : 32);
 }
 
+/* A batch's first digest over its first message, up to 32 bytes: the next run hashes what this
+ * one wrote. */
+static void feed_back_first(const unsigned char *out, unsigned char *data, const int64_t *offsets, size_t n)
+{
+    if (n > 0 && offsets[1] > offsets[0])
+        feed_back(data + offsets[0], (size_t)(offsets[1] - offsets[0]), out);
+}
+
 static void hash_feedback(const struct libsha_impl *impl, unsigned char *buf, size_t len)
 {
     libsha_sha256_ctx ctx;
@@ -148,8 +156,21 @@ int libsha_bench_many(const char *implementation, unsigned char *out, unsigned c
         err = libsha_many_offsets_on(impl, out, data, NULL, offsets, n, flags);
         if (err != LIBSHA_OK)
             return err;
-        if (n > 0 && offsets[1] > offsets[0]) /* the next run hashes what this one wrote */
-            memcpy(data + offsets[0], out, (size_t)(offsets[1] - offsets[0]) < 32 ? (size_t)(offsets[1] - offsets[0]) : 32);
+        feed_back_first(out, data, offsets, n);
+    }
+    return LIBSHA_OK;
+}
+
+int libsha_bench_peer_many(libsha_peer_many_fn fn, void *peer, unsigned char *out, unsigned char *data,
+                           const int64_t *offsets, size_t n, uint64_t iterations)
+{
+    uint64_t i;
+    if (fn == NULL || out == NULL || data == NULL || offsets == NULL)
+        return LIBSHA_ERR_NULL;
+    for (i = 0; i < iterations; ++i) {
+        if (fn(peer, out, data, offsets, n) != 0)
+            return LIBSHA_ERR_ARGUMENT;
+        feed_back_first(out, data, offsets, n);
     }
     return LIBSHA_OK;
 }

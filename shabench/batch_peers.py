@@ -1,0 +1,168 @@
+"""Batch peer rows: isa-l_crypto's and Intel IPsec-MB's multi-buffer managers, each by name, on the
+batches of libsha's SHA256_MANY_* rows, timed in libsha's C loop (libsha_bench_peer_many) in this
+process, every digest checked against libsha first.
+
+Neither library is part of libsha. batch_peers.c, their call-shape adapter, is compiled here on first
+use against the peer's own headers (cc, or $CC), into a cache directory:
+- IPsec-MB from the system (Debian: libipsec-mb-dev);
+- isa-l_crypto from the prefix $SHABENCH_ISAL_CRYPTO names (tools/build_isal_crypto.sh makes one).
+A peer that is absent, or a manager this CPU cannot run, is a row left out with the reason.
+"""
+
+import ctypes
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from array import array
+from pathlib import Path
+
+import libsha
+from libsha import _native
+
+from .rows import Benchmark
+
+ADAPTER = Path(__file__).with_name("batch_peers.c")
+ISAL_ENV = "SHABENCH_ISAL_CRYPTO"
+POOL = 64  # batch_peers.c's jobs in flight
+
+# manager -> the libsha.cpu_features() it needs
+ISAL_MANAGERS = {"sse_ni": {"sse4.1", "sha"}, "avx2": {"avx2"}, "avx512": {"avx512"}, "avx512_ni": {"avx512", "sha"}}
+IPSEC_MANAGERS = {"sse": {"sse4.1"}, "avx2": {"avx2"}, "avx512": {"avx512"}}
+IPSEC_HOW = {"sse": "SHA-NI where the CPU has it", "avx2": "IMB_FLAG_SHANI_OFF: its 8 lanes",
+             "avx512": "IMB_FLAG_SHANI_OFF: its 16 lanes"}
+
+
+class PeerUnavailable(Exception):
+    """Why a peer's rows are left out here."""
+
+
+def _cache_dir():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = Path(base) / "shabench"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+    except OSError:
+        return Path(tempfile.mkdtemp(prefix="shabench-"))
+
+
+def _compile(define, cflags, libs):
+    """The adapter built with -D<define> against one peer; a cached build is reused while the
+    source and flags are the same."""
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        raise PeerUnavailable("no C compiler (cc or $CC) to build its adapter")
+    flags = ["-O2", "-std=c11", "-shared", "-fPIC", f"-D{define}", *cflags]
+    key = hashlib.sha256("\0".join([ADAPTER.read_text(), cc, *flags, *libs]).encode()).hexdigest()[:16]
+    target = _cache_dir() / f"batch_peers_{define.lower()}_{key}.so"
+    if not target.exists():
+        partial = target.with_suffix(f".{os.getpid()}.tmp")
+        result = subprocess.run([cc, *flags, str(ADAPTER), "-o", str(partial), *libs], capture_output=True, text=True)
+        if result.returncode != 0:
+            raise PeerUnavailable(f"its adapter did not build: {(result.stderr.strip().splitlines() or ['?'])[-1]}")
+        os.replace(partial, target)  # whole, or not at all, for a process racing this one
+    lib = ctypes.CDLL(str(target))
+    lib.peer_many.restype = ctypes.c_int
+    lib.peer_free.argtypes = [ctypes.c_void_p]
+    return lib
+
+
+@functools.cache
+def _ipsec():
+    if not any(Path(d, "intel-ipsec-mb.h").exists() for d in ("/usr/include", "/usr/local/include")):
+        raise PeerUnavailable("Intel IPsec-MB not found (Debian: apt-get install libipsec-mb-dev)")
+    lib = _compile("WITH_IPSEC_MB", [], ["-lIPSec_MB"])
+    lib.ipsec_peer.restype = ctypes.c_void_p
+    lib.ipsec_peer.argtypes = [ctypes.c_char_p]
+    lib.ipsec_version.restype = ctypes.c_char_p
+    return lib, f"IPsec-MB {lib.ipsec_version().decode()}", lib.ipsec_peer
+
+
+@functools.cache
+def _isal():
+    prefix = os.environ.get(ISAL_ENV)
+    if not prefix:
+        raise PeerUnavailable(f"isa-l_crypto not built: tools/build_isal_crypto.sh SOURCE PREFIX, then {ISAL_ENV}=PREFIX")
+    prefix = Path(prefix)
+    if not (prefix / "include" / "isa-l_crypto" / "sha256_mb.h").exists():
+        raise PeerUnavailable(f"{ISAL_ENV}={prefix} has no include/isa-l_crypto/sha256_mb.h")
+    lib = _compile("WITH_ISAL_CRYPTO", [f"-I{prefix / 'include'}"],
+                   [f"-L{prefix / 'lib'}", f"-Wl,-rpath,{prefix / 'lib'}", "-lisal_crypto"])
+    lib.isal_peer.restype = ctypes.c_void_p
+    lib.isal_peer.argtypes = [ctypes.c_char_p]
+    version = next((line.split(":", 1)[1].strip() for line in _read(prefix / "lib" / "pkgconfig" / "libisal_crypto.pc")
+                    if line.startswith("Version:")), "")
+    return lib, f"isa-l_crypto {version}".strip(), lib.isal_peer
+
+
+def _read(path):
+    try:
+        return path.read_text().splitlines()
+    except OSError:
+        return []
+
+
+PEERS = {"isa-l_crypto": (_isal, ISAL_MANAGERS, lambda m: f"{m} manager, ISAL_HASH_ENTIRE jobs, {POOL} contexts"),
+         "IPsec-MB": (_ipsec, IPSEC_MANAGERS, lambda m: f"{m} manager, IMB_AUTH_SHA_256 jobs, {IPSEC_HOW[m]}")}
+
+
+def _batch(count, length):
+    from .many import _pattern
+
+    data = ctypes.create_string_buffer(_pattern(count * length), count * length)
+    offsets = array("q", range(0, (count + 1) * length, length))
+    return data, offsets
+
+
+def _make_run(lib, new_peer, manager, count, length):
+    def make():
+        peer = new_peer(manager.encode())
+        if not peer:
+            raise RuntimeError(f"the peer's {manager} manager could not be set up")
+        data, offsets = _batch(count, length)
+        out = ctypes.create_string_buffer(32 * count)
+        fn = ctypes.cast(lib.peer_many, ctypes.c_void_p)
+        native = _native.lib()
+        address = offsets.buffer_info()[0]
+        # Checked first, on the batch it will time: every digest, against libsha.
+        if lib.peer_many(ctypes.c_void_p(peer), out, data, ctypes.c_void_p(address), ctypes.c_size_t(count)) != 0:
+            raise RuntimeError(f"the peer's {manager} manager failed on the batch")
+        raw = data.raw
+        expected = libsha.sha256_many([raw[i * length:(i + 1) * length] for i in range(count)])
+        if out.raw != b"".join(expected):
+            raise RuntimeError(f"the peer's {manager} manager disagrees with libsha on the batch")
+
+        def run(iterations):
+            code = native.libsha_bench_peer_many(fn, peer, out, data, address, count, iterations)
+            if code != _native.OK:
+                raise RuntimeError(f"libsha_bench_peer_many over the peer's {manager} manager failed with {code}")
+
+        run.keep = (peer, offsets)  # alive with the run (address is offsets' memory); the process frees peer at exit
+        return run
+
+    return make
+
+
+def batch_peer_benchmarks(batches, features):
+    """Every peer manager's row for each (name, count, length) batch, or its rows left out with why."""
+    rows = []
+    for peer_name, (load, managers, how) in PEERS.items():
+        try:
+            lib, version, new_peer = load()
+            absent = None
+        except PeerUnavailable as why:
+            lib, version, new_peer, absent = None, peer_name, None, str(why)
+        for manager, needs in managers.items():
+            missing = needs - set(features)
+            for name, count, length in batches:
+                row = Benchmark(name, f"{version} {how(manager)} (C loop)", count * length,
+                                None if absent or missing else _make_run(lib, new_peer, manager, count, length), peer=True)
+                if absent:
+                    row.left_out = absent
+                elif missing:
+                    row.left_out = f"this CPU lacks {', '.join(sorted(missing))}"
+                rows.append(row)
+    return rows
