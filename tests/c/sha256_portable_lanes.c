@@ -41,7 +41,9 @@ static inline void gather(const unsigned char *const p[], int lanes, lanes16 w[1
     }
 }
 
-/* Generic vectors take C's operators, as scalars do. */
+/* Generic vectors take C's operators, as scalars do. body_rounds_scalar.h defines OP_MAJ before
+ * body_lanes.h comes in, so this build runs the rounds' one-operation Maj shape (AVX-512's), which
+ * no x86 CPU without AVX-512 would test; avx2(8way) and sse41(4way) run the Maj-by-xor shape. */
 #include "kernels/body_rounds_scalar.h"
 #define VEC lanes16
 #define V_SET1(x) set1((uint32_t)(x))

@@ -24,13 +24,11 @@
  */
 #include "body_padding_schedule.h"
 #include "sha256_impl.h"
-#include "body_rounds.h"
+#include "body_rounds_ring.h"
 
 libsha_d64_f MULTIWAY_D64;
 libsha_many_f MULTIWAY_MANY;
 
-#define KW_ADD(i, w) OP_ADD(V_SET1(LIBSHA_K[i]), w)
-#define KW_PAD64(i, unused) V_SET1(LIBSHA_PAD64_KW[i])
 #define SET_H0()                                                                     \
     a = V_SET1(LIBSHA_H0[0]), b = V_SET1(LIBSHA_H0[1]), c = V_SET1(LIBSHA_H0[2]),   \
     d = V_SET1(LIBSHA_H0[3]), e = V_SET1(LIBSHA_H0[4]), f = V_SET1(LIBSHA_H0[5]),   \
@@ -41,34 +39,45 @@ libsha_many_f MULTIWAY_MANY;
 #define ADD_H0()                                                                                   \
     ADD_STATE(V_SET1(LIBSHA_H0[0]), V_SET1(LIBSHA_H0[1]), V_SET1(LIBSHA_H0[2]), V_SET1(LIBSHA_H0[3]), \
               V_SET1(LIBSHA_H0[4]), V_SET1(LIBSHA_H0[5]), V_SET1(LIBSHA_H0[6]), V_SET1(LIBSHA_H0[7]))
-#define TAKE_W(w)                                                                                     \
-    w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6], w7 = w[7], w8 = w[8], \
-    w9 = w[9], w10 = w[10], w11 = w[11], w12 = w[12], w13 = w[13], w14 = w[14], w15 = w[15]
-#define SAVE_STATE() s0 = a, s1 = b, s2 = c, s3 = d, s4 = e, s5 = f, s6 = g, s7 = h
+/* The state before a block, kept in memory (saved[]) for the add after it: in registers it would
+ * take eight the rounds need. */
+#define SAVE_STATE()                                                                        \
+    do {                                                                                    \
+        saved[0] = a, saved[1] = b, saved[2] = c, saved[3] = d;                             \
+        saved[4] = e, saved[5] = f, saved[6] = g, saved[7] = h;                             \
+        RING_PIN(saved[0]); RING_PIN(saved[1]); RING_PIN(saved[2]); RING_PIN(saved[3]);     \
+        RING_PIN(saved[4]); RING_PIN(saved[5]); RING_PIN(saved[6]); RING_PIN(saved[7]);     \
+    } while (0)
+#define ADD_SAVED() ADD_STATE(saved[0], saved[1], saved[2], saved[3], saved[4], saved[5], saved[6], saved[7])
+/* The block in the ring w[], pinned, on the state a..h (saved and added back). */
+#define COMPRESS_RING()                            \
+    do {                                           \
+        RING_PIN16(w);                             \
+        SAVE_STATE();                              \
+        RING_ROUNDS64();                           \
+        ADD_SAVED(); \
+    } while (0)
 /* `count` blocks at each lane's pointer p[lane] (advanced past them) into a..h. */
-#define COMPRESS_BLOCKS(p, count)                      \
-    do {                                               \
-        size_t n_;                                     \
-        for (n_ = (count); n_ > 0; --n_) {             \
-            VEC wb_[16];                               \
-            int l_;                                    \
-            V_GATHER_BLOCK(p, wb_);                    \
-            TAKE_W(wb_);                               \
-            SAVE_STATE();                              \
-            SHA256_ROUNDS64(KW_ADD);                   \
-            ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7); \
-            for (l_ = 0; l_ < LANES; ++l_)             \
-                (p)[l_] += 64;                         \
-        }                                              \
+#define COMPRESS_BLOCKS(p, count)          \
+    do {                                   \
+        size_t n_;                         \
+        for (n_ = (count); n_ > 0; --n_) { \
+            int l_;                        \
+            V_GATHER_BLOCK(p, w);          \
+            COMPRESS_RING();               \
+            for (l_ = 0; l_ < LANES; ++l_) \
+                (p)[l_] += 64;             \
+        }                                  \
     } while (0)
 /* The outer hash of each lane's 32-byte digest a..h, padded: length 256 bits. */
 #define OUTER_HASH()                                                                   \
-    w0 = a, w1 = b, w2 = c, w3 = d, w4 = e, w5 = f, w6 = g, w7 = h;                    \
-    w8 = V_SET1(0x80000000u);                                                          \
-    w9 = w10 = w11 = w12 = w13 = w14 = V_SET1(0);                                      \
-    w15 = V_SET1(256);                                                                 \
+    w[0] = a, w[1] = b, w[2] = c, w[3] = d, w[4] = e, w[5] = f, w[6] = g, w[7] = h;    \
+    w[8] = V_SET1(0x80000000u);                                                        \
+    w[9] = w[10] = w[11] = w[12] = w[13] = w[14] = V_SET1(0);                          \
+    w[15] = V_SET1(256);                                                               \
+    RING_PIN16(w);                                                                     \
     SET_H0();                                                                          \
-    SHA256_ROUNDS64(KW_ADD);                                                           \
+    RING_ROUNDS64();                                                                   \
     ADD_H0()
 
 #define MULTIWAY_JOIN2(x, y) x##y
@@ -133,9 +142,8 @@ static LIBSHA_ALWAYS_INLINE void STORE_STATES(uint32_t *const state[], const VEC
 
 void MULTIWAY_D64(unsigned char *out, const unsigned char *in)
 {
-    VEC a, b, c, d, e, f, g, h, t1, t2;
-    VEC w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15;
-    VEC s0, s1, s2, s3, s4, s5, s6, s7;
+    VEC a, b, c, d, e, f, g, h;
+    VEC saved[8];
     VEC w[16];
     const unsigned char *p[LANES];
     unsigned char *outs[LANES];
@@ -146,18 +154,17 @@ void MULTIWAY_D64(unsigned char *out, const unsigned char *in)
 
     /* Inner hash, the message block. */
     V_GATHER_BLOCK(p, w);
-    TAKE_W(w);
+    RING_PIN16(w);
     SET_H0();
-    SHA256_ROUNDS64(KW_ADD);
+    RING_ROUNDS64();
     ADD_H0();
 
     /* Inner hash, the padding block: no schedule to compute. */
     SAVE_STATE();
-    SHA256_ROUNDS16(KW_PAD64, 0);
-    SHA256_ROUNDS16(KW_PAD64, 16);
-    SHA256_ROUNDS16(KW_PAD64, 32);
-    SHA256_ROUNDS16(KW_PAD64, 48);
-    ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
+#define RING_KW(i) V_SET1(LIBSHA_PAD64_KW[i])
+    RING_ROUNDS64_KNOWN();
+#undef RING_KW
+    ADD_SAVED();
 
     OUTER_HASH();
     {
@@ -170,10 +177,9 @@ void MULTIWAY_D64(unsigned char *out, const unsigned char *in)
  * The states are transposed into vectors once per call, not per block. */
 void MULTIWAY_MANY(uint32_t *const state[], const unsigned char *const blocks[], size_t n)
 {
-    VEC a, b, c, d, e, f, g, h, t1, t2;
-    VEC w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15;
-    VEC s0, s1, s2, s3, s4, s5, s6, s7;
-    VEC words[8];
+    VEC a, b, c, d, e, f, g, h;
+    VEC saved[8];
+    VEC words[8], w[16];
     const unsigned char *p[LANES];
     int lane;
 
@@ -236,13 +242,10 @@ static LIBSHA_ALWAYS_INLINE void TAIL_WORDS(const struct libsha_tail tails[], VE
         }                                                    \
     } while (0)
 /* The last block's words w[] on the state a..h, then FINISH. */
-#define LAST_BLOCK(w, out, flags)                  \
-    do {                                           \
-        TAKE_W(w);                                 \
-        SAVE_STATE();                              \
-        SHA256_ROUNDS64(KW_ADD);                   \
-        ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7); \
-        FINISH(out, flags);                        \
+#define LAST_BLOCK(out, flags) \
+    do {                       \
+        COMPRESS_RING();       \
+        FINISH(out, flags);    \
     } while (0)
 
 /* The last block of LANES messages, each tail (< 56 bytes) padded here, and
@@ -250,25 +253,23 @@ static LIBSHA_ALWAYS_INLINE void TAIL_WORDS(const struct libsha_tail tails[], VE
 void MULTIWAY_MANY_LAST(uint32_t *const state[], const struct libsha_tail tails[], unsigned char *const out[],
                         unsigned flags)
 {
-    VEC a, b, c, d, e, f, g, h, t1, t2;
-    VEC w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15;
-    VEC s0, s1, s2, s3, s4, s5, s6, s7;
+    VEC a, b, c, d, e, f, g, h;
+    VEC saved[8];
     VEC words[8], w[16];
 
     TAIL_WORDS(tails, w);
     LOAD_STATES(state, words);
     a = words[0], b = words[1], c = words[2], d = words[3];
     e = words[4], f = words[5], g = words[6], h = words[7];
-    LAST_BLOCK(w, out, flags);
+    LAST_BLOCK(out, flags);
 }
 
 /* LANES whole messages of one length: from the initial state through their
  * full blocks and tails to the digests, the state never leaving registers. */
 void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned char *const out[], unsigned flags)
 {
-    VEC a, b, c, d, e, f, g, h, t1, t2;
-    VEC w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15;
-    VEC s0, s1, s2, s3, s4, s5, s6, s7;
+    VEC a, b, c, d, e, f, g, h;
+    VEC saved[8];
     VEC w[16];
     const unsigned char *p[LANES];
     struct libsha_tail tails[LANES];
@@ -282,14 +283,11 @@ void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned
         /* The padding block is the same in every lane: its K + W as scalars. */
         uint32_t kw[64];
         libsha_length_block_kw((uint64_t)len * 8, kw);
-#define KW_TABLE(i, unused) V_SET1(kw[i])
+#define RING_KW(i) V_SET1(kw[i])
         SAVE_STATE();
-        SHA256_ROUNDS16(KW_TABLE, 0);
-        SHA256_ROUNDS16(KW_TABLE, 16);
-        SHA256_ROUNDS16(KW_TABLE, 32);
-        SHA256_ROUNDS16(KW_TABLE, 48);
-#undef KW_TABLE
-        ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7);
+        RING_ROUNDS64_KNOWN();
+#undef RING_KW
+        ADD_SAVED();
         FINISH(out, flags);
         return;
     }
@@ -300,7 +298,7 @@ void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned
         tails[lane].bits = (uint64_t)len * 8;
     }
     TAIL_WORDS(tails, w);
-    LAST_BLOCK(w, out, flags);
+    LAST_BLOCK(out, flags);
 }
 #undef TAIL_WORDS
 #undef FINISH

@@ -1,0 +1,123 @@
+/*
+ * SHA-256's 64 rounds for the lane bodies (body_lanes.h), the message
+ * schedule in a ring of 16 words in memory, each new word computed in the
+ * round that first needs it.
+ *
+ * Why a ring in memory: body_rounds.h's schedule in sixteen variables, beside
+ * the state, its saved copy and temporaries, keeps about 34 vectors live,
+ * more than x86 has registers; the compiler then spills where it likes (gcc
+ * 12: 301 spills in avx2(8way)'s block) and reloads on the rounds' critical
+ * path. Here the registers hold the state and a few temporaries; a ring word
+ * is stored once and read as a memory operand. RING_PIN tells GCC and Clang
+ * the word must live in memory, or they would lift the whole ring back into
+ * registers.
+ *
+ * Maj(a, b, c) is b ^ ((a ^ b) & (b ^ c)), and this round's b ^ c is the last
+ * round's a ^ b (kept in bc): three operations a round where the plain form
+ * takes four. An instruction set whose Maj is one operation (AVX-512's
+ * vpternlogd) defines OP_MAJ before body_rounds.h and keeps it.
+ *
+ * The includer defines body_rounds.h's OP_* and V_SET1, and names its state
+ * a..h and the ring w[16] (an array of VEC).
+ */
+#ifndef LIBSHA_BODY_ROUNDS_RING_H
+#define LIBSHA_BODY_ROUNDS_RING_H
+
+#ifndef OP_MAJ
+#define RING_MAJ_BY_XOR 1
+#endif
+#include "body_rounds.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define RING_PIN(x) __asm__("" : "+m"(x))
+/* K through a pointer the compiler cannot see through: with the constants in view, gcc builds
+ * each K[i] vector from an immediate (mov, vmovd, vpbroadcastd, and a general register) where
+ * one broadcast load does. */
+#define RING_K_POINTER(k) __asm__("" : "+r"(k))
+#else
+#define RING_PIN(x) ((void)0) /* MSVC keeps large arrays in memory without being told */
+#define RING_K_POINTER(k) ((void)0)
+#endif
+#define RING_PIN16(w)                                                                          \
+    do {                                                                                       \
+        RING_PIN(w[0]); RING_PIN(w[1]); RING_PIN(w[2]); RING_PIN(w[3]); RING_PIN(w[4]);        \
+        RING_PIN(w[5]); RING_PIN(w[6]); RING_PIN(w[7]); RING_PIN(w[8]); RING_PIN(w[9]);        \
+        RING_PIN(w[10]); RING_PIN(w[11]); RING_PIN(w[12]); RING_PIN(w[13]); RING_PIN(w[14]);   \
+        RING_PIN(w[15]);                                                                       \
+    } while (0)
+
+/* The rounds' temporaries, declared by RING_ROUNDS64*: t1, and for Maj by xor t2 and bc. */
+#if defined(RING_MAJ_BY_XOR)
+#define RING_TEMPS VEC t1, t2, bc = OP_XOR(b, c); const uint32_t *ring_k = LIBSHA_K; RING_K_POINTER(ring_k)
+#define RING_MAJ(a, b, c) OP_XOR(b, OP_AND(t2 = OP_XOR(a, b), bc))
+#define RING_MAJ_NEXT() bc = t2
+#else
+#define RING_TEMPS VEC t1; const uint32_t *ring_k = LIBSHA_K; RING_K_POINTER(ring_k)
+#define RING_MAJ(a, b, c) OP_MAJ(a, b, c)
+#define RING_MAJ_NEXT() ((void)0)
+#endif
+
+/* One round on K[i] + W[i] = kw; the callers rotate the names. */
+#define RING_ROUND(a, b, c, d, e, f, g, h, kw)                                  \
+    do {                                                                        \
+        t1 = OP_ADD(OP_ADD(OP_ADD(h, kw), OP_CH(e, f, g)), OP_BSIG1(e));        \
+        d = OP_ADD(d, t1);                                                      \
+        h = OP_ADD(OP_ADD(t1, OP_BSIG0(a)), RING_MAJ(a, b, c));                 \
+        RING_MAJ_NEXT();                                                        \
+    } while (0)
+
+/* Rounds 0..15: the block's own words, already in the ring. */
+#define RING_ROUND_WORD(a, b, c, d, e, f, g, h, i) \
+    RING_ROUND(a, b, c, d, e, f, g, h, OP_ADD(V_SET1(ring_k[i]), w[i]))
+/* Rounds 16..63: W[i] = W[i-16] + s0(W[i-15]) + W[i-7] + s1(W[i-2]), over W[i-16]'s place. */
+#define RING_ROUND_SCHEDULE(a, b, c, d, e, f, g, h, i)                                                       \
+    do {                                                                                                     \
+        VEC wi_ = OP_ADD(OP_ADD(w[(i) & 15], OP_SSIG0(w[((i) + 1) & 15])),                                   \
+                         OP_ADD(w[((i) + 9) & 15], OP_SSIG1(w[((i) + 14) & 15])));                           \
+        w[(i) & 15] = wi_;                                                                                   \
+        RING_PIN(w[(i) & 15]);                                                                               \
+        RING_ROUND(a, b, c, d, e, f, g, h, OP_ADD(V_SET1(ring_k[i]), wi_));                                \
+    } while (0)
+/* A block whose K + W is known in advance (a padding block): RING_KW(i), defined by the caller. */
+#define RING_ROUND_KNOWN(a, b, c, d, e, f, g, h, i) RING_ROUND(a, b, c, d, e, f, g, h, RING_KW(i))
+
+/* Eight rounds from round i (a multiple of 8): the names come back to their places. */
+#define RING_ROUNDS8(R, i)                    \
+    R(a, b, c, d, e, f, g, h, (i) + 0);       \
+    R(h, a, b, c, d, e, f, g, (i) + 1);       \
+    R(g, h, a, b, c, d, e, f, (i) + 2);       \
+    R(f, g, h, a, b, c, d, e, (i) + 3);       \
+    R(e, f, g, h, a, b, c, d, (i) + 4);       \
+    R(d, e, f, g, h, a, b, c, (i) + 5);       \
+    R(c, d, e, f, g, h, a, b, (i) + 6);       \
+    R(b, c, d, e, f, g, h, a, (i) + 7)
+
+/* All 64 rounds of the block in w[0..15] (pinned), which the schedule overwrites. */
+#define RING_ROUNDS64()                          \
+    do {                                         \
+    RING_TEMPS;                                  \
+    RING_ROUNDS8(RING_ROUND_WORD, 0);            \
+    RING_ROUNDS8(RING_ROUND_WORD, 8);            \
+    RING_ROUNDS8(RING_ROUND_SCHEDULE, 16);       \
+    RING_ROUNDS8(RING_ROUND_SCHEDULE, 24);       \
+    RING_ROUNDS8(RING_ROUND_SCHEDULE, 32);       \
+    RING_ROUNDS8(RING_ROUND_SCHEDULE, 40);       \
+    RING_ROUNDS8(RING_ROUND_SCHEDULE, 48);       \
+    RING_ROUNDS8(RING_ROUND_SCHEDULE, 56);       \
+    } while (0)
+
+/* All 64 rounds of a block known in advance, K + W from RING_KW(i). */
+#define RING_ROUNDS64_KNOWN()                \
+    do {                                     \
+    RING_TEMPS;                              \
+    RING_ROUNDS8(RING_ROUND_KNOWN, 0);       \
+    RING_ROUNDS8(RING_ROUND_KNOWN, 8);       \
+    RING_ROUNDS8(RING_ROUND_KNOWN, 16);      \
+    RING_ROUNDS8(RING_ROUND_KNOWN, 24);      \
+    RING_ROUNDS8(RING_ROUND_KNOWN, 32);      \
+    RING_ROUNDS8(RING_ROUND_KNOWN, 40);      \
+    RING_ROUNDS8(RING_ROUND_KNOWN, 48);      \
+    RING_ROUNDS8(RING_ROUND_KNOWN, 56);      \
+    } while (0)
+
+#endif
