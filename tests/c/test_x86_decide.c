@@ -30,6 +30,10 @@
 /* leaf 1 EAX: family 6 (Intel's), and AMD's 0x19 (0xf + extended 0x0a) */
 #define FAMILY_6 (6u << 8)
 #define FAMILY_19H ((0xfu << 8) | (0x0au << 20))
+#define FAMILY_1AH ((0xfu << 8) | (0x0bu << 20))
+#define MODEL(m) ((((m) & 0xfu) << 4) | ((((m) >> 4) & 0xfu) << 16))
+#define ZEN5(model) VENDOR_ID("AuthenticAMD", FAMILY_1AH | MODEL(model), 0x10, ALL_ECX, AVX512_EBX | SHA_7, ZMM_SAVED)
+#define WIDE_SHANI_CPU (AVX2_CPU | LIBSHA_CPU_AVX512 | LIBSHA_CPU_X86_SHA)
 #define VENDOR_ID(who, eax1, max, ecx1, ebx7, saved)                                                        \
     {.max_leaf = (max), .vendor = who, .leaf1 = {[LIBSHA_EAX] = (eax1), [LIBSHA_ECX] = (ecx1)},            \
      .leaf7 = {[LIBSHA_EBX] = (ebx7)}, .xcr0 = (saved)}
@@ -80,13 +84,30 @@ static const struct {
      LIBSHA_CPU_SSE41 | LIBSHA_CPU_AVX | LIBSHA_CPU_BMI2},
     {"AVX-512 bits without OSXSAVE", ID(7, SSSE3 | SSE41 | AVX, AVX512_EBX, ZMM_SAVED),
      LIBSHA_CPU_SSE41 | LIBSHA_CPU_BMI2},
-    /* The CPU model table: Intel family 6 prefers AVX-512's lanes to SHA-NI's; AMD and others do not. */
+    /* The CPU model table: Intel family 6 and AMD's full-width Zen 5 prefer AVX-512's lanes to
+     * SHA-NI's; Zen 4, mobile Zen 5 and others do not. */
     {"Intel family 6 with SHA-NI and AVX-512 (Sapphire Rapids)",
      VENDOR_ID("GenuineIntel", FAMILY_6 | (0xfu << 4) | (0x8u << 16), 0x20, ALL_ECX, AVX512_EBX | SHA_7, ZMM_SAVED),
      AVX2_CPU | LIBSHA_CPU_AVX512 | LIBSHA_CPU_X86_SHA | LIBSHA_TUNE_WIDE_LANES},
     {"AMD family 19h with SHA-NI and AVX-512 (Zen 4)",
      VENDOR_ID("AuthenticAMD", FAMILY_19H | (0x1u << 4), 0x10, ALL_ECX, AVX512_EBX | SHA_7, ZMM_SAVED),
      AVX2_CPU | LIBSHA_CPU_AVX512 | LIBSHA_CPU_X86_SHA},
+    {"AMD family 1Ah model 02h (Zen 5 Turin, measured)", ZEN5(0x02), WIDE_SHANI_CPU | LIBSHA_TUNE_WIDE_LANES},
+    {"AMD family 1Ah model 11h (Zen 5 Turin dense)", ZEN5(0x11), WIDE_SHANI_CPU | LIBSHA_TUNE_WIDE_LANES},
+    {"AMD family 1Ah model 1Fh (the server range's last)", ZEN5(0x1f), WIDE_SHANI_CPU | LIBSHA_TUNE_WIDE_LANES},
+    {"AMD family 1Ah model 44h (Zen 5 Granite Ridge desktop)", ZEN5(0x44), WIDE_SHANI_CPU | LIBSHA_TUNE_WIDE_LANES},
+    {"AMD family 1Ah model 24h (Zen 5 Strix Point, 256-bit halves)", ZEN5(0x24), WIDE_SHANI_CPU},
+    {"AMD family 1Ah model 20h (just past the server range)", ZEN5(0x20), WIDE_SHANI_CPU},
+    {"AMD family 1Ah model 60h (Zen 5 Krackan)", ZEN5(0x60), WIDE_SHANI_CPU},
+    {"AMD family 1Ah model 70h (Zen 5 Strix Halo)", ZEN5(0x70), WIDE_SHANI_CPU},
+    {"AMD family 19h model 61h (Zen 4 Raphael)",
+     VENDOR_ID("AuthenticAMD", FAMILY_19H | MODEL(0x61), 0x10, ALL_ECX, AVX512_EBX | SHA_7, ZMM_SAVED), WIDE_SHANI_CPU},
+    {"AMD family 1Ah without AVX-512 (tuned, but no AVX-512 row to take)",
+     VENDOR_ID("AuthenticAMD", FAMILY_1AH | MODEL(0x02), 0x10, ALL_ECX, AVX2_7 | BMI1_7 | BMI2_7 | SHA_7, YMM_SAVED),
+     AVX2_CPU | LIBSHA_CPU_X86_SHA | LIBSHA_TUNE_WIDE_LANES},
+    {"Intel family 6 model 0xCF (Emerald Rapids: extended model read)",
+     VENDOR_ID("GenuineIntel", FAMILY_6 | MODEL(0xcf), 0x20, ALL_ECX, AVX512_EBX | SHA_7, ZMM_SAVED),
+     WIDE_SHANI_CPU | LIBSHA_TUNE_WIDE_LANES},
     {"Intel family 15 (an extended family Intel never gave SHA-NI)",
      VENDOR_ID("GenuineIntel", 0xfu << 8, 7, ALL_ECX, AVX512_EBX | SHA_7, ZMM_SAVED),
      AVX2_CPU | LIBSHA_CPU_AVX512 | LIBSHA_CPU_X86_SHA},
