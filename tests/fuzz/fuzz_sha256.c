@@ -206,6 +206,16 @@ static void check_file(const uint8_t *msg, size_t len, const unsigned char expec
     remove(path);
 }
 
+/* A batch peer in libsha_peer_many_fn's shape: OpenSSL's SHA256() per message. */
+static int openssl_many(void *peer, unsigned char *out, const unsigned char *data, const int64_t *offsets, size_t n)
+{
+    size_t i;
+    (void)peer;
+    for (i = 0; i < n; ++i)
+        SHA256(data + offsets[i], (size_t)(offsets[i + 1] - offsets[i]), out + 32 * i);
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 {
     static unsigned char blobs_out[32 * 64], in_place[64 * 64];
@@ -238,6 +248,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
         memcpy(theirs, msg, len);
         if (libsha_bench(name, LIBSHA_BENCH_HASH, ours, len, 2) != LIBSHA_OK
             || libsha_bench_peer(SHA256, theirs, len, 2) != LIBSHA_OK || memcmp(ours, theirs, len) != 0)
+            abort();
+    }
+    if (len <= 256) {
+        /* The batch peer loop over a peer that is OpenSSL, message by message, gives what
+         * libsha_bench_many gives: the input cut into up to 8 messages at its own bytes. */
+        unsigned char ours[256], theirs[256], out_ours[8 * 32], out_theirs[8 * 32];
+        int64_t offsets[9];
+        size_t n = 1 + (len > 0 ? msg[0] % 8u : 0), i;
+        for (i = 0; i <= n; ++i)
+            offsets[i] = (int64_t)(len * i / n);
+        memcpy(ours, msg, len);
+        memcpy(theirs, msg, len);
+        if (libsha_bench_many(name, out_ours, ours, offsets, n, 0, 2) != LIBSHA_OK
+            || libsha_bench_peer_many(openssl_many, NULL, out_theirs, theirs, offsets, n, 2) != LIBSHA_OK
+            || memcmp(ours, theirs, len) != 0 || memcmp(out_ours, out_theirs, 32 * n) != 0)
             abort();
     }
 

@@ -1,0 +1,126 @@
+"""shabench's batch peers (isa-l_crypto and IPsec-MB managers by name) and the C loop that times them,
+libsha_bench_peer_many: the same feedback as libsha_bench_many, digests checked before any timing,
+and a peer that is absent left out with the reason."""
+
+import ctypes
+import os
+import shutil
+from array import array
+
+import pytest
+
+import libsha
+from libsha import _native
+from shabench import batch_peers
+from shabench.batch_peers import IPSEC_MANAGERS, ISAL_ENV, PeerUnavailable, batch_peer_benchmarks
+
+lib = _native.lib()
+PEER_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                           ctypes.c_size_t)
+
+
+def batch(lengths, rng):
+    data = rng.randbytes(sum(lengths))
+    offsets = array("q", [0])
+    for length in lengths:
+        offsets.append(offsets[-1] + length)
+    return ctypes.create_string_buffer(data, max(len(data), 1)), offsets
+
+
+def python_peer(wrong=False):
+    @PEER_FN
+    def peer(state, out, data, offsets, n):
+        ends = (ctypes.c_int64 * (n + 1)).from_address(offsets)
+        for i in range(n):
+            digest = libsha.sha256(ctypes.string_at(data + ends[i], ends[i + 1] - ends[i]))
+            ctypes.memmove(out + 32 * i, bytes(32) if wrong else digest, 32)
+        return 0
+
+    return peer
+
+
+@pytest.mark.core
+def test_the_peer_loop_gives_what_libshas_own_batch_loop_gives(rng):
+    peer = python_peer()
+    for lengths in ([0], [5], [31, 32, 33], [64] * 9, [rng.randrange(0, 300) for _ in range(17)]):
+        ours, offsets = batch(lengths, rng)
+        theirs = ctypes.create_string_buffer(ours.raw, len(ours.raw))
+        out_ours, out_theirs = (ctypes.create_string_buffer(32 * len(lengths)) for _ in range(2))
+        address = offsets.buffer_info()[0]
+        assert lib.libsha_bench_many(b"standard", out_ours, ours, address, len(lengths), 0, 3) == _native.OK
+        assert lib.libsha_bench_peer_many(ctypes.cast(peer, ctypes.c_void_p), None, out_theirs, theirs, address,
+                                          len(lengths), 3) == _native.OK
+        assert theirs.raw == ours.raw and out_theirs.raw == out_ours.raw, lengths
+
+
+@pytest.mark.core
+def test_the_peer_loop_refuses_null_and_reports_a_failing_peer(rng):
+    data, offsets = batch([10, 20], rng)
+    out = ctypes.create_string_buffer(64)
+    address = offsets.buffer_info()[0]
+    fn = ctypes.cast(python_peer(), ctypes.c_void_p)
+    for args in ((None, None, out, data, address), (fn, None, None, data, address), (fn, None, out, None, address),
+                 (fn, None, out, data, None)):
+        assert lib.libsha_bench_peer_many(*args, 2, 1) == _native.ERR_NULL
+
+    @PEER_FN
+    def failing(state, out, data, offsets, n):
+        return 1
+
+    assert lib.libsha_bench_peer_many(ctypes.cast(failing, ctypes.c_void_p), None, out, data, address, 2, 1) \
+        == _native.ERR_ARGUMENT
+
+
+@pytest.mark.core
+def test_a_peer_whose_digests_are_wrong_is_never_timed(rng):
+    class FakeLib:
+        def __init__(self, fn):
+            self.peer_many = fn
+
+    fake = FakeLib(python_peer(wrong=True))
+    make = batch_peers._make_run(fake, lambda manager: 1, "fake", 7, 100)
+    with pytest.raises(RuntimeError, match="disagrees with libsha"):
+        make()
+    good = batch_peers._make_run(FakeLib(python_peer()), lambda manager: 1, "fake", 7, 100)()
+    good(2)  # and a right one runs
+
+
+@pytest.mark.core
+def test_isa_l_without_its_prefix_is_left_out_saying_how_to_build_it(monkeypatch):
+    monkeypatch.delenv(ISAL_ENV, raising=False)
+    batch_peers._isal.cache_clear()
+    rows = [r for r in batch_peer_benchmarks([("SHA256_MANY_7x100b", 7, 100)], libsha.cpu_features())
+            if r.runner.startswith("isa-l_crypto")]
+    assert rows and all("tools/build_isal_crypto.sh" in r.left_out for r in rows)
+    monkeypatch.setenv(ISAL_ENV, "/nonexistent")
+    batch_peers._isal.cache_clear()
+    with pytest.raises(PeerUnavailable, match="sha256_mb.h"):
+        batch_peers._isal()
+    batch_peers._isal.cache_clear()
+
+
+def installed(header):
+    return any(os.path.exists(os.path.join(d, header)) for d in ("/usr/include", "/usr/local/include"))
+
+
+@pytest.mark.external
+@pytest.mark.build
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="needs a C compiler")
+@pytest.mark.skipif(not installed("intel-ipsec-mb.h"), reason="needs libipsec-mb-dev (.ci/run installs it)")
+def test_ipsec_mb_managers_hash_every_batch_right(tmp_path, monkeypatch):
+    # Each manager this CPU runs: built, checked against libsha (make() raises if a digest differs),
+    # and timed twice in the loop, on batches whose lengths cross its lanes' block boundaries.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    batch_peers._ipsec.cache_clear()
+    rows = [r for r in batch_peer_benchmarks([("A", 37, 65), ("B", 100, 1), ("C", 16, 1000)], libsha.cpu_features())
+            if r.runner.startswith("IPsec-MB")]
+    assert len(rows) == 3 * len(IPSEC_MANAGERS)
+    ran = 0
+    for row in rows:
+        if row.left_out:
+            assert row.left_out.startswith("this CPU lacks"), row.left_out
+            continue
+        row.make_run()(2)
+        ran += 1
+    assert ran >= 3, "the sse manager runs on every x86-64 CPU with SSE4.1"
+    batch_peers._ipsec.cache_clear()
