@@ -161,9 +161,7 @@ void MULTIWAY_D64(unsigned char *out, const unsigned char *in)
 
     /* Inner hash, the padding block: no schedule to compute. */
     SAVE_STATE();
-#define RING_KW(i) V_SET1(LIBSHA_PAD64_KW[i])
-    RING_ROUNDS64_KNOWN();
-#undef RING_KW
+    RING_ROUNDS64_KNOWN(LIBSHA_PAD64_KW);
     ADD_SAVED();
 
     OUTER_HASH();
@@ -283,10 +281,8 @@ void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned
         /* The padding block is the same in every lane: its K + W as scalars. */
         uint32_t kw[64];
         libsha_length_block_kw((uint64_t)len * 8, kw);
-#define RING_KW(i) V_SET1(kw[i])
         SAVE_STATE();
-        RING_ROUNDS64_KNOWN();
-#undef RING_KW
+        RING_ROUNDS64_KNOWN(kw);
         ADD_SAVED();
         FINISH(out, flags);
         return;
