@@ -13,8 +13,10 @@ import ctypes
 import functools
 import hashlib
 import os
+import platform
 import shutil
 import subprocess
+import sys
 import tempfile
 from array import array
 from pathlib import Path
@@ -39,6 +41,11 @@ class PeerUnavailable(Exception):
     """Why a peer's rows are left out here."""
 
 
+def _on_x86_64():
+    """The managers named here are x86-64 code (each library has its own elsewhere, or none)."""
+    return platform.machine().lower() in ("x86_64", "amd64")
+
+
 def _cache_dir():
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     path = Path(base) / "shabench"
@@ -56,7 +63,10 @@ def _compile(define, cflags, libs):
     if cc is None:
         raise PeerUnavailable("no C compiler (cc or $CC) to build its adapter")
     flags = ["-O2", "-std=c11", "-shared", "-fPIC", f"-D{define}", *cflags]
-    key = hashlib.sha256("\0".join([ADAPTER.read_text(), cc, *flags, *libs]).encode()).hexdigest()[:16]
+    # The machine is in the key: a cache shared with another architecture's Python (an emulated one)
+    # must not hand it this one's build.
+    key = hashlib.sha256("\0".join([ADAPTER.read_text(), cc, *flags, *libs, sys.platform, platform.machine()])
+                         .encode()).hexdigest()[:16]
     target = _cache_dir() / f"batch_peers_{define.lower()}_{key}.so"
     if not target.exists():
         partial = target.with_suffix(f".{os.getpid()}.tmp")
@@ -64,7 +74,10 @@ def _compile(define, cflags, libs):
         if result.returncode != 0:
             raise PeerUnavailable(f"its adapter did not build: {(result.stderr.strip().splitlines() or ['?'])[-1]}")
         os.replace(partial, target)  # whole, or not at all, for a process racing this one
-    lib = ctypes.CDLL(str(target))
+    try:
+        lib = ctypes.CDLL(str(target))
+    except OSError as why:
+        raise PeerUnavailable(f"its adapter did not load: {why}") from None
     lib.peer_many.restype = ctypes.c_int
     lib.peer_free.argtypes = [ctypes.c_void_p]
     return lib
@@ -72,6 +85,8 @@ def _compile(define, cflags, libs):
 
 @functools.cache
 def _ipsec():
+    if not _on_x86_64():
+        raise PeerUnavailable(f"its managers named here are x86-64 code; this is {platform.machine()}")
     if not any(Path(d, "intel-ipsec-mb.h").exists() for d in ("/usr/include", "/usr/local/include")):
         raise PeerUnavailable("Intel IPsec-MB not found (Debian: apt-get install libipsec-mb-dev)")
     lib = _compile("WITH_IPSEC_MB", [], ["-lIPSec_MB"])
@@ -83,6 +98,8 @@ def _ipsec():
 
 @functools.cache
 def _isal():
+    if not _on_x86_64():
+        raise PeerUnavailable(f"its managers named here are x86-64 code; this is {platform.machine()}")
     prefix = os.environ.get(ISAL_ENV)
     if not prefix:
         raise PeerUnavailable(f"isa-l_crypto not built: tools/build_isal_crypto.sh SOURCE PREFIX, then {ISAL_ENV}=PREFIX")

@@ -88,15 +88,25 @@ def test_a_peer_whose_digests_are_wrong_is_never_timed(rng):
 @pytest.mark.core
 def test_isa_l_without_its_prefix_is_left_out_saying_how_to_build_it(monkeypatch):
     monkeypatch.delenv(ISAL_ENV, raising=False)
+    monkeypatch.setattr(batch_peers, "PEERS", {"isa-l_crypto": batch_peers.PEERS["isa-l_crypto"]})
+    monkeypatch.setattr(batch_peers, "_on_x86_64", lambda: True)
     batch_peers._isal.cache_clear()
-    rows = [r for r in batch_peer_benchmarks([("SHA256_MANY_7x100b", 7, 100)], libsha.cpu_features())
-            if r.runner.startswith("isa-l_crypto")]
+    rows = batch_peer_benchmarks([("SHA256_MANY_7x100b", 7, 100)], libsha.cpu_features())
     assert rows and all("tools/build_isal_crypto.sh" in r.left_out for r in rows)
     monkeypatch.setenv(ISAL_ENV, "/nonexistent")
     batch_peers._isal.cache_clear()
     with pytest.raises(PeerUnavailable, match="sha256_mb.h"):
         batch_peers._isal()
     batch_peers._isal.cache_clear()
+
+
+@pytest.mark.core
+def test_off_x86_64_the_peers_are_left_out_saying_why(monkeypatch):
+    monkeypatch.setattr(batch_peers.platform, "machine", lambda: "aarch64")
+    batch_peers._isal.cache_clear(), batch_peers._ipsec.cache_clear()
+    rows = batch_peer_benchmarks([("SHA256_MANY_7x100b", 7, 100)], ["sse4.1", "avx2", "avx512", "sha"])
+    assert rows and all("x86-64 code; this is aarch64" in r.left_out for r in rows)
+    batch_peers._isal.cache_clear(), batch_peers._ipsec.cache_clear()
 
 
 def installed(header):
@@ -107,6 +117,7 @@ def installed(header):
 @pytest.mark.build
 @pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None, reason="needs a C compiler")
 @pytest.mark.skipif(not installed("intel-ipsec-mb.h"), reason="needs libipsec-mb-dev (.ci/run installs it)")
+@pytest.mark.skipif(not batch_peers._on_x86_64(), reason="IPsec-MB's managers are x86-64 code")
 def test_ipsec_mb_managers_hash_every_batch_right(tmp_path, monkeypatch):
     # Each manager this CPU runs: built, checked against libsha (make() raises if a digest differs),
     # and timed twice in the loop, on batches whose lengths cross its lanes' block boundaries.
