@@ -14,7 +14,7 @@ import pytest
 
 import libsha
 from support.data import pattern251
-from support.processes import gnu_sha256sum
+from shabench.files import gnu_sha256sum
 
 ENV = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 

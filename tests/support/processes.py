@@ -12,18 +12,6 @@ def run_command(*cmd, check=True, **kw):
     return result.stdout if check else result
 
 
-def gnu_sha256sum():
-    """GNU coreutils' sha256sum on PATH, or None (another sha256sum answers differently)."""
-    import shutil
-    import subprocess
-
-    path = shutil.which("sha256sum")
-    if path is None:
-        return None
-    out = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
-    return path if "GNU coreutils" in out else None
-
-
 def run_threads(*targets):
     """Starts a thread per target, all at once, and waits for them."""
     import threading

@@ -48,11 +48,11 @@
 
 /* The rounds' temporaries, declared by RING_ROUNDS64*: t1, and for Maj by xor t2 and bc. */
 #if defined(RING_MAJ_BY_XOR)
-#define RING_TEMPS VEC t1, t2, bc = OP_XOR(b, c); const uint32_t *ring_k = LIBSHA_K; RING_K_POINTER(ring_k)
+#define RING_TEMPS VEC t1, t2, bc = OP_XOR(b, c)
 #define RING_MAJ(a, b, c) OP_XOR(b, OP_AND(t2 = OP_XOR(a, b), bc))
 #define RING_MAJ_NEXT() bc = t2
 #else
-#define RING_TEMPS VEC t1; const uint32_t *ring_k = LIBSHA_K; RING_K_POINTER(ring_k)
+#define RING_TEMPS VEC t1
 #define RING_MAJ(a, b, c) OP_MAJ(a, b, c)
 #define RING_MAJ_NEXT() ((void)0)
 #endif
@@ -100,7 +100,9 @@
 #define RING_ROUNDS64()                              \
     do {                                             \
         int pass_;                                   \
+        const uint32_t *ring_k = LIBSHA_K;           \
         RING_TEMPS;                                  \
+        RING_K_POINTER(ring_k);                      \
         RING_ROUNDS8(RING_ROUND_WORD, 0);            \
         RING_ROUNDS8(RING_ROUND_WORD, 8);            \
         for (pass_ = 1; pass_ < 4; ++pass_) {        \
@@ -116,7 +118,6 @@
         int pass_;                                   \
         const uint32_t *ring_kw = (kw);              \
         RING_TEMPS;                                  \
-        (void)ring_k;                                \
         RING_K_POINTER(ring_kw);                     \
         for (pass_ = 0; pass_ < 4; ++pass_) {        \
             RING_ROUNDS8(RING_ROUND_KNOWN, 0);       \
