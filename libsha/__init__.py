@@ -1,14 +1,15 @@
 """libsha: fast SHA-256 with run-time CPU dispatch, through ctypes.
 
     import libsha
-    libsha.sha256(b"abc").hex()
-    h = libsha.new(); h.update(b"a"); h.hexdigest()
+    libsha.sha256(b"abc").hexdigest()   # hashlib's object: update, digest, copy
+    libsha.sha256_digest(b"abc")        # the same as one call, faster; sha256_hexdigest too
     libsha.hmac_sha256(b"key", b"message")
-    libsha.sha256d64(blobs)           # double SHA-256 of each 64-byte blob
-    libsha.merkle_root(txids)         # (root, mutated), as Bitcoin Core computes it
-    libsha.sha256_many(messages)      # a list, numpy rows or an Arrow column, at once
-    libsha.sha256_file(path)          # a file, read and hashed in overlapping chunks
+    libsha.sha256d64(blobs)             # double SHA-256 of each 64-byte blob
+    libsha.merkle_root(txids)           # (root, mutated), as Bitcoin Core computes it
+    libsha.sha256_many(messages)        # a list, numpy rows or an Arrow column, at once
+    libsha.sha256_file(path)            # a file, read and hashed in overlapping chunks
 
+Which implementation runs is libsha.dispatch's (select, using, implementations, ...).
 The pure-Python oracle is libsha.reference (it never loads the native library).
 """
 
@@ -21,104 +22,64 @@ if _os.path.isdir(_os.path.join(_os.path.dirname(__file__), "src")):  # a source
 
 # Each name is imported from its module when first used, so that `libsha sum`
 # and `python -m libsha` load only what they run (startup is most of the cost
-# of hashing one small file). Type checkers read the imports below.
+# of hashing one small file).
 import sys as _sys
+
+# The one list of public names: name -> the module that defines it (None: a
+# submodule of that name). __all__ and __dir__ read it; the imports type
+# checkers see below are checked against it by tests/test_package_layout.py.
+_HOMES = {
+    "sha256": "_hash",
+    "new": "_hash",
+    "sha256_digest": "_oneshot",
+    "sha256_hexdigest": "_oneshot",
+    "sha256d64": "_oneshot",
+    "HMAC": "_hmac",
+    "hmac_new": "_hmac",
+    "hmac_sha256": "_hmac",
+    "sha256_many": "_many",
+    "merkle_root": "_merkle",
+    "sha256_file": "_files",
+    "sha256_files": "_files",
+    "library_version": "_native",
+    "ConfigurationError": "_exceptions",
+    "LibraryLoadError": "_exceptions",
+    "NonContiguousError": "_exceptions",
+    "dispatch": None,
+    "reference": None,
+}
+
+__all__ = sorted(_HOMES)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._buffers import NonContiguousError
-    from ._dispatch import (
-        CPU_FEATURES,
-        USE_ALL,
-        USE_AVX2,
-        USE_AVX512,
-        USE_SHANI,
-        USE_SSE4,
-        USE_STANDARD,
-        Implementation,
-        autodetect,
-        build_type,
-        cpu_features,
-        implementation,
-        implementations,
-        library_version,
-        select,
-        using,
-    )
-    from ._files import sha256_file, sha256_files
-    from ._hash import SHA256
-    from ._hmac import HMAC, hmac_new, hmac_sha256
-    from ._many import sha256_many
-    from ._merkle import merkle_root
-    from ._native import ConfigurationError, LibraryLoadError
-    from ._oneshot import sha256, sha256d64
-
-    # hashlib's constructor: new(data=b"", *, usedforsecurity=True).
-    new = SHA256
-
-# name: (module, its name there). hashlib's new() is the class itself, so that
-# creating an object costs one call, not two.
-_HOMES = {
-    "NonContiguousError": ("_buffers", "NonContiguousError"),
-    **{name: ("_dispatch", name) for name in (
-        "CPU_FEATURES", "USE_ALL", "USE_AVX2", "USE_AVX512", "USE_SHANI", "USE_SSE4", "USE_STANDARD", "Implementation",
-        "autodetect", "build_type", "cpu_features", "implementation", "implementations", "library_version",
-        "select", "using")},
-    "sha256_file": ("_files", "sha256_file"),
-    "sha256_files": ("_files", "sha256_files"),
-    "SHA256": ("_hash", "SHA256"),
-    "new": ("_hash", "SHA256"),
-    "HMAC": ("_hmac", "HMAC"),
-    "hmac_new": ("_hmac", "hmac_new"),
-    "hmac_sha256": ("_hmac", "hmac_sha256"),
-    "sha256_many": ("_many", "sha256_many"),
-    "merkle_root": ("_merkle", "merkle_root"),
-    "ConfigurationError": ("_native", "ConfigurationError"),
-    "LibraryLoadError": ("_native", "LibraryLoadError"),
-    "sha256": ("_oneshot", "sha256"),
-    "sha256d64": ("_oneshot", "sha256d64"),
-}
-
-__all__ = [
-    "CPU_FEATURES",
-    "HMAC",
-    "SHA256",
-    "USE_ALL",
-    "USE_AVX2",
-    "USE_AVX512",
-    "USE_SHANI",
-    "USE_SSE4",
-    "USE_STANDARD",
-    "ConfigurationError",
-    "Implementation",
-    "LibraryLoadError",
-    "NonContiguousError",
-    "autodetect",
-    "build_type",
-    "cpu_features",
-    "hmac_new",
-    "hmac_sha256",
-    "implementation",
-    "implementations",
-    "library_version",
-    "merkle_root",
-    "new",
-    "select",
-    "sha256",
-    "sha256_file",
-    "sha256_files",
-    "sha256_many",
-    "sha256d64",
-    "using",
-]
+    from . import dispatch as dispatch
+    from . import reference as reference
+    from ._exceptions import ConfigurationError as ConfigurationError
+    from ._exceptions import LibraryLoadError as LibraryLoadError
+    from ._exceptions import NonContiguousError as NonContiguousError
+    from ._files import sha256_file as sha256_file
+    from ._files import sha256_files as sha256_files
+    from ._hash import new as new
+    from ._hash import sha256 as sha256
+    from ._hmac import HMAC as HMAC
+    from ._hmac import hmac_new as hmac_new
+    from ._hmac import hmac_sha256 as hmac_sha256
+    from ._many import sha256_many as sha256_many
+    from ._merkle import merkle_root as merkle_root
+    from ._native import library_version as library_version
+    from ._oneshot import sha256_digest as sha256_digest
+    from ._oneshot import sha256_hexdigest as sha256_hexdigest
+    from ._oneshot import sha256d64 as sha256d64
+del TYPE_CHECKING  # not a public name
 
 
 def __getattr__(name: str) -> object:
-    home = _HOMES.get(name)
-    if home is not None:
-        module = f"{__name__}.{home[0]}"
+    if name in _HOMES:
+        home = _HOMES[name]
+        module = f"{__name__}.{home or name}"
         __import__(module)  # not importlib.import_module: importing importlib costs 0.4 ms
-        value = getattr(_sys.modules[module], home[1])
+        value = _sys.modules[module] if home is None else getattr(_sys.modules[module], name)
         globals()[name] = value  # looked up here only once
         return value
     # __version__ on demand: importlib.metadata costs more to import than the rest of libsha.

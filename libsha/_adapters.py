@@ -11,7 +11,7 @@ import importlib
 import sys
 
 from . import _native
-from ._buffers import NonContiguousError
+from ._exceptions import NonContiguousError
 from ._errors import check
 from ._batch import hash_list, run_parts
 
@@ -33,7 +33,7 @@ def numpy_rows(array: Any, flags: int, workers: int, hex: bool) -> Any:
     if array.ndim != 2:
         raise ValueError(
             f"sha256_many takes a 2-D numpy array, one message per row; this one is {array.ndim}-D"
-            + (" (for one message use libsha.sha256; for rows, reshape to (n, length))" if array.ndim == 1 else "")
+            + (" (for one message use libsha.sha256_digest; for rows, reshape to (n, length))" if array.ndim == 1 else "")
         )
     if array.dtype != numpy.uint8:
         raise TypeError(f"sha256_many takes a numpy array of uint8, not {array.dtype}")

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import ctypes
 
+from ._exceptions import NonContiguousError
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-
-
-class NonContiguousError(ValueError, BufferError):
-    """A buffer that is not C-contiguous (a ValueError, and the BufferError hashlib raises)."""
 
 
 class _PyBuffer(ctypes.Structure):

@@ -31,7 +31,7 @@ def sha256_file(file: PathOrFile, /) -> bytes:
         with open(file, "rb", buffering=0) as f:
             return _digest(f)
     if isinstance(file, (bytes, bytearray, memoryview)):
-        raise TypeError("sha256_file takes a path or a binary file object; for bytes use libsha.sha256")
+        raise TypeError("sha256_file takes a path or a binary file object; for bytes use libsha.sha256_digest")
     if not hasattr(file, "readinto") and not hasattr(file, "read"):
         raise TypeError(f"sha256_file takes a path or a binary file object, not {type(file).__name__}")
     return _digest(file)
@@ -50,9 +50,9 @@ def _small_file(f: Any) -> int:
 
 def _digest(f: Any, hashed: Callable[[int], None] | None = None) -> bytes:
     """The file's digest; hashed(n), if given, after each n bytes (it may raise to stop)."""
-    from ._hash import SHA256
+    from ._hash import sha256
 
-    h = SHA256()
+    h = sha256()
     if isinstance(f, io.BytesIO):  # in memory already: hashed in place, as hashlib.file_digest does
         start = f.tell()
         with f.getbuffer() as view:  # released on leaving: the BytesIO may be resized afterwards

@@ -45,7 +45,7 @@ def sha256_many(messages: Any, *, double: bool = False, threads: int = 1, hex: b
     if isinstance(messages, (str, bytes, bytearray, memoryview)):
         raise TypeError(
             f"sha256_many takes a collection of messages, not one {type(messages).__name__} "
-            "(for one message use libsha.sha256)"
+            "(for one message use libsha.sha256_digest)"
         )
     if type(messages) is not list and type(messages) is not tuple:
         try:

@@ -8,9 +8,11 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+from _thread import allocate_lock
 from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint, c_uint32, c_uint64, c_void_p
 
 from . import _elf
+from ._exceptions import ConfigurationError, LibraryLoadError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,10 +53,6 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_hex": (c_int, [c_void_p, c_void_p, c_size_t]),
     "libsha_sha256_file": (c_int, [c_char_p, c_void_p, POINTER(c_int)]),
     "libsha_sha256_files": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_void_p]),
-    "libsha_bench": (c_int, [c_char_p, c_int, c_void_p, c_size_t, c_uint64]),
-    "libsha_bench_many": (c_int, [c_char_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint, c_uint64]),
-    "libsha_bench_peer": (c_int, [c_void_p, c_void_p, c_size_t, c_uint64]),
-    "libsha_bench_peer_many": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint64]),
 }
 
 # Return codes (LIBSHA_OK, LIBSHA_ERR_*).
@@ -76,13 +74,6 @@ FILE_DEFERRED = -2
 # sha256_many's flag: SHA256(SHA256(m)).
 DOUBLE = 1
 
-BENCH_HASH = 0
-BENCH_D64 = 1
-BENCH_HASH_DIRTY_UPPER = 2
-BENCH_STREAM = 3
-BENCH_HMAC = 4
-BENCH_MERKLE = 5
-
 DIGEST_SIZE = 32
 BLOCK_SIZE = 64
 
@@ -96,14 +87,6 @@ class FilesControl(ctypes.Structure):
     """libsha_files_control: bytes read so far, a flag that stops libsha_sha256_files, the size it leaves files over."""
 
     _fields_ = [("bytes", c_uint64), ("cancel", c_uint32), ("gathered", c_uint32), ("defer_over", c_uint64)]
-
-
-class LibraryLoadError(OSError):
-    """The native library could not be found or loaded."""
-
-
-class ConfigurationError(ValueError):
-    """The LIBSHA_IMPL environment variable is invalid."""
 
 
 def library_filenames(platform: str = sys.platform) -> list[str]:
@@ -165,6 +148,7 @@ def load() -> ctypes.CDLL:
 
 
 _lib: ctypes.CDLL | None = None
+_LOADING = allocate_lock()  # two threads' first calls load the library once
 
 Digest = ctypes.c_char * DIGEST_SIZE
 Context: Any = None  # ctypes.c_char * sizeof(libsha_sha256_ctx), set by lib()
@@ -190,9 +174,10 @@ def _publish_fast_path(namespace: dict[str, Any]) -> None:
 
 def bind_fast_path(namespace: dict[str, Any]) -> None:
     """Sets _sha256_into_bytes and _fast_below in namespace (a module's globals()) once the library is loaded."""
-    _fast_path_users.append(namespace)
-    if _lib is not None:
-        _publish_fast_path(namespace)
+    with _LOADING:  # not between a load's publishing and its end
+        _fast_path_users.append(namespace)
+        if _lib is not None:
+            _publish_fast_path(namespace)
 
 
 def _writes_into_bytes(function: Callable[..., None]) -> bool:
@@ -225,23 +210,35 @@ def _wiped_when_freed(size: int) -> Any:
 
 def lib() -> ctypes.CDLL:
     """The loaded library, loaded on first use so that libsha.reference never needs it."""
-    global _lib, Context, HmacContext, sha256_into_bytes, fast_below
     if _lib is None:
-        loaded = load()
-        error = loaded.libsha_config_error()
-        if error is not None:
-            value = os.environ.get("LIBSHA_IMPL", "")
-            raise ConfigurationError(f"LIBSHA_IMPL={value!r}: {error.decode()}")
-        Context = _wiped_when_freed(loaded.libsha_sha256_ctx_size())
-        HmacContext = _wiped_when_freed(loaded.libsha_hmac_sha256_ctx_size())
-        gil = ctypes.PyDLL(loaded._name)  # the same library, a handle whose calls keep the GIL
-        into_bytes = gil.libsha_sha256_intlen
-        # No return code to convert: the fast paths give it a bytes object and its
-        # true length, 0 <= len < 2 KiB, with which it cannot fail.
-        into_bytes.restype = None
-        sha256_into_bytes = into_bytes if _writes_into_bytes(into_bytes) else None
-        fast_below = GIL_RELEASE_BYTES if sha256_into_bytes is not None else 0
-        _lib = loaded
-        for namespace in _fast_path_users:
-            _publish_fast_path(namespace)
-    return _lib
+        with _LOADING:
+            if _lib is None:
+                _load_once()
+    return _lib  # type: ignore[return-value]
+
+
+def _load_once() -> None:
+    global _lib, Context, HmacContext, sha256_into_bytes, fast_below
+    loaded = load()
+    error = loaded.libsha_config_error()
+    if error is not None:
+        value = os.environ.get("LIBSHA_IMPL", "")
+        raise ConfigurationError(f"LIBSHA_IMPL={value!r}: {error.decode()}")
+    Context = _wiped_when_freed(loaded.libsha_sha256_ctx_size())
+    HmacContext = _wiped_when_freed(loaded.libsha_hmac_sha256_ctx_size())
+    gil = ctypes.PyDLL(loaded._name)  # the same library, a handle whose calls keep the GIL
+    into_bytes = gil.libsha_sha256_intlen
+    # No return code to convert: the fast paths give it a bytes object and its
+    # true length, 0 <= len < 2 KiB, with which it cannot fail.
+    into_bytes.restype = None
+    sha256_into_bytes = into_bytes if _writes_into_bytes(into_bytes) else None
+    fast_below = GIL_RELEASE_BYTES if sha256_into_bytes is not None else 0
+    for namespace in _fast_path_users:
+        _publish_fast_path(namespace)
+    _lib = loaded  # last: another thread that sees it sees everything above
+
+
+def library_version() -> str:
+    """The native library's version string."""
+    version: bytes = lib().libsha_version()
+    return version.decode()

@@ -1,4 +1,4 @@
-"""One-shot hashing: sha256 of one buffer, sha256d64 of many 64-byte blobs."""
+"""One-shot hashing: the digest of one buffer as bytes or hex, sha256d64 of many 64-byte blobs."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ _sha256_into_bytes: Any = None
 _native.bind_fast_path(globals())
 
 
-def sha256(data: Buffer = b"", /) -> bytes:
-    """SHA-256 of any C-contiguous buffer, as 32 bytes."""
+def sha256_digest(data: Buffer = b"", /) -> bytes:
+    """SHA-256 of any C-contiguous buffer, as 32 bytes: hashlib.sha256(data).digest() in one call."""
     # The common case in as few Python operations as possible: a short bytes
     # object, hashed with the GIL kept, the digest written into a new bytes.
     if type(data) is bytes and len(data) < _fast_below:
@@ -39,17 +39,26 @@ def sha256(data: Buffer = b"", /) -> bytes:
 def _sha256_any(data: Buffer) -> bytes:
     lib = _native.lib()
     if type(data) is bytes and len(data) < _fast_below:  # the first call, which loaded the library
-        return sha256(data)
+        return sha256_digest(data)
     out = _native.Digest()
     if type(data) is bytes:  # large: C reads it in place, without the GIL
         check(lib.libsha_sha256(data, len(data), out))
         return out.raw
     view = contiguous_view(data)
     if view.nbytes < COPY_BELOW:
-        return sha256(view.tobytes())
+        return sha256_digest(view.tobytes())
     with borrow(view) as (pointer, nbytes):
         check(lib.libsha_sha256(pointer, nbytes, out))
     return out.raw
+
+
+def sha256_hexdigest(data: Buffer = b"", /) -> str:
+    """SHA-256 of any C-contiguous buffer, as 64 lowercase hex digits: hashlib.sha256(data).hexdigest()."""
+    if type(data) is bytes and len(data) < _fast_below:
+        out = bytes(32)
+        _sha256_into_bytes(data, len(data), out)
+        return out.hex()
+    return _sha256_any(data).hex()
 
 
 def sha256d64(data: Buffer, /) -> bytes:

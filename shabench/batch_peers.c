@@ -1,8 +1,8 @@
 /*
  * Batch peers for shabench: isa-l_crypto's and Intel IPsec-MB's multi-buffer
- * managers behind libsha's batch-peer call shape (libsha_peer_many_fn in
- * libsha.h), so libsha_bench_peer_many times them in the same C loop as
- * libsha_bench_many times libsha. shabench compiles this file on first use
+ * managers behind libsha's batch-peer call shape (libsha_internal_peer_many_fn
+ * in libsha/src/bench.h), so libsha_internal_bench_peer_many times them in the
+ * same C loop as libsha_internal_bench_many times libsha. shabench compiles this file on first use
  * against the peer's own headers, with -DWITH_ISAL_CRYPTO and/or
  * -DWITH_IPSEC_MB; nothing of either library is in libsha.
  *

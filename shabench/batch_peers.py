@@ -1,5 +1,5 @@
 """Batch peer rows: isa-l_crypto's and Intel IPsec-MB's multi-buffer managers, each by name, on the
-batches of libsha's SHA256_MANY_* rows, timed in libsha's C loop (libsha_bench_peer_many) in this
+batches of libsha's SHA256_MANY_* rows, timed in libsha's C loop (libsha_internal_bench_peer_many) in this
 process, every digest checked against libsha first.
 
 Neither library is part of libsha. batch_peers.c, their call-shape adapter, is compiled here on first
@@ -24,13 +24,14 @@ from pathlib import Path
 import libsha
 from libsha import _native
 
+from . import internal
 from .rows import Benchmark
 
 ADAPTER = Path(__file__).with_name("batch_peers.c")
 ISAL_ENV = "SHABENCH_ISAL_CRYPTO"
 POOL = 64  # batch_peers.c's jobs in flight
 
-# manager -> the libsha.cpu_features() it needs
+# manager -> the libsha.dispatch.cpu_features() it needs
 ISAL_MANAGERS = {"sse_ni": {"sse4.1", "sha"}, "avx2": {"avx2"}, "avx512": {"avx512"}, "avx512_ni": {"avx512", "sha"}}
 IPSEC_MANAGERS = {"sse": {"sse4.1"}, "avx2": {"avx2"}, "avx512": {"avx512"}}
 IPSEC_HOW = {"sse": "SHA-NI where the CPU has it", "avx2": "IMB_FLAG_SHANI_OFF: its 8 lanes",
@@ -142,7 +143,7 @@ def _make_run(lib, new_peer, manager, count, length):
         data, offsets = _batch(count, length)
         out = ctypes.create_string_buffer(32 * count)
         fn = ctypes.cast(lib.peer_many, ctypes.c_void_p)
-        native = _native.lib()
+        native = internal.lib()
         address = offsets.buffer_info()[0]
         # Checked first, on the batch it will time: every digest, against libsha.
         if lib.peer_many(ctypes.c_void_p(peer), out, data, ctypes.c_void_p(address), ctypes.c_size_t(count)) != 0:
@@ -153,9 +154,9 @@ def _make_run(lib, new_peer, manager, count, length):
             raise RuntimeError(f"the peer's {manager} manager disagrees with libsha on the batch")
 
         def run(iterations):
-            code = native.libsha_bench_peer_many(fn, peer, out, data, address, count, iterations)
+            code = native.libsha_internal_bench_peer_many(fn, peer, out, data, address, count, iterations)
             if code != _native.OK:
-                raise RuntimeError(f"libsha_bench_peer_many over the peer's {manager} manager failed with {code}")
+                raise RuntimeError(f"libsha_internal_bench_peer_many over the peer's {manager} manager failed with {code}")
 
         run.keep = (peer, offsets)  # alive with the run (address is offsets' memory); the process frees peer at exit
         return run

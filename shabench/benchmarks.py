@@ -2,8 +2,8 @@
 (DEFAULT_GROUPS and the rows marked in_default); `--group NAME` and `--all` add the others."""
 
 import libsha
-from libsha import _native
 
+from . import internal
 from .native import native_benchmarks, native_run
 from .python_rows import hashlib_hash_benchmarks, python_benchmarks
 from .rows import Benchmark, hashlib_oneshot, ours_label, peer_label, python_loop
@@ -23,7 +23,7 @@ DEFAULT_GROUPS = ("c", "python")
 
 
 def runnable_implementations():
-    return [impl.name for impl in libsha.implementations() if impl.runnable]
+    return [impl.name for impl in libsha.dispatch.implementations() if impl.runnable]
 
 
 def _c_rows(implementations):
@@ -34,7 +34,7 @@ def _batch_peer_rows():
     from .batch_peers import batch_peer_benchmarks
     from .many import C_BATCHES
 
-    return batch_peer_benchmarks(C_BATCHES, libsha.cpu_features())
+    return batch_peer_benchmarks(C_BATCHES, libsha.dispatch.cpu_features())
 
 
 def _many_rows(implementations):
@@ -67,7 +67,7 @@ def _sum_rows(implementations):
 def _peers_rows(implementations):
     from .openssl import openssl_benchmarks
 
-    return openssl_benchmarks(implementations, libsha.cpu_features()) + _batch_peer_rows() + hashlib_hash_benchmarks()
+    return openssl_benchmarks(implementations, libsha.dispatch.cpu_features()) + _batch_peer_rows() + hashlib_hash_benchmarks()
 
 
 _BUILDERS = {"c": _c_rows, "python": lambda implementations: python_benchmarks(), "many": _many_rows,
@@ -102,14 +102,14 @@ def default_benchmarks(implementations):
 
 
 def sweep_benchmarks(sizes, implementations):
-    """SHA256 of each message size: per implementation in C, then libsha.sha256 and hashlib in Python loops."""
+    """SHA256 of each message size: per implementation in C, then libsha.sha256_digest and hashlib in Python loops."""
     rows = []
     for impl in implementations:
-        rows += [Benchmark(f"SHA256_{label}", impl, size, native_run(impl, _native.BENCH_HASH, size))
+        rows += [Benchmark(f"SHA256_{label}", impl, size, native_run(impl, internal.BENCH_HASH, size))
                  for label, size in sizes]
     for label, size in sizes:
-        rows.append(Benchmark(f"SHA256_{label}", ours_label("libsha.sha256"), size,
-                              python_loop(lambda: libsha.sha256, size), True))
+        rows.append(Benchmark(f"SHA256_{label}", ours_label("libsha.sha256_digest"), size,
+                              python_loop(lambda: libsha.sha256_digest, size), True))
         rows.append(Benchmark(f"SHA256_{label}", peer_label("sha256"), size, python_loop(hashlib_oneshot("sha256"), size),
                               True))
     return rows

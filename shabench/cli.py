@@ -73,7 +73,7 @@ def parse_args(argv):
         parser.error("--sizes is a sweep of its own: not with --group or --all")
     if args.all and args.group:
         parser.error("--all takes every group: not with --group")
-    known = {i.name: i.runnable for i in libsha.implementations()}
+    known = {i.name: i.runnable for i in libsha.dispatch.implementations()}
     for name in args.impl or []:
         if name not in known:
             parser.error(f"--impl {name!r}: not one of {', '.join(repr(k) for k in known)}")

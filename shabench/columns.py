@@ -58,7 +58,7 @@ def _libsha_row(name, count, length, threads, hex):
         return _timed(lambda: libsha.sha256_many(column, threads=threads, hex=hex))
 
     call = f"libsha.sha256_many(pyarrow binary{', hex=True' if hex else ''}, threads={threads})"
-    return Benchmark(name, f"{call} ('{libsha.implementation()}', one Python call)", count * length, make, True)
+    return Benchmark(name, f"{call} ('{libsha.dispatch.implementation()}', one Python call)", count * length, make, True)
 
 
 def _hashlib_row(name, count, length):

@@ -200,7 +200,7 @@ def _python_rows():
 
         return run
 
-    entries = {f"libsha.sha256_file(path) ('{libsha.implementation()}', one Python call)": libsha_call}
+    entries = {f"libsha.sha256_file(path) ('{libsha.dispatch.implementation()}', one Python call)": libsha_call}
     if hasattr(hashlib, "file_digest"):  # Python 3.11+
         entries["hashlib.file_digest(f, 'sha256') (one Python call)"] = hashlib_call
     group = Interleaved(entries)

@@ -14,6 +14,7 @@ from array import array
 import libsha
 from libsha import _native
 
+from . import internal
 from .rows import Benchmark, ours_label, peer_label
 
 # (row name, message count, message length)
@@ -38,16 +39,16 @@ def _messages(count, length):
 
 def _native_many(implementation, count, length):
     def make():
-        lib = _native.lib()
+        lib = internal.lib()
         data = ctypes.create_string_buffer(_pattern(count * length), count * length)
         offsets = array("q", range(0, (count + 1) * length, length))
         out = ctypes.create_string_buffer(32 * count)
         name = implementation.encode()
 
         def run(iterations):
-            code = lib.libsha_bench_many(name, out, data, offsets.buffer_info()[0], count, 0, iterations)
+            code = lib.libsha_internal_bench_many(name, out, data, offsets.buffer_info()[0], count, 0, iterations)
             if code != _native.OK:
-                raise RuntimeError(f"libsha_bench_many({implementation!r}) failed with {code}")
+                raise RuntimeError(f"libsha_internal_bench_many({implementation!r}) failed with {code}")
 
         return run
 

@@ -4,8 +4,8 @@ OpenSSL reads OPENSSL_ia32cap once, when libcrypto loads, and this process
 loaded it with hashlib. So each mask runs in a child process
 (`python -m shabench.openssl MASK SIZE EPOCHS MIN_TIME_MS`) that loads
 libcrypto under that mask, checks its digest against libsha's, and times its
-SHA256() in libsha's own C benchmark loop (libsha_bench_peer: the same
-feedback as LIBSHA_BENCH_HASH), one indirect call per message.
+SHA256() in libsha's own C benchmark loop (libsha_internal_bench_peer: the same
+feedback as LIBSHA_INTERNAL_BENCH_HASH), one indirect call per message.
 """
 
 import ctypes
@@ -107,22 +107,24 @@ def _child(mask, size, epochs, min_time_ms):
     """Times OpenSSL's SHA256() under the mask this process was started with."""
     from libsha import _native
 
+    from . import internal
+
     lib = _libcrypto()
     assert os.environ.get("OPENSSL_ia32cap") == mask, "the mask must be set before libcrypto loads"
     sha256 = ctypes.cast(lib.SHA256, ctypes.c_void_p).value
-    native = _native.lib()
+    native = internal.lib()
     buf = ctypes.create_string_buffer(bytes(i % 251 for i in range(size)), size)
     theirs = ctypes.create_string_buffer(32)
     lib.SHA256.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
     lib.SHA256(buf, size, theirs)
     import libsha
 
-    if theirs.raw != libsha.sha256(buf.raw):
+    if theirs.raw != libsha.sha256_digest(buf.raw):
         raise SystemExit(f"OpenSSL's SHA256() under OPENSSL_ia32cap={mask} disagrees with libsha")
 
     def run(iterations):
-        if native.libsha_bench_peer(sha256, buf, size, iterations) != _native.OK:
-            raise RuntimeError("libsha_bench_peer failed")
+        if native.libsha_internal_bench_peer(sha256, buf, size, iterations) != _native.OK:
+            raise RuntimeError("libsha_internal_bench_peer failed")
 
     m = measure(run, size, epochs, min_time_ms * 1e6)
     print(json.dumps({"per_unit_ns": m.per_unit_ns, "iterations": m.iterations, "total_s": m.total_s}))

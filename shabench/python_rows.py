@@ -18,6 +18,11 @@ def _three_calls(new):
     return call
 
 
+def _object_digest():
+    sha256 = libsha.sha256
+    return lambda message: sha256(message).digest()
+
+
 KEY_32 = b"libsha benchmark key, 32 bytes."
 
 
@@ -26,7 +31,7 @@ def _hmac_calls():
     return [
         ("libsha.hmac_sha256", lambda: lambda m: libsha.hmac_sha256(KEY_32, m), True),
         ("hmac.digest(digest='sha256')", lambda: lambda m: hmac.digest(KEY_32, m, "sha256"), False),
-        ("hmac.new(digestmod=libsha.new)", lambda: lambda m: hmac.new(KEY_32, m, libsha.new).digest(), True),
+        ("hmac.new(digestmod=libsha.sha256)", lambda: lambda m: hmac.new(KEY_32, m, libsha.sha256).digest(), True),
         ("hmac.new(digestmod=hashlib.sha256)", lambda: lambda m: hmac.new(KEY_32, m, hashlib.sha256).digest(), False),
     ]
 
@@ -47,11 +52,15 @@ def _hashlib_d64():
 def python_benchmarks():
     """libsha called from Python beside hashlib on the same messages: one-shot, stream, HMAC, D64."""
     rows = []
-    for name, size in (("SHA256", MESSAGE_1M), ("SHA256_32b", 32), ("SHA256_64b", 64)):
-        rows.append(Benchmark(name, ours_label("libsha.sha256"), size, python_loop(lambda: libsha.sha256, size), True))
+    for name, size in (("SHA256", MESSAGE_1M), ("SHA256_32b", 32), ("SHA256_64b", 64), ("SHA256_1K", 1024)):
+        rows.append(Benchmark(name, ours_label("libsha.sha256_digest"), size, python_loop(lambda: libsha.sha256_digest, size),
+                              True))
+        if size != 64:  # the object as hashlib's users write it: sha256(m).digest()
+            rows.append(Benchmark(name, ours_label("libsha.sha256(m).digest()"), size,
+                                  python_loop(_object_digest, size), True))
         rows.append(Benchmark(name, peer_label("sha256"), size, python_loop(hashlib_oneshot("sha256"), size), True))
-    rows.append(Benchmark("SHA256_32b_stream", ours_label("libsha.new, update, digest"), 32,
-                          python_loop(lambda: _three_calls(libsha.new), 32), True))
+    rows.append(Benchmark("SHA256_32b_stream", ours_label("libsha.sha256, update, digest"), 32,
+                          python_loop(lambda: _three_calls(libsha.sha256), 32), True))
     openssl = backend("sha256")
     rows.append(Benchmark("SHA256_32b_stream", f"hashlib.sha256, update, digest ({openssl}, Python loop)",
                           32, python_loop(lambda: _three_calls(hashlib.sha256), 32), True))

@@ -47,7 +47,7 @@ def peer_label(algorithm, how="Python loop"):
 
 def ours_label(call, how="Python loop"):
     """A libsha Python row's runner, with the implementation active while it runs."""
-    return f"{call} ('{libsha.implementation()}', {how})"
+    return f"{call} ('{libsha.dispatch.implementation()}', {how})"
 
 
 # Python loops, ours and the peers' alike: one call per message, on the same

@@ -14,15 +14,15 @@ pytest_plugins = ["pytester"]  # test_markers.py runs pytest on a module of its 
 
 
 def runnable_implementations():
-    return [impl.name for impl in libsha.implementations() if impl.runnable]
+    return [impl.name for impl in libsha.dispatch.implementations() if impl.runnable]
 
 
 def _active(name):
-    previous = libsha.implementation()
-    with libsha.using(name):
-        assert libsha.implementation() == name
+    previous = libsha.dispatch.implementation()
+    with libsha.dispatch.using(name):
+        assert libsha.dispatch.implementation() == name
         yield name
-    assert libsha.implementation() == previous
+    assert libsha.dispatch.implementation() == previous
 
 
 # Each kernel is tested once (its first row, best first): the binding's tests of one-stream paths

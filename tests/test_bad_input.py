@@ -22,8 +22,8 @@ class LyingBytes(bytes):
 
 @pytest.mark.parametrize("obj", [LyingBytearray(b"abc"), LyingBytes(b"abc")], ids=["bytearray", "bytes"])
 def test_objects_that_lie_about_their_length(obj):
-    assert libsha.sha256(obj) == hashlib.sha256(b"abc").digest()
-    assert libsha.new(obj).digest() == hashlib.sha256(b"abc").digest()
+    assert libsha.sha256_digest(obj) == hashlib.sha256(b"abc").digest()
+    assert libsha.sha256(obj).digest() == hashlib.sha256(b"abc").digest()
 
 
 def test_lying_length_cannot_make_sha256d64_read_more():
@@ -35,33 +35,33 @@ def test_lying_length_cannot_make_sha256d64_read_more():
 def test_memoryviews_of_other_formats_hash_their_bytes(fmt):
     raw = bytes(range(64))
     view = memoryview(bytearray(raw)).cast(fmt)
-    assert libsha.sha256(view) == hashlib.sha256(view).digest() == hashlib.sha256(raw).digest()
+    assert libsha.sha256_digest(view) == hashlib.sha256(view).digest() == hashlib.sha256(raw).digest()
     assert libsha.sha256d64(view) == libsha.sha256d64(raw)
 
 
 def test_zero_dimensional_buffers():
     value = ctypes.c_uint32(0x01020304)
-    assert libsha.sha256(value) == hashlib.sha256(value).digest()
-    assert libsha.sha256(memoryview(bytes(8)).cast("q", shape=[])) == hashlib.sha256(bytes(8)).digest()
+    assert libsha.sha256_digest(value) == hashlib.sha256(value).digest()
+    assert libsha.sha256_digest(memoryview(bytes(8)).cast("q", shape=[])) == hashlib.sha256(bytes(8)).digest()
 
 
 @pytest.mark.parametrize("bad", [2**64, 2**1000, -(2**63), -1])
 def test_huge_and_negative_masks(bad):
     with pytest.raises(ValueError, match="USE_"):
-        libsha.autodetect(bad)
+        libsha.dispatch.autodetect(bad)
 
 
 @pytest.mark.parametrize("bad", [1.0, None, "7", b"7"])
 def test_non_integer_masks(bad):
     with pytest.raises(TypeError):
-        libsha.autodetect(bad)
+        libsha.dispatch.autodetect(bad)
 
 
 def test_unexpected_keywords():
     with pytest.raises(TypeError):
-        libsha.sha256(b"x", extra=1)
+        libsha.sha256_digest(b"x", extra=1)
     with pytest.raises(TypeError):
-        libsha.new(b"x", 1)  # usedforsecurity is keyword-only, as in hashlib
+        libsha.sha256(b"x", 1)  # usedforsecurity is keyword-only, as in hashlib
 
 
 def test_bytearray_mutated_from_another_thread_during_hashing():
@@ -83,13 +83,13 @@ def test_bytearray_mutated_from_another_thread_during_hashing():
     thread.start()
     try:
         for _ in range(20):
-            digest = libsha.sha256(data)  # the GIL is released inside: the mutator runs meanwhile
+            digest = libsha.sha256_digest(data)  # the GIL is released inside: the mutator runs meanwhile
             assert len(digest) == 32
-            h = libsha.new()
+            h = libsha.sha256()
             h.update(data)
             assert len(h.digest()) == 32
     finally:
         stop.set()
         thread.join()
     assert writes[0] > 0
-    assert libsha.sha256(data) == hashlib.sha256(data).digest()  # quiet again: exact
+    assert libsha.sha256_digest(data) == hashlib.sha256(data).digest()  # quiet again: exact

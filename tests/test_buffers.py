@@ -28,9 +28,9 @@ def test_buffer_kinds(make):
     obj = make(DATA)
     raw = memoryview(obj).tobytes()
     expected = hashlib.sha256(raw).digest()
-    assert libsha.sha256(obj) == expected
-    assert libsha.new(obj).digest() == expected
-    h = libsha.new()
+    assert libsha.sha256_digest(obj) == expected
+    assert libsha.sha256(obj).digest() == expected
+    h = libsha.sha256()
     h.update(obj)
     assert h.digest() == expected
     assert libsha.sha256d64(obj) == libsha.sha256d64(raw)
@@ -40,26 +40,27 @@ def test_mmap(tmp_path):
     path = tmp_path / "m"
     path.write_bytes(DATA)
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-        assert libsha.sha256(m) == hashlib.sha256(DATA).digest()
+        assert libsha.sha256_digest(m) == hashlib.sha256(DATA).digest()
 
 
 def test_empty_inputs():
     empty = hashlib.sha256(b"").digest()
     for obj in (b"", bytearray(), memoryview(b""), array.array("B"), np.zeros(0, dtype=np.uint8)):
-        assert libsha.sha256(obj) == empty
-    assert libsha.sha256() == empty
+        assert libsha.sha256_digest(obj) == empty
+    assert libsha.sha256_digest() == empty
     assert libsha.sha256d64(b"") == b""
     assert libsha.sha256d64(bytearray()) == b""
 
 
-@pytest.mark.parametrize("call", [libsha.sha256, libsha.new, lambda x: libsha.new().update(x), libsha.sha256d64])
+@pytest.mark.parametrize("call", [libsha.sha256_digest, libsha.sha256_hexdigest, libsha.sha256, lambda x: libsha.sha256().update(x),
+                                  libsha.sha256d64])
 def test_str_is_a_type_error(call):
     with pytest.raises(TypeError, match="encoded"):
         call("abc")
 
 
 @pytest.mark.parametrize("bad", [123, 1.5, None, object(), ["a"], {"a": 1}])
-@pytest.mark.parametrize("call", [libsha.sha256, libsha.new, libsha.sha256d64])
+@pytest.mark.parametrize("call", [libsha.sha256_digest, libsha.sha256_hexdigest, libsha.sha256, libsha.sha256d64])
 def test_non_buffers_are_type_errors(call, bad):
     with pytest.raises(TypeError, match="buffer API"):
         call(bad)
@@ -70,7 +71,7 @@ def test_non_buffers_are_type_errors(call, bad):
     [lambda: memoryview(DATA)[::2], lambda: np.arange(128, dtype=np.uint8)[::2], lambda: np.zeros((16, 16), np.uint8).T],
     ids=["memoryview-step", "numpy-step", "numpy-fortran"],
 )
-@pytest.mark.parametrize("call", [libsha.sha256, libsha.new, libsha.sha256d64])
+@pytest.mark.parametrize("call", [libsha.sha256_digest, libsha.sha256_hexdigest, libsha.sha256, libsha.sha256d64])
 def test_non_contiguous_is_a_value_error(call, make):
     with pytest.raises(ValueError, match="C-contiguous") as info:
         call(make())
@@ -89,7 +90,7 @@ def test_released_memoryview():
     view = memoryview(b"abc")
     view.release()
     with pytest.raises(ValueError, match="released"):
-        libsha.sha256(view)
+        libsha.sha256_digest(view)
 
 
 def test_bytearray_cannot_be_resized_while_borrowed():

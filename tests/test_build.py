@@ -89,9 +89,9 @@ def test_kernels_left_out_by_option_or_by_compiler(tmp_path, how):
     assert all(r in strict.stderr for r in refused), strict.stderr
     run("cmake", "--build", build, "-j2", env=env)
     (library,) = [p for p in build.glob("libsha.so*") if not p.is_symlink()]
-    check = ("import libsha; names = [i.name for i in libsha.implementations()]; print(names); "
-             "assert libsha.sha256(b'abc').hex() == '" + ABC + "'; "
-             "[libsha.select(i.name) for i in libsha.implementations() if i.runnable]; print('ok')")
+    check = ("import libsha; names = [i.name for i in libsha.dispatch.implementations()]; print(names); "
+             "assert libsha.sha256_digest(b'abc').hex() == '" + ABC + "'; "
+             "[libsha.dispatch.select(i.name) for i in libsha.dispatch.implementations() if i.runnable]; print('ok')")
     out = run(sys.executable, "-c", check, env={**os.environ, "LIBSHA_LIBRARY": str(library)}, cwd=tmp_path)
     # Exactly the rows of registry.c whose #if the families CMake built satisfy, none with a kernel
     # of a family left out.

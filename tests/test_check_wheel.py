@@ -37,7 +37,9 @@ def check_wheel_module():
 
 
 def api_names():
-    return sorted(check_wheel_module().api_functions(HEADER.read_text()))
+    """What a library must export: libsha.h's API and the internal loops shabench calls."""
+    module = check_wheel_module()
+    return sorted(module.api_functions(HEADER.read_text()) | module.internal_functions())
 
 
 def make_wheel(folder, tag, library, library_name="libsha.so", record_ok=True, wheel_tag=None):
@@ -134,6 +136,17 @@ def test_a_missing_or_an_extra_export_is_refused(tmp_path):
     lib = stand_in(tmp_path, ["gcc"], ".so", names + ["sha256_transform_internal"])
     code, out = check(make_wheel(tmp_path / "extra", "linux_x86_64", lib))
     assert code == 1 and "exports sha256_transform_internal, which libsha.h does not declare" in out, out
+    (tmp_path / "no-bench").mkdir()
+    lib = stand_in(tmp_path, ["gcc"], ".so", [n for n in names if n != "libsha_internal_bench"])
+    code, out = check(make_wheel(tmp_path / "no-bench", "linux_x86_64", lib))
+    assert code == 1 and "does not export libsha_internal_bench (shabench's loops" in out, out
+
+
+def test_the_public_header_has_no_benchmark_entry_point():
+    module = check_wheel_module()
+    public, internal = module.api_functions(HEADER.read_text()), module.internal_functions()
+    assert internal and not public & internal
+    assert not [n for n in public if "bench" in n or n.startswith(module.INTERNAL_PREFIX)], public
 
 
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")

@@ -88,7 +88,7 @@ def test_windows_under_wine_every_x86_implementation(tmp_path):
     # Under wine the host CPU runs the code: every x86 implementation it supports is tested.
     import libsha
 
-    native = {i.name for i in libsha.implementations() if i.runnable}
+    native = {i.name for i in libsha.dispatch.implementations() if i.runnable}
     assert set(runnable) == native
     assert "100% tests passed" in out
 

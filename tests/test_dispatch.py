@@ -16,8 +16,8 @@ from support.rows import ARM, AVX2, AVX2_1WAY, AVX512, SHANI, SHANI_AVX512, SSE4
 
 pytestmark = pytest.mark.core
 
-RUNNABLE = {i.name for i in libsha.implementations() if i.runnable}
-FEATURES = set(libsha.cpu_features())
+RUNNABLE = {i.name for i in libsha.dispatch.implementations() if i.runnable}
+FEATURES = set(libsha.dispatch.cpu_features())
 
 
 def wide_lanes_preferred():
@@ -36,37 +36,37 @@ def best_of(*candidates):
 
 @pytest.fixture(autouse=True)
 def restore_choice():
-    previous = libsha.implementation()
+    previous = libsha.dispatch.implementation()
     yield
-    libsha.select(previous)
+    libsha.dispatch.select(previous)
 
 
 @pytest.mark.parametrize(
     "use, candidates",
     [
-        (libsha.USE_STANDARD, ["standard"]),
-        (libsha.USE_SSE4, [SSE4, "standard"]),
-        (libsha.USE_SSE4 | libsha.USE_AVX2, [AVX2_1WAY, AVX2, SSE4, "standard"]),
-        (libsha.USE_SSE4 | libsha.USE_SHANI, [SHANI, ARM, SSE4, "standard"]),
-        (libsha.USE_SSE4 | libsha.USE_AVX2 | libsha.USE_AVX512, [AVX512, AVX2_1WAY, AVX2, SSE4, "standard"]),
-        (libsha.USE_ALL, [SHANI_AVX512, SHANI, AVX512, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
+        (libsha.dispatch.USE_STANDARD, ["standard"]),
+        (libsha.dispatch.USE_SSE4, [SSE4, "standard"]),
+        (libsha.dispatch.USE_SSE4 | libsha.dispatch.USE_AVX2, [AVX2_1WAY, AVX2, SSE4, "standard"]),
+        (libsha.dispatch.USE_SSE4 | libsha.dispatch.USE_SHANI, [SHANI, ARM, SSE4, "standard"]),
+        (libsha.dispatch.USE_SSE4 | libsha.dispatch.USE_AVX2 | libsha.dispatch.USE_AVX512, [AVX512, AVX2_1WAY, AVX2, SSE4, "standard"]),
+        (libsha.dispatch.USE_ALL, [SHANI_AVX512, SHANI, AVX512, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
         # Bitcoin Core's USE_ALL (7) never picks an AVX-512 row.
-        (libsha.USE_SSE4 | libsha.USE_AVX2 | libsha.USE_SHANI, [SHANI, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
+        (libsha.dispatch.USE_SSE4 | libsha.dispatch.USE_AVX2 | libsha.dispatch.USE_SHANI, [SHANI, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
         # As in Bitcoin Core, x86's AVX2 and SHA-NI build on SSE4: without it, neither;
         # ARM's SHA-2 needs USE_SHANI alone.
-        (libsha.USE_AVX2, ["standard"]),
-        (libsha.USE_SHANI, [ARM, "standard"]),
-        (libsha.USE_AVX2 | libsha.USE_SHANI, [ARM, "standard"]),
-        (libsha.USE_AVX512, ["standard"]),
+        (libsha.dispatch.USE_AVX2, ["standard"]),
+        (libsha.dispatch.USE_SHANI, [ARM, "standard"]),
+        (libsha.dispatch.USE_AVX2 | libsha.dispatch.USE_SHANI, [ARM, "standard"]),
+        (libsha.dispatch.USE_AVX512, ["standard"]),
     ],
 )
 def test_mask_semantics_follow_bitcoin_core(use, candidates):
-    assert libsha.autodetect(use) == best_of(*candidates) == libsha.implementation()
+    assert libsha.dispatch.autodetect(use) == best_of(*candidates) == libsha.dispatch.implementation()
 
 
 def test_names_are_bitcoin_cores():
     # The tests' portable row (-DLIBSHA_TEST_PORTABLE_LANES, the sanitizer build) comes after standard.
-    names = [i.name for i in libsha.implementations() if "portable" not in i.name]
+    names = [i.name for i in libsha.dispatch.implementations() if "portable" not in i.name]
     machine = platform.machine().lower()
     if machine in ("x86_64", "amd64", "i686"):
         # The AVX-512 rows are in builds whose compiler takes AVX-512 (every one we ship).
@@ -79,7 +79,7 @@ def test_names_are_bitcoin_cores():
 
 
 def test_runnable_flags_match_cpu_features():
-    runnable = {i.name: i.runnable for i in libsha.implementations()}
+    runnable = {i.name: i.runnable for i in libsha.dispatch.implementations()}
     if SHANI in runnable:
         assert runnable[SHANI] == ("sha" in FEATURES)
         if SHANI_AVX512 in runnable:
@@ -94,7 +94,7 @@ def test_runnable_flags_match_cpu_features():
 
 
 def test_first_use_picks_the_best_runnable(tmp_path):
-    code = "import libsha; print(libsha.implementation())"
+    code = "import libsha; print(libsha.dispatch.implementation())"
     result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                             env={k: v for k, v in os.environ.items() if k != "LIBSHA_IMPL"})
     assert result.stdout.strip() == best_of(SHANI_AVX512, SHANI, AVX512, AVX2_1WAY, AVX2, SSE4, ARM, "standard")
@@ -102,32 +102,32 @@ def test_first_use_picks_the_best_runnable(tmp_path):
 
 @pytest.mark.parametrize("name", sorted(RUNNABLE))
 def test_select_and_using(name):
-    libsha.select(name)
-    assert libsha.implementation() == name
-    with libsha.using("standard"):
-        assert libsha.implementation() == "standard"
-    assert libsha.implementation() == name
+    libsha.dispatch.select(name)
+    assert libsha.dispatch.implementation() == name
+    with libsha.dispatch.using("standard"):
+        assert libsha.dispatch.implementation() == "standard"
+    assert libsha.dispatch.implementation() == name
 
 
 def test_using_restores_after_an_exception():
-    before = libsha.implementation()
+    before = libsha.dispatch.implementation()
     with pytest.raises(KeyError):
-        with libsha.using("standard"):
+        with libsha.dispatch.using("standard"):
             raise KeyError("boom")
-    assert libsha.implementation() == before
+    assert libsha.dispatch.implementation() == before
 
 
 @pytest.mark.parametrize("bad", ["", "nope", "SSE4", "standard ", "x86_shani", "standard\0"])
 def test_select_unknown_names(bad):
-    before = libsha.implementation()
+    before = libsha.dispatch.implementation()
     with pytest.raises(ValueError, match="unknown implementation|NUL"):
-        libsha.select(bad)
-    assert libsha.implementation() == before
+        libsha.dispatch.select(bad)
+    assert libsha.dispatch.implementation() == before
 
 
 def test_select_rejects_non_strings():
     with pytest.raises(TypeError):
-        libsha.select(b"standard")
+        libsha.dispatch.select(b"standard")
 
 
 def test_select_c_return_codes():
@@ -137,7 +137,7 @@ def test_select_c_return_codes():
     assert lib.libsha_select(None) == _native.ERR_NULL
 
 
-def run_with_env(tmp_path, value, code="import libsha; print(libsha.implementation())"):
+def run_with_env(tmp_path, value, code="import libsha; print(libsha.dispatch.implementation())"):
     env = dict(os.environ, LIBSHA_IMPL=value)
     return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
 
@@ -157,7 +157,7 @@ def run_with_env(tmp_path, value, code="import libsha; print(libsha.implementati
     ],
 )
 def test_libsha_impl_restricts_the_automatic_choice(tmp_path, value, candidates):
-    result = run_with_env(tmp_path, value, "import libsha; print(libsha.implementation(), libsha.autodetect())")
+    result = run_with_env(tmp_path, value, "import libsha; print(libsha.dispatch.implementation(), libsha.dispatch.autodetect())")
     assert result.returncode == 0, result.stderr
     first, after_autodetect = result.stdout.split()[0], result.stdout.split()[-1]
     assert first == best_of(*candidates) == after_autodetect
@@ -195,12 +195,12 @@ def test_switching_while_hashing_never_gives_a_wrong_digest(rng):
 
     def hasher():
         while not stop.is_set():
-            seen.add(libsha.implementation())  # which rows the hashing actually ran under
+            seen.add(libsha.dispatch.implementation())  # which rows the hashing actually ran under
             for m, e in zip(messages, expected):
-                h = libsha.new()
+                h = libsha.sha256()
                 h.update(m[:7])
                 h.update(m[7:])
-                if libsha.sha256(m) != e or h.digest() != e:
+                if libsha.sha256_digest(m) != e or h.digest() != e:
                     wrong.append(len(m))
             if libsha.sha256d64(blobs) != expected_d64:
                 wrong.append("d64")
@@ -215,7 +215,7 @@ def test_switching_while_hashing_never_gives_a_wrong_digest(rng):
     while (i < 5000 or done[0] - rounds_before < 3) and i < 2_000_000:
         assert lib.libsha_select(names[i % len(names)].encode()) == 0
         if i % 7 == 0:
-            lib.libsha_autodetect(libsha.USE_ALL)
+            lib.libsha_autodetect(libsha.dispatch.USE_ALL)
         i += 1
     rounds_during = done[0] - rounds_before
     stop.set()

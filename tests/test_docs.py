@@ -67,7 +67,7 @@ def test_the_readme_table_lists_exactly_the_registry_rows():
     assert set(readme_rows()) == release
     import libsha
 
-    assert {i.name for i in libsha.implementations() if "portable" not in i.name} <= release
+    assert {i.name for i in libsha.dispatch.implementations() if "portable" not in i.name} <= release
 
 
 def test_no_test_or_page_types_a_row_name():

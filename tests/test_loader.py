@@ -15,7 +15,7 @@ from libsha import _elf, _native
 
 pytestmark = pytest.mark.core
 
-SNIPPET = "import libsha; print(libsha.sha256(b'abc').hex())"
+SNIPPET = "import libsha; print(libsha.sha256_digest(b'abc').hex())"
 
 
 def run_python(code, env, cwd):

@@ -10,6 +10,7 @@ import pytest
 
 import libsha
 from libsha import _native
+from shabench import internal
 from support.data import sha256d64_by_hashlib
 
 pytestmark = pytest.mark.core
@@ -44,7 +45,7 @@ def test_streaming_from_every_offset(one_stream_row, rng):
         ctypes.memmove(base + offset, data, len(data))
         for n in (0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 200, 300):
             view = (ctypes.c_char * n).from_address(base + offset)
-            assert libsha.sha256(view) == hashlib.sha256(data[:n]).digest(), (offset, n)
+            assert libsha.sha256_digest(view) == hashlib.sha256(data[:n]).digest(), (offset, n)
 
 
 GUARD_PAGE_SCRIPT = textwrap.dedent(
@@ -70,8 +71,8 @@ GUARD_PAGE_SCRIPT = textwrap.dedent(
     _out, out_edge = guarded()
     data = bytes(i % 251 for i in range(2048))  # no period a lane mix-up could hide in
     cases = 0
-    for impl in [i.name for i in libsha.implementations() if i.runnable]:
-        libsha.select(impl)
+    for impl in [i.name for i in libsha.dispatch.implementations() if i.runnable]:
+        libsha.dispatch.select(impl)
         out = ctypes.create_string_buffer(32)
         for n in range(301):
             ctypes.memmove(edge - n, data, n)
@@ -102,16 +103,16 @@ def test_no_read_or_write_past_the_buffers(tmp_path):
     # In a child process: a fault there is a failed test here, not a crashed test run.
     result = subprocess.run([sys.executable, "-c", GUARD_PAGE_SCRIPT], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, f"exit {result.returncode}\n{result.stderr}"
-    runnable = sum(i.runnable for i in libsha.implementations())
+    runnable = sum(i.runnable for i in libsha.dispatch.implementations())
     assert int(result.stdout) == runnable * (2 * 301 + 18)
 
 
 def test_dirty_upper_ymm_state_before_every_call(one_stream_row):
     # The kernel writes a 256-bit register before each hash; digests must not change.
-    if "avx" not in libsha.cpu_features():
+    if "avx" not in libsha.dispatch.cpu_features():
         pytest.skip("this CPU has no AVX, so no upper YMM state to dirty")
     buf = ctypes.create_string_buffer(b"\x01" * 32, 32)
-    code = lib.libsha_bench(one_stream_row.encode(), _native.BENCH_HASH_DIRTY_UPPER, buf, 32, 1000)
+    code = internal.lib().libsha_internal_bench(one_stream_row.encode(), internal.BENCH_HASH_DIRTY_UPPER, buf, 32, 1000)
     assert code == _native.OK
     expected = b"\x01" * 32
     for _ in range(1000):

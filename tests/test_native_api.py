@@ -9,10 +9,12 @@ import pytest
 
 import libsha
 from libsha import _native
+from shabench import internal
 
 pytestmark = pytest.mark.core
 
 lib = _native.lib()
+bench = internal.lib()  # with the internal benchmark loops declared
 
 
 def new_ctx():
@@ -33,7 +35,7 @@ def test_build_type_is_release():
 
 def test_short_message_bench_feeds_back_the_digest_prefix():
     buf = ctypes.create_string_buffer(b"abcdefghijklmnop", 16)
-    assert lib.libsha_bench(b"standard", _native.BENCH_HASH, buf, 16, 2) == _native.OK
+    assert bench.libsha_internal_bench(b"standard", internal.BENCH_HASH, buf, 16, 2) == _native.OK
     first = hashlib.sha256(b"abcdefghijklmnop").digest()[:16]
     assert buf.raw == hashlib.sha256(first).digest()[:16]
 
@@ -44,31 +46,31 @@ def test_context_size_is_the_public_struct():
 
 
 def test_implementations_are_listed_with_runnable_flags():
-    impls = libsha.implementations()
+    impls = libsha.dispatch.implementations()
     # The portable fallback, last (only the tests' portable-lanes row, in a test build, comes after it).
     shipped = [i for i in impls if "portable" not in i.name]
-    assert shipped[-1] == libsha.Implementation("standard", True)
+    assert shipped[-1] == libsha.dispatch.Implementation("standard", True)
     assert len({i.name for i in impls}) == len(impls)
-    assert libsha.implementation() in {i.name for i in impls if i.runnable}
+    assert libsha.dispatch.implementation() in {i.name for i in impls if i.runnable}
     assert lib.libsha_implementation_at(len(impls), None) is None
 
 
 def test_autodetect_respects_the_mask():
     try:
-        assert libsha.autodetect(libsha.USE_STANDARD) == "standard" == libsha.implementation()
+        assert libsha.dispatch.autodetect(libsha.dispatch.USE_STANDARD) == "standard" == libsha.dispatch.implementation()
     finally:
-        libsha.autodetect()
+        libsha.dispatch.autodetect()
 
 
 @pytest.mark.parametrize("bad", [-1, 16, 1 << 40])
 def test_autodetect_rejects_unknown_bits(bad):
     with pytest.raises(ValueError, match="USE_"):
-        libsha.autodetect(bad)
+        libsha.dispatch.autodetect(bad)
 
 
 def test_autodetect_rejects_non_integers():
     with pytest.raises(TypeError):
-        libsha.autodetect("sse4")
+        libsha.dispatch.autodetect("sse4")
 
 
 def test_streaming_c_api_and_final_wipes():
@@ -133,7 +135,8 @@ def test_message_length_limit():
 
 
 def test_python_maps_the_length_limit_to_overflow_error():
-    h = libsha.new(bytes(4096))  # long enough to live in a C context
+    h = libsha.sha256()
+    h.update(bytes(4096))  # an update this long goes to a C context
     ctypes.c_uint64.from_buffer(h._ctx, 32).value = (1 << 61) - 1
     with pytest.raises(OverflowError, match="2\\*\\*61"):
         h.update(bytes(4096))  # long updates reach C at once
@@ -143,7 +146,8 @@ def test_python_maps_the_length_limit_to_overflow_error():
 
 
 def test_a_refused_update_leaves_the_kept_bytes_hashed_once():
-    h = libsha.new(bytes(4096))
+    h = libsha.sha256()
+    h.update(bytes(4096))
     length = ctypes.c_uint64.from_buffer(h._ctx, 32)
     length.value = (1 << 61) - 1 - 4096 - 5
     h.update(b"12345")  # kept in the object
@@ -157,18 +161,18 @@ def test_a_refused_update_leaves_the_kept_bytes_hashed_once():
 
 def test_bench_kernel_arguments():
     buf = ctypes.create_string_buffer(64)
-    assert lib.libsha_bench(b"standard", _native.BENCH_HASH, buf, 32, 1) == _native.OK
-    assert lib.libsha_bench(b"standard", _native.BENCH_D64, buf, 64, 1) == _native.OK
-    assert lib.libsha_bench(b"no-such", _native.BENCH_HASH, buf, 32, 1) == _native.ERR_UNKNOWN_IMPL
-    assert lib.libsha_bench(b"standard", _native.BENCH_HASH, buf, 0, 1) == _native.OK
-    assert lib.libsha_bench(b"standard", _native.BENCH_D64, buf, 63, 1) == _native.ERR_ARGUMENT
-    assert lib.libsha_bench(b"standard", 99, buf, 64, 1) == _native.ERR_ARGUMENT
-    assert lib.libsha_bench(None, _native.BENCH_HASH, buf, 32, 1) == _native.ERR_NULL
+    assert bench.libsha_internal_bench(b"standard", internal.BENCH_HASH, buf, 32, 1) == _native.OK
+    assert bench.libsha_internal_bench(b"standard", internal.BENCH_D64, buf, 64, 1) == _native.OK
+    assert bench.libsha_internal_bench(b"no-such", internal.BENCH_HASH, buf, 32, 1) == _native.ERR_UNKNOWN_IMPL
+    assert bench.libsha_internal_bench(b"standard", internal.BENCH_HASH, buf, 0, 1) == _native.OK
+    assert bench.libsha_internal_bench(b"standard", internal.BENCH_D64, buf, 63, 1) == _native.ERR_ARGUMENT
+    assert bench.libsha_internal_bench(b"standard", 99, buf, 64, 1) == _native.ERR_ARGUMENT
+    assert bench.libsha_internal_bench(None, internal.BENCH_HASH, buf, 32, 1) == _native.ERR_NULL
 
 
 def test_bench_peer_runs_the_same_loop_as_bench_hash():
     # A peer's SHA256(data, len, md) in libsha's C loop: the same feedback, so the
-    # same bytes come out as from libsha's own LIBSHA_BENCH_HASH loop.
+    # same bytes come out as from libsha's own LIBSHA_INTERNAL_BENCH_HASH loop.
     peer_type = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p)
 
     @peer_type
@@ -179,11 +183,11 @@ def test_bench_peer_runs_the_same_loop_as_bench_hash():
     for size in (0, 5, 32, 64, 1000):
         ours = ctypes.create_string_buffer(bytes(i % 251 for i in range(size)), max(size, 1))
         theirs = ctypes.create_string_buffer(ours.raw, max(size, 1))
-        assert lib.libsha_bench(b"standard", _native.BENCH_HASH, ours, size, 3) == _native.OK
-        assert lib.libsha_bench_peer(ctypes.cast(peer, ctypes.c_void_p), theirs, size, 3) == _native.OK
+        assert bench.libsha_internal_bench(b"standard", internal.BENCH_HASH, ours, size, 3) == _native.OK
+        assert bench.libsha_internal_bench_peer(ctypes.cast(peer, ctypes.c_void_p), theirs, size, 3) == _native.OK
         assert theirs.raw == ours.raw, size
-    assert lib.libsha_bench_peer(None, theirs, 1, 1) == _native.ERR_NULL
-    assert lib.libsha_bench_peer(ctypes.cast(peer, ctypes.c_void_p), None, 1, 1) == _native.ERR_NULL
+    assert bench.libsha_internal_bench_peer(None, theirs, 1, 1) == _native.ERR_NULL
+    assert bench.libsha_internal_bench_peer(ctypes.cast(peer, ctypes.c_void_p), None, 1, 1) == _native.ERR_NULL
 
 
 def test_constants_mirrored_from_the_header():
@@ -191,32 +195,48 @@ def test_constants_mirrored_from_the_header():
     import re
     from pathlib import Path
 
-    from libsha import _dispatch
+    from libsha import dispatch
     from libsha.cli import include_dir
 
     header = (Path(include_dir()) / "libsha.h").read_text()
     defines = {m[1]: m[2] for m in re.finditer(r"#define LIBSHA_(\w+) \(?(-?\d+)u?\)?", header)}
     mirrored = {k: v for k, v in vars(_native).items()
-                if re.fullmatch(r"OK|ERR_\w+|BENCH_\w+|FILE_\w+|DIGEST_SIZE|BLOCK_SIZE|DOUBLE", k)}
-    mirrored.update({k: v for k, v in vars(_dispatch).items() if re.fullmatch(r"USE_(?!ALL$)\w+", k)})
+                if re.fullmatch(r"OK|ERR_\w+|FILE_\w+|DIGEST_SIZE|BLOCK_SIZE|DOUBLE", k)}
+    mirrored.update({k: v for k, v in vars(dispatch).items() if re.fullmatch(r"USE_(?!ALL$)\w+", k)})
     for name, value in mirrored.items():
         assert name in defines, f"LIBSHA_{name} is not in libsha.h"
         assert value == int(defines[name]), name
-    assert set(k for k in defines if k.startswith(("ERR_", "BENCH_", "FILE_", "USE_"))) <= set(mirrored)
+    assert set(k for k in defines if k.startswith(("ERR_", "FILE_", "USE_"))) <= set(mirrored)
+    assert not [k for k in defines if "BENCH" in k], "the benchmark loops' codes are internal (libsha/src/bench.h)"
     # USE_ALL is an expression of the others in the header: the same bits here.
     use_all = re.search(r"#define LIBSHA_USE_ALL \(([^)]*)\)", header)[1]
-    assert _dispatch.USE_ALL == sum({int(defines[n]) for n in re.findall(r"LIBSHA_(USE_\w+)", use_all)})
+    assert dispatch.USE_ALL == sum({int(defines[n]) for n in re.findall(r"LIBSHA_(USE_\w+)", use_all)})
     assert set(re.findall(r"LIBSHA_(USE_\w+)", use_all)) == {k for k in defines if k.startswith("USE_")} - {"USE_STANDARD"}
     # CPU features: Python reads names and bits from the library's one table; every
     # LIBSHA_CPU_* of the header must have its row there (a new one without fails here).
     header_cpu = {int(shift) for shift in re.findall(r"#define LIBSHA_CPU_\w+ \(1u << (\d+)\)", header)}
-    table = _dispatch.CPU_FEATURES
+    table = dispatch.CPU_FEATURES
     assert sorted(1 << shift for shift in header_cpu) == sorted(table.values())
     assert len(set(table)) == len(table) and all(re.fullmatch(r"[a-z0-9.-]+", name) for name in table)
     # libsha_files_control: the same fields, in order, of the same widths.
     struct = re.search(r"typedef struct libsha_files_control \{(.*?)\} libsha_files_control;", header, re.S)[1]
     fields = [(name, int(bits) // 8) for bits, name in re.findall(r"uint(\d+)_t (\w+);", struct)]
     assert [(name, ctypes.sizeof(t)) for name, t in _native.FilesControl._fields_] == fields
+
+
+def test_the_internal_loops_are_declared_as_their_header_says():
+    # shabench's copy of libsha/src/bench.h: the operation codes and the functions, no more, no fewer.
+    import re
+    from pathlib import Path
+
+    from shabench import internal
+
+    header = (Path(__file__).resolve().parent.parent / "libsha" / "src" / "bench.h").read_text()
+    defines = {m[1]: int(m[2]) for m in re.finditer(r"#define LIBSHA_INTERNAL_(BENCH_\w+) (\d+)", header)}
+    assert defines == {k: v for k, v in vars(internal).items() if k.startswith("BENCH_")}
+    assert set(re.findall(r"^LIBSHA_INTERNAL_API\b[^;(]*?\b(\w+)\s*\(", header, re.M)) == set(internal.SIGNATURES)
+    assert all(name.startswith("libsha_internal_") for name in internal.SIGNATURES)
+    assert not set(internal.SIGNATURES) & set(_native.SIGNATURES)
 
 
 def test_intlen_entry_point():
@@ -229,7 +249,7 @@ def test_intlen_entry_point():
 
 def test_digests_written_into_new_bytes_objects_are_fresh():
     # The fast path fills bytes(32) in place; no two results may share storage.
-    results = [libsha.sha256(bytes([i])) for i in range(50)]
+    results = [libsha.sha256_digest(bytes([i])) for i in range(50)]
     assert len({id(r) for r in results}) == 50
     assert results == [hashlib.sha256(bytes([i])).digest() for i in range(50)]
     assert hash(results[0]) == hash(hashlib.sha256(b"\0").digest())

@@ -82,7 +82,7 @@ def test_an_object_gets_the_splits_suite(tmp_path):
 
 
 @pytest.mark.parametrize("factory, module", [
-    ("libsha:SHA256", None),
+    ("libsha:sha256", None),
     ("test_oracle_real:Buffered", None),
     ("Crypto.Hash.SHA256:new", "Crypto"),  # pycryptodome
     ("cryptography.hazmat.primitives.hashes:Hash(SHA256())", "cryptography"),  # finalize(), an expression

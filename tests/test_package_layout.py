@@ -68,8 +68,26 @@ def test_all_is_every_lazy_name_and_what_type_checkers_see():
     assert set(libsha.__all__) == set(libsha._HOMES) == checked
     assert len(libsha.__all__) == len(set(libsha.__all__))
     for name in libsha.__all__:
-        module, attribute = libsha._HOMES[name]
-        assert getattr(libsha, name) is getattr(__import__(f"libsha.{module}", fromlist=["_"]), attribute), name
+        home = libsha._HOMES[name]
+        module = __import__(f"libsha.{home or name}", fromlist=["_"])
+        assert getattr(libsha, name) is (module if home is None else getattr(module, name)), name
+
+
+def test_the_public_namespace_is_the_table():
+    # Run in a fresh interpreter: what dir() shows before and after every lazy name is loaded.
+    import subprocess
+    import sys
+
+    code = ("import libsha; before = {n for n in dir(libsha) if not n.startswith('_')}; "
+            "[getattr(libsha, n) for n in libsha.__all__]; "
+            "after = {n for n in dir(libsha) if not n.startswith('_')}; "
+            "assert before == after == set(libsha.__all__), (before ^ set(libsha.__all__), after ^ set(libsha.__all__))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT.parent)
+    assert result.returncode == 0, result.stderr
+    import libsha.dispatch
+
+    assert {"select", "using", "autodetect", "implementation", "implementations", "Implementation", "cpu_features",
+            "CPU_FEATURES", "USE_ALL", "USE_STANDARD", "build_type"} <= set(dir(libsha.dispatch))
 
 
 @pytest.mark.parametrize("argv", [["-c", "import libsha"], ["-m", "libsha.oracle", "--help"]])

@@ -50,7 +50,7 @@ def test_widest_lanes_mirror_the_library():
 
 
 def test_the_portable_row_passes_its_self_test(portable_library):
-    code = f"import libsha; libsha.select({PORTABLE!r}); print(libsha.implementation())"
+    code = f"import libsha; libsha.dispatch.select({PORTABLE!r}); print(libsha.dispatch.implementation())"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             env=with_library(portable_library), cwd=ROOT / "tests")
     assert result.stdout.strip() == PORTABLE, result.stderr

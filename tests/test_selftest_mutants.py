@@ -127,7 +127,7 @@ print(" ".join(str(lib.libsha_select(name.encode())) for name in sys.argv[2:]))
 @pytest.mark.parametrize("kernel, source, text, mutant, refused", MUTANTS, ids=[m[0] for m in MUTANTS])
 def test_a_lane_swap_is_refused_by_the_self_test(tmp_path, tmp_path_factory, kernel, source, text, mutant, refused):
     portable = source.startswith("tests/")
-    runnable = {i.name for i in libsha.implementations() if i.runnable} | ({PORTABLE} if portable else set())
+    runnable = {i.name for i in libsha.dispatch.implementations() if i.runnable} | ({PORTABLE} if portable else set())
     refused = set(refused) & runnable  # e.g. the AVX-512 rows, where the CPU has no AVX-512
     if not refused:
         pytest.skip(f"this CPU runs none of the rows that use the {kernel} kernel")

@@ -121,16 +121,19 @@ def test_the_catalogue_covers_every_implementation_and_peer():
         for name in ("SHA256", "SHA256_32b", "SHA256_64b", "SHA256D64_1024"):
             assert f"{name} using the '{impl}' SHA256 implementation" in titles
     dirty = [t for t in titles if t.startswith("SHA256_32b_dirty_upper")]
-    if "avx" in libsha.cpu_features():  # one per SHA-NI row (their single stream is SSE-encoded)
-        shani_rows = [impl for impl in libsha.implementations() if impl.runnable and "shani" in impl.name]
+    if "avx" in libsha.dispatch.cpu_features():  # one per SHA-NI row (their single stream is SSE-encoded)
+        shani_rows = [impl for impl in libsha.dispatch.implementations() if impl.runnable and "shani" in impl.name]
         assert dirty == [f"SHA256_32b_dirty_upper using the '{impl.name}' SHA256 implementation" for impl in shani_rows]
     for impl in RUNNABLE:
         for name in ("SHA256_32b_stream", "HMAC_SHA256_32b"):  # C loops of our own
             assert f"{name} using the '{impl}' SHA256 implementation" in titles
-    active = libsha.implementation()
-    for name, call in (("SHA256", "libsha.sha256"), ("SHA256_32b", "libsha.sha256"), ("SHA256_64b", "libsha.sha256"),
-                       ("SHA256_32b_stream", "libsha.new, update, digest"), ("HMAC_SHA256_32b", "libsha.hmac_sha256"),
-                       ("HMAC_SHA256_32b", "hmac.new(digestmod=libsha.new)")):
+    active = libsha.dispatch.implementation()
+    for name, call in (("SHA256", "libsha.sha256_digest"), ("SHA256_32b", "libsha.sha256_digest"),
+                       ("SHA256_64b", "libsha.sha256_digest"), ("SHA256_1K", "libsha.sha256_digest"),
+                       ("SHA256", "libsha.sha256(m).digest()"), ("SHA256_32b", "libsha.sha256(m).digest()"),
+                       ("SHA256_1K", "libsha.sha256(m).digest()"),
+                       ("SHA256_32b_stream", "libsha.sha256, update, digest"), ("HMAC_SHA256_32b", "libsha.hmac_sha256"),
+                       ("HMAC_SHA256_32b", "hmac.new(digestmod=libsha.sha256)")):
         # What a Python caller gets, labelled as a Python loop, beside hashlib's row of the same name.
         assert f"{name} using {call} ('{active}', Python loop)" in titles
         assert any(t.startswith(f"{name} using h") and "libsha" not in t and t.endswith("Python loop)") for t in titles)
@@ -152,7 +155,7 @@ def test_the_catalogue_covers_every_implementation_and_peer():
 def test_openssl_peer_rows_beside_the_rows_without_sha_ni(monkeypatch):
     from shabench import openssl
 
-    rows = openssl.openssl_benchmarks(RUNNABLE, libsha.cpu_features())
+    rows = openssl.openssl_benchmarks(RUNNABLE, libsha.dispatch.cpu_features())
     masked = {openssl.mask_for(impl) for impl in RUNNABLE} - {None}
     assert {(b.name, b.runner.split("OPENSSL_ia32cap=")[1].split()[0]) for b in rows} == {
         (name, f'"{openssl.MASKS[key][0]}"') for key in masked for name, _ in openssl.SIZES}
@@ -298,11 +301,11 @@ def test_verify_prints_its_seed_and_replays_it(capsys, monkeypatch):
 
 def test_verify_fails_when_an_implementation_is_wrong(capsys, monkeypatch):
     # A test hook: make 'standard' give a wrong digest for one NIST message length.
-    real = libsha.sha256
+    real = libsha.sha256_digest
 
     def broken(data=b""):
         digest = real(data)
-        if libsha.implementation() == "standard" and len(data) == 3:
+        if libsha.dispatch.implementation() == "standard" and len(data) == 3:
             return bytes(32)
         return digest
 
@@ -316,8 +319,8 @@ def test_verify_fails_when_an_implementation_is_wrong(capsys, monkeypatch):
 
 def test_benchmarks_leave_the_active_implementation_alone(tmp_path):
     code = (
-        "import libsha, shabench.cli as c; libsha.select('standard');"
-        "c.main(['--filter', 'SHA256_32b', '--min-time', '0.5', '--epochs', '2']); print(libsha.implementation())"
+        "import libsha, shabench.cli as c; libsha.dispatch.select('standard');"
+        "c.main(['--filter', 'SHA256_32b', '--min-time', '0.5', '--epochs', '2']); print(libsha.dispatch.implementation())"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -385,7 +388,7 @@ def test_column_rows_check_every_peer_then_run(monkeypatch):
     monkeypatch.setattr(columns, "SHAPES", [("COLUMN_64b_1M", 3000, 64), ("COLUMN_1KiB_100k", 300, 1024)])
     rows = columns.column_benchmarks()
     titles = [b.title for b in rows]
-    active = libsha.implementation()
+    active = libsha.dispatch.implementation()
     for name in ("COLUMN_64b_1M", "COLUMN_1KiB_100k"):
         for call in ("threads=1", "threads=0", "hex=True, threads=1"):
             assert f"{name} using libsha.sha256_many(pyarrow binary, {call}) ('{active}', one Python call)" in titles

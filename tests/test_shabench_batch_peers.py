@@ -1,5 +1,5 @@
 """shabench's batch peers (isa-l_crypto and IPsec-MB managers by name) and the C loop that times them,
-libsha_bench_peer_many: the same feedback as libsha_bench_many, digests checked before any timing,
+libsha_internal_bench_peer_many: the same feedback as libsha_internal_bench_many, digests checked before any timing,
 and a peer that is absent left out with the reason."""
 
 import ctypes
@@ -11,10 +11,10 @@ import pytest
 
 import libsha
 from libsha import _native
-from shabench import batch_peers
+from shabench import batch_peers, internal
 from shabench.batch_peers import IPSEC_MANAGERS, ISAL_ENV, PeerUnavailable, batch_peer_benchmarks
 
-lib = _native.lib()
+bench = internal.lib()
 PEER_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                            ctypes.c_size_t)
 
@@ -32,7 +32,7 @@ def python_peer(wrong=False):
     def peer(state, out, data, offsets, n):
         ends = (ctypes.c_int64 * (n + 1)).from_address(offsets)
         for i in range(n):
-            digest = libsha.sha256(ctypes.string_at(data + ends[i], ends[i + 1] - ends[i]))
+            digest = libsha.sha256_digest(ctypes.string_at(data + ends[i], ends[i + 1] - ends[i]))
             ctypes.memmove(out + 32 * i, bytes(32) if wrong else digest, 32)
         return 0
 
@@ -47,8 +47,8 @@ def test_the_peer_loop_gives_what_libshas_own_batch_loop_gives(rng):
         theirs = ctypes.create_string_buffer(ours.raw, len(ours.raw))
         out_ours, out_theirs = (ctypes.create_string_buffer(32 * len(lengths)) for _ in range(2))
         address = offsets.buffer_info()[0]
-        assert lib.libsha_bench_many(b"standard", out_ours, ours, address, len(lengths), 0, 3) == _native.OK
-        assert lib.libsha_bench_peer_many(ctypes.cast(peer, ctypes.c_void_p), None, out_theirs, theirs, address,
+        assert bench.libsha_internal_bench_many(b"standard", out_ours, ours, address, len(lengths), 0, 3) == _native.OK
+        assert bench.libsha_internal_bench_peer_many(ctypes.cast(peer, ctypes.c_void_p), None, out_theirs, theirs, address,
                                           len(lengths), 3) == _native.OK
         assert theirs.raw == ours.raw and out_theirs.raw == out_ours.raw, lengths
 
@@ -61,13 +61,13 @@ def test_the_peer_loop_refuses_null_and_reports_a_failing_peer(rng):
     fn = ctypes.cast(python_peer(), ctypes.c_void_p)
     for args in ((None, None, out, data, address), (fn, None, None, data, address), (fn, None, out, None, address),
                  (fn, None, out, data, None)):
-        assert lib.libsha_bench_peer_many(*args, 2, 1) == _native.ERR_NULL
+        assert bench.libsha_internal_bench_peer_many(*args, 2, 1) == _native.ERR_NULL
 
     @PEER_FN
     def failing(state, out, data, offsets, n):
         return 1
 
-    assert lib.libsha_bench_peer_many(ctypes.cast(failing, ctypes.c_void_p), None, out, data, address, 2, 1) \
+    assert bench.libsha_internal_bench_peer_many(ctypes.cast(failing, ctypes.c_void_p), None, out, data, address, 2, 1) \
         == _native.ERR_ARGUMENT
 
 
@@ -91,7 +91,7 @@ def test_isa_l_without_its_prefix_is_left_out_saying_how_to_build_it(monkeypatch
     monkeypatch.setattr(batch_peers, "PEERS", {"isa-l_crypto": batch_peers.PEERS["isa-l_crypto"]})
     monkeypatch.setattr(batch_peers, "_on_x86_64", lambda: True)
     batch_peers._isal.cache_clear()
-    rows = batch_peer_benchmarks([("SHA256_MANY_7x100b", 7, 100)], libsha.cpu_features())
+    rows = batch_peer_benchmarks([("SHA256_MANY_7x100b", 7, 100)], libsha.dispatch.cpu_features())
     assert rows and all("tools/build_isal_crypto.sh" in r.left_out for r in rows)
     monkeypatch.setenv(ISAL_ENV, "/nonexistent")
     batch_peers._isal.cache_clear()
@@ -123,7 +123,7 @@ def test_ipsec_mb_managers_hash_every_batch_right(tmp_path, monkeypatch):
     # and timed twice in the loop, on batches whose lengths cross its lanes' block boundaries.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     batch_peers._ipsec.cache_clear()
-    rows = [r for r in batch_peer_benchmarks([("A", 37, 65), ("B", 100, 1), ("C", 16, 1000)], libsha.cpu_features())
+    rows = [r for r in batch_peer_benchmarks([("A", 37, 65), ("B", 100, 1), ("C", 16, 1000)], libsha.dispatch.cpu_features())
             if r.runner.startswith("IPsec-MB")]
     assert len(rows) == 3 * len(IPSEC_MANAGERS)
     ran = 0

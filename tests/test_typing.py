@@ -55,6 +55,6 @@ def test_typed_usage_example_passes_mypy_strict_and_runs(tmp_path):
 def test_mypy_catches_a_wrong_use(tmp_path):
     # The annotations are real: a str where a buffer is required is a type error.
     wrong = tmp_path / "wrong.py"
-    wrong.write_text("import libsha\nlibsha.sha256('text')\nx: str = libsha.hmac_sha256(b'k', b'm')\n")
+    wrong.write_text("import libsha\nlibsha.sha256_digest('text')\nx: str = libsha.hmac_sha256(b'k', b'm')\n")
     result = mypy(tmp_path, str(wrong))
     assert result.returncode == 1 and result.stdout.count("error:") == 2, result.stdout

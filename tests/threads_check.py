@@ -36,7 +36,7 @@ def main():
         assert [bytes(r) for r in got] == [hashlib.sha256(bytes(r)).digest() for r in rows], "numpy"
         checks += 2
     checks += files(rng)
-    print(f"sha256_many and sha256_files with threads: {checks} batches right on {libsha.implementation()}")
+    print(f"sha256_many and sha256_files with threads: {checks} batches right on {libsha.dispatch.implementation()}")
 
 
 def files(rng):

@@ -26,24 +26,24 @@ def check_active(failures):
     for name in ("SHA256ShortMsg.rsp", "SHA256LongMsg.rsp"):
         for message, digest in messages(name):
             count += 1
-            if libsha.sha256(message) != digest:
-                failures.append(f"{libsha.implementation()} {name} len {len(message)}")
+            if libsha.sha256_digest(message) != digest:
+                failures.append(f"{libsha.dispatch.implementation()} {name} len {len(message)}")
     data = bytes((i * 7 + 3) % 251 for i in range(64 * 1024))  # no period a lane mix-up could hide in
     for blobs in list(range(18)) + [33]:
         count += 1
         if libsha.sha256d64(data[: 64 * blobs]) != d64_expected(data[: 64 * blobs]):
-            failures.append(f"{libsha.implementation()} d64 {blobs}")
+            failures.append(f"{libsha.dispatch.implementation()} d64 {blobs}")
     for n in range(301):
         count += 1
-        if libsha.sha256(data[:n]) != hashlib.sha256(data[:n]).digest():
-            failures.append(f"{libsha.implementation()} one-shot len {n}")
+        if libsha.sha256_digest(data[:n]) != hashlib.sha256(data[:n]).digest():
+            failures.append(f"{libsha.dispatch.implementation()} one-shot len {n}")
     for n in range(0, 200, 3):
         for cut in (0, n // 2, n):
             count += 1
-            h = libsha.new(data[:cut])
+            h = libsha.sha256(data[:cut])
             h.update(data[cut:n])
             if h.digest() != hashlib.sha256(data[:n]).digest():
-                failures.append(f"{libsha.implementation()} split {n}/{cut}")
+                failures.append(f"{libsha.dispatch.implementation()} split {n}/{cut}")
     for double in (False, True):
         digest = (lambda m: hashlib.sha256(hashlib.sha256(m).digest()).digest()) if double else \
             (lambda m: hashlib.sha256(m).digest())
@@ -55,12 +55,12 @@ def check_active(failures):
         for batch in batches:
             count += 1
             if libsha.sha256_many(batch, double=double) != [digest(m) for m in batch]:
-                failures.append(f"{libsha.implementation()} many double={double} lengths {[len(m) for m in batch]}")
+                failures.append(f"{libsha.dispatch.implementation()} many double={double} lengths {[len(m) for m in batch]}")
     leaves = [data[32 * i : 32 * i + 32] for i in range(600)]
     for n in (0, 1, 2, 3, 255, 256, 257, 600):
         count += 1
         if libsha.merkle_root(leaves[:n]) != merkle_expected(leaves[:n]):
-            failures.append(f"{libsha.implementation()} merkle {n}")
+            failures.append(f"{libsha.dispatch.implementation()} merkle {n}")
     return count
 
 
@@ -72,18 +72,18 @@ def merkle_expected(leaves):
 
 def main():
     failures = []
-    detected = libsha.implementation()
+    detected = libsha.dispatch.implementation()
     checks = check_active(failures)
     refused = []
-    for impl in libsha.implementations():
+    for impl in libsha.dispatch.implementations():
         try:
-            with libsha.using(impl.name):
+            with libsha.dispatch.using(impl.name):
                 checks += check_active(failures)
         except ValueError:
             refused.append(impl.name)
             if impl.runnable:
                 failures.append(f"{impl.name} refused but listed runnable")
-    print(json.dumps({"detected": detected, "features": libsha.cpu_features(), "checks": checks,
+    print(json.dumps({"detected": detected, "features": libsha.dispatch.cpu_features(), "checks": checks,
                       "refused": refused, "failures": failures}))
 
 

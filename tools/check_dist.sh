@@ -38,7 +38,7 @@ WHEEL_TESTS="not build and not emulated and not external and not slow and not to
 python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install -q "$wheel" pytest pytest-xdist hypothesis numpy
 cd "$work"  # not the checkout, whose libsha/ would shadow the installed one
-"$work/venv/bin/python" -c "import libsha; print('installed wheel:', libsha.__file__, libsha.implementation())"
+"$work/venv/bin/python" -c "import libsha; print('installed wheel:', libsha.__file__, libsha.dispatch.implementation())"
 # Not the tests that build their own library from source or emulate (they test the source, which the
 # main run did, not this wheel), nor the oracle's on other libraries: selected by marker (pyproject.toml).
 "$work/venv/bin/python" -m pytest "$repo/tests" -q -p no:cacheprovider -n auto --dist worksteal -m "$WHEEL_TESTS"

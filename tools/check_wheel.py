@@ -13,7 +13,8 @@ header is parsed by hand here) and refuses the wheel, exit 1, listing every prob
   for first on that OS, and no other binary;
 - the library is for the tag's OS and CPU, and on macOS its minimum version (LC_BUILD_VERSION, or
   LC_VERSION_MIN_MACOSX) is the one the tag claims;
-- it exports every LIBSHA_API function of the wheel's `libsha.h`, and nothing else;
+- it exports every LIBSHA_API function of the wheel's `libsha.h`, and the libsha_internal_ loops
+  that shabench calls (LIBSHA_INTERNAL_API in the checkout's libsha/src/bench.h), and nothing else;
 - it needs nothing but the system's C library: libSystem on macOS; KERNEL32 and the C runtime on
   Windows (the UCRT, part of Windows 10 and later, msvcrt, or the VCRUNTIME140 that CPython ships);
   libc on Linux and FreeBSD.
@@ -71,9 +72,18 @@ def parse_platform_tag(tag: str) -> Platform | None:
     return None
 
 
-def api_functions(header: str) -> set[str]:
-    """The functions libsha.h declares with LIBSHA_API (not the macro's own definitions)."""
-    return set(re.findall(r"^LIBSHA_API\b[^;(]*?\b(\w+)\s*\(", header, re.M))
+INTERNAL_HEADER = Path(__file__).resolve().parent.parent / "libsha" / "src" / "bench.h"
+INTERNAL_PREFIX = "libsha_internal_"
+
+
+def api_functions(header: str, macro: str = "LIBSHA_API") -> set[str]:
+    """The functions a header declares with `macro` (not the macro's own definitions)."""
+    return set(re.findall(rf"^{macro}\b[^;(]*?\b(\w+)\s*\(", header, re.M))
+
+
+def internal_functions() -> set[str]:
+    """The internal loops the library exports for shabench alone, as libsha/src/bench.h declares them."""
+    return api_functions(INTERNAL_HEADER.read_text(), "LIBSHA_INTERNAL_API")
 
 
 def record_problems(wheel: zipfile.ZipFile) -> list[str]:
@@ -217,6 +227,11 @@ def check_library(path: Path, header: str, platform: Platform, plat: str, name: 
     api = api_functions(header)
     if not api:
         return problems + ["libsha.h declares no LIBSHA_API function: is it libsha's header?"], facts
+    internal = internal_functions()
+    problems += [f"libsha.h declares {n}: the {INTERNAL_PREFIX} prefix is for bench.h alone"
+                 for n in sorted(api) if n.startswith(INTERNAL_PREFIX)]
+    problems += [f"bench.h declares {n} without the {INTERNAL_PREFIX} prefix"
+                 for n in sorted(internal) if not n.startswith(INTERNAL_PREFIX)]
 
     found = binary_facts(lief, path)
     if "os" not in found:
@@ -234,9 +249,12 @@ def check_library(path: Path, header: str, platform: Platform, plat: str, name: 
         problems.append(f"{name}'s install name is {install_name!r}, not @rpath/ or @loader_path/")
     if platform.macos_min is not None and found["macos_min"] != platform.macos_min:
         problems.append(f"{name} needs macOS {found['macos_min']} or later, the tag claims {platform.macos_min}")
-    missing, extra = sorted(api - found["exports"]), sorted(found["exports"] - api)
+    missing, extra = sorted(api - found["exports"]), sorted(found["exports"] - api - internal)
     if missing:
         problems.append(f"{name} does not export {', '.join(missing)} (declared LIBSHA_API in libsha.h)")
+    if internal - found["exports"]:
+        problems.append(f"{name} does not export {', '.join(sorted(internal - found['exports']))} "
+                        "(shabench's loops, declared in libsha/src/bench.h)")
     if extra:
         problems.append(f"{name} exports {', '.join(extra)}, which libsha.h does not declare")
     allowed = ALLOWED_DEPENDENCIES[platform.os]

@@ -6,11 +6,12 @@ import hashlib
 import hmac
 
 import libsha
+from libsha import dispatch, sha256
 from libsha.reference import hmac_sha256 as reference_hmac
 
 
 def fingerprint(chunks: list[bytes]) -> str:
-    h: libsha.SHA256 = libsha.new()
+    h: sha256 = sha256()  # as `from hashlib import sha256` would read
     for chunk in chunks:
         h.update(chunk)
     other = h.copy()
@@ -27,13 +28,18 @@ def authenticate(key: bytes, message: bytearray) -> bytes:
 
 
 def main() -> None:
-    digest: bytes = libsha.sha256(b"abc")
-    assert digest == hashlib.sha256(b"abc").digest()
-    assert hmac.new(b"key", b"msg", libsha.new).digest() == hmac.digest(b"key", b"msg", "sha256")
-    names: list[str] = [impl.name for impl in libsha.implementations() if impl.runnable]
-    with libsha.using(names[-1]):
-        assert libsha.implementation() == names[-1]
-    print(fingerprint([b"a", b"b"]), authenticate(b"k", bytearray(b"m")).hex(), libsha.sha256d64(bytes(64)).hex())
+    digest: bytes = libsha.sha256_digest(b"abc")
+    assert digest == hashlib.sha256(b"abc").digest() == sha256(b"abc").digest()
+    text: str = libsha.sha256_hexdigest(bytearray(b"abc"))
+    assert text == libsha.new("sha256", b"abc").hexdigest()
+    assert hmac.new(b"key", b"msg", libsha.sha256).digest() == hmac.digest(b"key", b"msg", "sha256")
+    names: list[str] = [impl.name for impl in dispatch.implementations() if impl.runnable]
+    with dispatch.using(names[-1]):
+        assert dispatch.implementation() == names[-1]
+    features: dict[str, int] = dispatch.CPU_FEATURES
+    assert set(dispatch.cpu_features()) <= set(features)
+    version: str = libsha.library_version()
+    print(version, fingerprint([b"a", b"b"]), authenticate(b"k", bytearray(b"m")).hex(), libsha.sha256d64(bytes(64)).hex())
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
  * iteration is not what gets measured. */
 #include <string.h>
 
+#include "bench.h"
 #include "sha256_impl.h"
 
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
@@ -70,8 +71,7 @@ static void hmac_feedback(const struct libsha_impl *impl, unsigned char *buf, si
     feed_back(buf, len, mac);
 }
 
-int libsha_bench(const char *implementation, int op, unsigned char *buf, size_t len,
-                 uint64_t iterations)
+int libsha_internal_bench(const char *implementation, int op, unsigned char *buf, size_t len, uint64_t iterations)
 {
     int err = LIBSHA_OK;
     const struct libsha_impl *impl = libsha_find(implementation, &err);
@@ -82,11 +82,11 @@ int libsha_bench(const char *implementation, int op, unsigned char *buf, size_t 
     if (buf == NULL)
         return LIBSHA_ERR_NULL;
     switch (op) {
-    case LIBSHA_BENCH_HASH:
+    case LIBSHA_INTERNAL_BENCH_HASH:
         for (i = 0; i < iterations; ++i)
             hash_feedback(impl, buf, len);
         return LIBSHA_OK;
-    case LIBSHA_BENCH_HASH_DIRTY_UPPER:
+    case LIBSHA_INTERNAL_BENCH_HASH_DIRTY_UPPER:
 #if CAN_DIRTY_UPPER
         if (!(libsha_cpu_features() & LIBSHA_CPU_AVX))
             return LIBSHA_ERR_NOT_RUNNABLE;
@@ -98,17 +98,17 @@ int libsha_bench(const char *implementation, int op, unsigned char *buf, size_t 
 #else
         return LIBSHA_ERR_NOT_RUNNABLE;
 #endif
-    case LIBSHA_BENCH_STREAM:
+    case LIBSHA_INTERNAL_BENCH_STREAM:
         if (libsha_active() != impl)
             return LIBSHA_ERR_ARGUMENT;
         for (i = 0; i < iterations; ++i)
             stream_feedback(buf, len);
         return LIBSHA_OK;
-    case LIBSHA_BENCH_HMAC:
+    case LIBSHA_INTERNAL_BENCH_HMAC:
         for (i = 0; i < iterations; ++i)
             hmac_feedback(impl, buf, len);
         return LIBSHA_OK;
-    case LIBSHA_BENCH_MERKLE:
+    case LIBSHA_INTERNAL_BENCH_MERKLE:
         if (len == 0 || len % 32 != 0)
             return LIBSHA_ERR_ARGUMENT;
         for (i = 0; i < iterations; ++i) {
@@ -116,7 +116,7 @@ int libsha_bench(const char *implementation, int op, unsigned char *buf, size_t 
             libsha_merkle_run(impl, buf, buf, len / 32, NULL); /* the root feeds the next tree */
         }
         return LIBSHA_OK;
-    case LIBSHA_BENCH_D64:
+    case LIBSHA_INTERNAL_BENCH_D64:
         if (len == 0 || len % 64 != 0)
             return LIBSHA_ERR_ARGUMENT;
         for (i = 0; i < iterations; ++i) {
@@ -129,7 +129,8 @@ int libsha_bench(const char *implementation, int op, unsigned char *buf, size_t 
     }
 }
 
-int libsha_bench_peer(libsha_peer_sha256_fn fn, unsigned char *buf, size_t len, uint64_t iterations)
+int libsha_internal_bench_peer(libsha_internal_peer_sha256_fn fn, unsigned char *buf, size_t len,
+                               uint64_t iterations)
 {
     uint64_t i;
     if (fn == NULL || buf == NULL)
@@ -142,8 +143,8 @@ int libsha_bench_peer(libsha_peer_sha256_fn fn, unsigned char *buf, size_t len, 
     return LIBSHA_OK;
 }
 
-int libsha_bench_many(const char *implementation, unsigned char *out, unsigned char *data,
-                      const int64_t *offsets, size_t n, unsigned flags, uint64_t iterations)
+int libsha_internal_bench_many(const char *implementation, unsigned char *out, unsigned char *data,
+                               const int64_t *offsets, size_t n, unsigned flags, uint64_t iterations)
 {
     int err = LIBSHA_OK;
     const struct libsha_impl *impl = libsha_find(implementation, &err);
@@ -161,8 +162,8 @@ int libsha_bench_many(const char *implementation, unsigned char *out, unsigned c
     return LIBSHA_OK;
 }
 
-int libsha_bench_peer_many(libsha_peer_many_fn fn, void *peer, unsigned char *out, unsigned char *data,
-                           const int64_t *offsets, size_t n, uint64_t iterations)
+int libsha_internal_bench_peer_many(libsha_internal_peer_many_fn fn, void *peer, unsigned char *out,
+                                    unsigned char *data, const int64_t *offsets, size_t n, uint64_t iterations)
 {
     uint64_t i;
     if (fn == NULL || out == NULL || data == NULL || offsets == NULL)

@@ -268,7 +268,7 @@ def _select(name: str, out: Output) -> bool:
     code = _native.lib().libsha_select(name.encode("utf-8", "surrogateescape"))
     if code == _native.OK:
         return True
-    from .._dispatch import implementations
+    from ..dispatch import implementations
 
     known = ", ".join(i.name for i in implementations() if i.runnable)
     reason = {_native.ERR_UNKNOWN_IMPL: "no such implementation", _native.ERR_NOT_RUNNABLE: "this CPU cannot run it",

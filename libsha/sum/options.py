@@ -33,7 +33,7 @@ Only when verifying checksums (-c):
 Added by libsha:
   -j, --jobs=N          hash N files at a time (default: the CPUs this process may use)
       --impl=NAME       use that SHA-256 implementation (python -c "import
-                          libsha; print(libsha.implementations())" lists them)
+                          libsha; print(libsha.dispatch.implementations())" lists them)
       --progress        show progress on stderr (shown anyway on a terminal
                           once hashing has taken 2 seconds)
 

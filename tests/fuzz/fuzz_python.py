@@ -33,7 +33,7 @@ import atheris
 with atheris.instrument_imports(include=["libsha"]):
     import libsha
 
-IMPLEMENTATIONS = [i.name for i in libsha.implementations() if i.runnable]
+IMPLEMENTATIONS = [i.name for i in libsha.dispatch.implementations() if i.runnable]
 BOUNDARIES = [0, 1, 31, 32, 55, 56, 63, 64, 65, 119, 120, 127, 128, 129, 191, 192, 255, 256]
 
 
@@ -58,8 +58,11 @@ def carried(fdp, piece):
 
 def check_streaming(fdp, message):
     expected = hashlib.sha256(message).digest()
-    assert libsha.sha256(carried(fdp, message)) == expected, "one-shot"
-    h, pos, seen = libsha.new(), 0, []
+    assert libsha.sha256_digest(carried(fdp, message)) == expected, "one-shot"
+    assert libsha.sha256_hexdigest(carried(fdp, message)) == expected.hex(), "hex one-shot"
+    # The object starts from a first part of the message, held (bytes) or copied (other buffers).
+    pos = fdp.ConsumeIntInRange(0, len(message))
+    h, seen = libsha.sha256(carried(fdp, message[:pos])), []
     while pos < len(message):
         # Empty updates are allowed while input lasts; then the rest goes in at once.
         step = fdp.ConsumeIntInRange(0, 200) if fdp.remaining_bytes() else len(message) - pos
@@ -152,7 +155,8 @@ def check_bad_input(fdp):
         makers = [lambda: fdp.ConsumeUnicode(8), lambda: fdp.ConsumeInt(9), fdp.ConsumeFloat,
                   lambda: None, lambda: [1, 2], lambda: {"a": 1}, object]
         value = makers[fdp.ConsumeIntInRange(0, len(makers) - 1)]()  # only the chosen one consumes input
-        for call in (libsha.sha256, libsha.new, libsha.sha256d64, libsha.new().update, libsha.hmac_new,
+        for call in (libsha.sha256_digest, libsha.sha256_hexdigest, libsha.sha256, libsha.sha256d64,
+                     libsha.sha256().update, libsha.hmac_new,
                      lambda v: libsha.hmac_sha256(v, b""), lambda v: libsha.hmac_sha256(b"", v)):
             try:
                 call(value)
@@ -162,24 +166,24 @@ def check_bad_input(fdp):
     elif choice == 1:
         mask = fdp.ConsumeInt(fdp.ConsumeIntInRange(1, 80))
         try:
-            name = libsha.autodetect(mask)
+            name = libsha.dispatch.autodetect(mask)
         except ValueError:
-            assert mask < 0 or mask & ~libsha.USE_ALL, f"mask {mask} refused"
+            assert mask < 0 or mask & ~libsha.dispatch.USE_ALL, f"mask {mask} refused"
         else:
-            assert 0 <= mask <= libsha.USE_ALL and name == libsha.implementation()
+            assert 0 <= mask <= libsha.dispatch.USE_ALL and name == libsha.dispatch.implementation()
     elif choice == 2:
         name = fdp.ConsumeUnicode(fdp.ConsumeIntInRange(0, 40))
         try:
-            libsha.select(name)
+            libsha.dispatch.select(name)
         except ValueError:
             assert name not in IMPLEMENTATIONS, f"{name!r} refused"
         else:
-            assert name in IMPLEMENTATIONS and libsha.implementation() == name
+            assert name in IMPLEMENTATIONS and libsha.dispatch.implementation() == name
     elif choice == 3:
         view = memoryview(bytearray(fdp.ConsumeBytes(100)))
         step = fdp.ConsumeIntInRange(2, 5)
         try:
-            libsha.sha256(view[::step])
+            libsha.sha256_digest(view[::step])
         except ValueError:  # NonContiguousError is a ValueError
             pass
         else:
@@ -188,7 +192,7 @@ def check_bad_input(fdp):
         view = memoryview(fdp.ConsumeBytes(64))
         view.release()
         try:
-            libsha.sha256(view)
+            libsha.sha256_digest(view)
         except ValueError:
             pass
         else:
@@ -197,7 +201,7 @@ def check_bad_input(fdp):
 
 def test_one_input(data):
     fdp = atheris.FuzzedDataProvider(data)
-    libsha.select(IMPLEMENTATIONS[fdp.ConsumeIntInRange(0, len(IMPLEMENTATIONS) - 1)])
+    libsha.dispatch.select(IMPLEMENTATIONS[fdp.ConsumeIntInRange(0, len(IMPLEMENTATIONS) - 1)])
     if fdp.ConsumeIntInRange(0, 7) == 0:
         check_bad_input(fdp)
         return

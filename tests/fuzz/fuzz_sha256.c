@@ -26,6 +26,7 @@
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
 
+#include "bench.h"
 #include "libsha.h"
 
 static void openssl_sha256(const uint8_t *data, size_t len, unsigned char out[32])
@@ -206,7 +207,7 @@ static void check_file(const uint8_t *msg, size_t len, const unsigned char expec
     remove(path);
 }
 
-/* A batch peer in libsha_peer_many_fn's shape: OpenSSL's SHA256() per message. */
+/* A batch peer in libsha_internal_peer_many_fn's shape: OpenSSL's SHA256() per message. */
 static int openssl_many(void *peer, unsigned char *out, const unsigned char *data, const int64_t *offsets, size_t n)
 {
     size_t i;
@@ -246,13 +247,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
         unsigned char ours[256], theirs[256];
         memcpy(ours, msg, len);
         memcpy(theirs, msg, len);
-        if (libsha_bench(name, LIBSHA_BENCH_HASH, ours, len, 2) != LIBSHA_OK
-            || libsha_bench_peer(SHA256, theirs, len, 2) != LIBSHA_OK || memcmp(ours, theirs, len) != 0)
+        if (libsha_internal_bench(name, LIBSHA_INTERNAL_BENCH_HASH, ours, len, 2) != LIBSHA_OK
+            || libsha_internal_bench_peer(SHA256, theirs, len, 2) != LIBSHA_OK || memcmp(ours, theirs, len) != 0)
             abort();
     }
     if (len <= 256) {
         /* The batch peer loop over a peer that is OpenSSL, message by message, gives what
-         * libsha_bench_many gives: the input cut into up to 8 messages at its own bytes. */
+         * libsha_internal_bench_many gives: the input cut into up to 8 messages at its own bytes. */
         unsigned char ours[256], theirs[256], out_ours[8 * 32], out_theirs[8 * 32];
         int64_t offsets[9];
         size_t n = 1 + (len > 0 ? msg[0] % 8u : 0), i;
@@ -260,8 +261,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
             offsets[i] = (int64_t)(len * i / n);
         memcpy(ours, msg, len);
         memcpy(theirs, msg, len);
-        if (libsha_bench_many(name, out_ours, ours, offsets, n, 0, 2) != LIBSHA_OK
-            || libsha_bench_peer_many(openssl_many, NULL, out_theirs, theirs, offsets, n, 2) != LIBSHA_OK
+        if (libsha_internal_bench_many(name, out_ours, ours, offsets, n, 0, 2) != LIBSHA_OK
+            || libsha_internal_bench_peer_many(openssl_many, NULL, out_theirs, theirs, offsets, n, 2) != LIBSHA_OK
             || memcmp(ours, theirs, len) != 0 || memcmp(out_ours, out_theirs, 32 * n) != 0)
             abort();
     }

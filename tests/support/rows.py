@@ -33,7 +33,7 @@ def registry_rows() -> list[tuple[str, frozenset[str]]]:
     if not REGISTRY.exists():
         import libsha
 
-        return [(impl.name, frozenset()) for impl in libsha.implementations()]
+        return [(impl.name, frozenset()) for impl in libsha.dispatch.implementations()]
     rows, needs = [], frozenset()
     table = REGISTRY.read_text().split("libsha_registry[] = {", 1)[1]
     for line in table.splitlines():

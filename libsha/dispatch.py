@@ -1,4 +1,9 @@
-"""Which implementation runs: listing, detecting, selecting, the CPU's features."""
+"""Which implementation runs: listing, detecting, selecting, the CPU's features.
+
+The choice is process-wide: select() and using() change it for every thread
+(the C library swaps it atomically, so a hash already running finishes on the
+engine it started with).
+"""
 
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ USE_AVX512 = 8  # libsha's own: Bitcoin Core has no AVX-512 kernels
 USE_ALL = USE_SSE4 | USE_AVX2 | USE_SHANI | USE_AVX512
 
 
-_features: dict[str, int] = {}
+_features: dict[str, int] | None = None
 
 if TYPE_CHECKING:
     CPU_FEATURES: dict[str, int]  # name -> LIBSHA_CPU_* bit, e.g. {"sse4.1": 1, ...}
@@ -29,13 +34,16 @@ if TYPE_CHECKING:
 
 def _feature_table() -> dict[str, int]:
     """name -> LIBSHA_CPU_* bit of every feature the library knows, read once from its one table."""
-    if not _features:
+    global _features
+    if _features is None:
         lib = _native.lib()
         bit = ctypes.c_uint()
+        table = {}
         index = 0
         while (name := lib.libsha_cpu_feature_at(index, ctypes.byref(bit))) is not None:
-            _features[name.decode()] = bit.value
+            table[name.decode()] = bit.value
             index += 1
+        _features = table  # published whole: a reader in another thread never sees part of it
     return _features
 
 
@@ -44,6 +52,10 @@ def __getattr__(name: str) -> object:
     if name == "CPU_FEATURES":
         return _feature_table()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | {"CPU_FEATURES"})
 
 
 class Implementation(tuple):  # type: ignore[type-arg]
@@ -139,12 +151,6 @@ def _each_implementation() -> Iterator[Implementation]:
 def implementations() -> list[Implementation]:
     """Every implementation compiled in, best first, with whether this CPU runs it."""
     return list(_each_implementation())
-
-
-def library_version() -> str:
-    """The native library's version string."""
-    version: bytes = _native.lib().libsha_version()
-    return version.decode()
 
 
 def build_type() -> str:

@@ -1,0 +1,41 @@
+"""libsha's internal benchmark loops (libsha/src/bench.h): their signatures and operation codes.
+
+Not part of libsha's API: the library exports them under the libsha_internal_ prefix for shabench
+alone, so they are declared here, on the loaded library, the first time shabench asks for it.
+"""
+
+from ctypes import CDLL, c_char_p, c_int, c_size_t, c_uint, c_uint64, c_void_p
+
+from libsha import _native
+
+# name: (restype, argtypes), as in libsha/src/bench.h
+SIGNATURES = {
+    "libsha_internal_bench": (c_int, [c_char_p, c_int, c_void_p, c_size_t, c_uint64]),
+    "libsha_internal_bench_many": (c_int, [c_char_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint, c_uint64]),
+    "libsha_internal_bench_peer": (c_int, [c_void_p, c_void_p, c_size_t, c_uint64]),
+    "libsha_internal_bench_peer_many": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t,
+                                                c_uint64]),
+}
+
+# libsha_internal_bench's operations (LIBSHA_INTERNAL_BENCH_*).
+BENCH_HASH = 0
+BENCH_D64 = 1
+BENCH_HASH_DIRTY_UPPER = 2
+BENCH_STREAM = 3
+BENCH_HMAC = 4
+BENCH_MERKLE = 5
+
+_declared = None
+
+
+def lib() -> CDLL:
+    """libsha's loaded library, with the internal loops declared on it."""
+    global _declared
+    loaded = _native.lib()
+    if _declared is not loaded:
+        for name, (restype, argtypes) in SIGNATURES.items():
+            function = getattr(loaded, name)  # AttributeError: a libsha without them (not this version)
+            function.restype = restype
+            function.argtypes = argtypes
+        _declared = loaded
+    return loaded

@@ -1,0 +1,131 @@
+"""libsha.sha256 as hashlib.sha256's drop-in: what CPython's test_hashlib asks of a hash object
+(copy, update after digest, name, sizes, usedforsecurity, TypeError for what is not a buffer), and
+the states the object passes through, each checked against hashlib at its borders."""
+
+import hashlib
+
+import pytest
+
+import libsha
+from libsha import _hash
+from support.data import pattern251
+
+pytestmark = pytest.mark.core
+
+
+def test_from_libsha_import_sha256_reads_as_hashlib():
+    from libsha import sha256
+
+    assert sha256(b"abc").hexdigest() == hashlib.sha256(b"abc").hexdigest()
+    assert sha256().hexdigest() == hashlib.sha256().hexdigest()
+    assert sha256(data=b"abc").digest() == hashlib.sha256(b"abc").digest()
+    assert isinstance(sha256(), sha256)
+
+
+def test_name_and_sizes_match_hashlib():
+    ours, theirs = libsha.sha256(), hashlib.sha256()
+    assert (ours.name, ours.digest_size, ours.block_size) == (theirs.name, theirs.digest_size, theirs.block_size)
+    assert (libsha.sha256.digest_size, libsha.sha256.block_size) == (32, 64)
+
+
+def test_usedforsecurity_is_keyword_only_and_changes_nothing():
+    assert libsha.sha256(b"abc", usedforsecurity=False).digest() == hashlib.sha256(b"abc").digest()
+    assert libsha.sha256(usedforsecurity=True).digest() == hashlib.sha256().digest()
+    with pytest.raises(TypeError):
+        libsha.sha256(b"abc", False)  # hashlib's is keyword-only too
+
+
+@pytest.mark.parametrize("bad", ["abc", None, 1, 1.5, [1, 2], {"a": 1}, object()],
+                         ids=["str", "None", "int", "float", "list", "dict", "object"])
+def test_what_is_not_a_buffer_raises_type_error_as_hashlib(bad):
+    with pytest.raises(TypeError):
+        hashlib.sha256(bad)
+    with pytest.raises(TypeError):
+        libsha.sha256(bad)
+    with pytest.raises(TypeError):
+        libsha.sha256().update(bad)
+    with pytest.raises(TypeError):
+        libsha.sha256_digest(bad)
+    with pytest.raises(TypeError):
+        libsha.sha256_hexdigest(bad)
+
+
+def test_a_failed_update_leaves_the_object_as_it_was():
+    h = libsha.sha256(b"ab")
+    with pytest.raises(TypeError):
+        h.update("c")
+    h.update(b"c")
+    assert h.digest() == hashlib.sha256(b"abc").digest()
+
+
+def test_update_after_digest_and_digest_again():
+    h = libsha.sha256(b"a")
+    first = h.digest()
+    assert h.digest() == first and h.hexdigest() == first.hex()
+    h.update(b"bc")
+    assert h.digest() == hashlib.sha256(b"abc").digest()
+
+
+def test_update_takes_one_positional_argument():
+    with pytest.raises(TypeError):
+        libsha.sha256().update()
+    with pytest.raises(TypeError):
+        libsha.sha256().update(b"a", b"b")
+
+
+def test_one_shots_equal_the_object():
+    for n in (0, 1, 31, 32, 55, 56, 64, 511, 512, 2047, 2048, 4096, 70000):
+        data = pattern251(n, n)
+        expected = hashlib.sha256(data)
+        assert libsha.sha256_digest(data) == expected.digest(), n
+        assert libsha.sha256_hexdigest(data) == expected.hexdigest(), n
+        assert libsha.sha256_hexdigest(bytearray(data)) == expected.hexdigest(), n
+        assert libsha.sha256_hexdigest(memoryview(data)) == expected.hexdigest(), n
+
+
+def test_new_reads_as_hashlib_new_for_its_one_algorithm():
+    assert libsha.new("sha256", b"abc").hexdigest() == hashlib.new("sha256", b"abc").hexdigest()
+    assert libsha.new("SHA256").digest() == hashlib.new("SHA256").digest()
+    assert libsha.new(name="sha256", data=b"abc", usedforsecurity=False).digest() == hashlib.sha256(b"abc").digest()
+    assert isinstance(libsha.new("sha256"), libsha.sha256)
+    with pytest.raises(ValueError, match="unsupported hash type md5"):
+        libsha.new("md5")
+    with pytest.raises(TypeError):
+        libsha.new(b"sha256")
+    with pytest.raises(TypeError):
+        libsha.new("sha256", "text")
+
+
+# The constructor's bytes are held by reference, below and above each size the object treats apart:
+# its short parts, the one-shot that keeps the GIL, and the size a digest moves into a C context.
+BORDERS = sorted({n + d for n in (_hash.PART_BYTES, 2048, _hash.HOLD_BYTES) for d in (-1, 0, 1)} | {0, 64})
+
+
+@pytest.mark.parametrize("n", BORDERS)
+def test_constructor_data_at_each_border_then_updates_and_copies(n):
+    data = pattern251(n, 5)
+    h = libsha.sha256(data)
+    c = h.copy()
+    assert h.hexdigest() == hashlib.sha256(data).hexdigest()
+    assert h.digest() == hashlib.sha256(data).digest()  # a second digest of a held message
+    for extra in (b"", b"x", pattern251(700, 9)):
+        h.update(extra)
+        data += extra
+        assert h.digest() == hashlib.sha256(data).digest(), (n, len(extra))
+    assert c.digest() == hashlib.sha256(pattern251(n, 5)).digest()
+    d = c.copy()
+    d.update(bytearray(b"tail"))
+    assert d.digest() == hashlib.sha256(pattern251(n, 5) + b"tail").digest()
+
+
+def test_the_held_message_is_the_callers_object_not_a_copy():
+    data = pattern251(1000, 1)
+    h = libsha.sha256(data)
+    assert h._parts is data  # immutable, so holding it is safe and costs no copy
+
+
+def test_a_mutable_buffer_is_copied_at_once():
+    buffer = bytearray(b"abc")
+    h = libsha.sha256(buffer)
+    buffer[:] = b"xyz"
+    assert h.digest() == hashlib.sha256(b"abc").digest()
