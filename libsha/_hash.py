@@ -17,30 +17,38 @@ if TYPE_CHECKING:
     from typing_extensions import Buffer, Self
 
 # What the object holds, in the order it gets there:
-# - the constructor's bytes argument, by reference (an immutable object: no
-#   copy), hashed at digest() in one call. `sha256(data).digest()` is then a
-#   constructor that stores one slot and a digest() that is the one-shot;
-# - after an update, short bytes kept in a list, hashed at digest() by the
-#   one-shot call: updates below PART_BYTES are appended, more than MAX_PARTS
-#   of them are joined into one, and once that reaches FLUSH_BYTES it goes to
-#   a C context. So an object copies at most FLUSH_BYTES + MAX_PARTS *
-#   PART_BYTES (5 KiB) of message bytes besides its context.
+# - as a `sha256`: the constructor's bytes argument, by reference (immutable:
+#   no copy), hashed at digest() in one call. `sha256(data).digest()` is then
+#   a constructor that stores one slot and a digest() that is the one-shot;
+# - from its first update on, as a `_Streaming` (the same object, its class
+#   switched once): short bytes kept in a list, hashed at digest() by the
+#   one-shot call, and a C context behind them. Updates below PART_BYTES are
+#   appended, more than MAX_PARTS of them are joined into one, and once that
+#   reaches FLUSH_BYTES it goes to the context. So an object copies at most
+#   FLUSH_BYTES + MAX_PARTS * PART_BYTES (5 KiB) of message bytes besides it.
 PART_BYTES = 512
 MAX_PARTS = 8
 FLUSH_BYTES = 1024
-# A held message this long is moved into a C context by the first digest(),
-# so that hexdigest() then digest() do not hash it twice. Below it, hashing it
-# again costs less than the calls a context takes.
+# A held message this long has its digest kept by the first digest() (the
+# object becomes a _Digested), so that hexdigest() then digest() do not hash
+# it twice; below it, hashing it again costs less than keeping it. Its one
+# cost: digest() then update() hashes it again, into the context. (Hashing it
+# into a context at once instead cost 2-3 % of a 1 MiB sha256(m).digest(): the
+# Python that runs after the hash, with the caches cold.)
 HOLD_BYTES = 64 * 1024
 
 # Without a GIL (free-threaded CPython, the GIL not switched back on) every
-# method holds the object's lock from start to end (see _serialize_methods);
-# with the GIL, only the steps that rewrite the object do, and the rest rely on
-# single list and attribute operations being atomic. Re-entrant there, because
-# a serialized method calls others that take it.
+# method of a _Streaming holds the object's lock from start to end (see
+# _serialize_methods); with the GIL, only the steps that rewrite the object
+# do, and the rest rely on single list and attribute operations being atomic.
+# Re-entrant there, because a serialized method calls others that take it. A
+# `sha256` needs none: its one slot never changes, and the switch to
+# _Streaming happens once, under _SWITCHING.
 FREE_THREADED = not getattr(sys, "_is_gil_enabled", lambda: True)()
 _new_lock: Any = RLock if FREE_THREADED else allocate_lock
-_MAKING_LOCKS = allocate_lock()
+_SWITCHING = allocate_lock()  # an object's one switch to _Streaming; making its lock
+
+GIL_RELEASE_BYTES = _native.GIL_RELEASE_BYTES
 
 # The one-shot fast path (see _oneshot), bound here too once the library is loaded.
 _fast_below = -1
@@ -53,39 +61,117 @@ class sha256:
 
     A drop-in for hashlib.sha256, e.g. in hmac.new(key, msg, libsha.sha256)
     and hashlib.file_digest(f, libsha.sha256). Safe to share between threads.
+    Not subclassable: the object changes its class to _Streaming at its first
+    update (and hashlib.sha256, a function, makes no subclass's instance either).
     """
 
     name = "sha256"
     digest_size = _native.DIGEST_SIZE
     block_size = _native.BLOCK_SIZE
 
-    # _parts is the held bytes, or once updated a list of short bytes. Short
-    # updates append to the list without a lock (list.append is atomic);
-    # everything that rewrites _parts or touches _ctx holds the lock, made on
-    # first need (most objects hash one message and never need it).
-    __slots__ = ("_parts", "_ctx", "_lock")
+    # _held: the constructor's bytes (kept, unused, after the switch). The
+    # others are _Streaming's, set by the switch (_ctx may keep a long held
+    # message's digest before it).
+    __slots__ = ("_held", "_parts", "_ctx", "_lock")
+    _held: bytes
+    _parts: list[bytes]
+    _ctx: Any
+    _lock: Any
 
     def __init__(self, data: Buffer = b"", *, usedforsecurity: bool = True) -> None:
-        self._ctx: Any = None  # a C context, made once the message outgrows _parts
-        self._lock: Any = None
         if type(data) is bytes:
-            self._parts: Any = data  # bytes, or a list of bytes (see above)
+            self._held = data
             return
-        self._parts = []
+        self._held = b""
+        _switch(self)
         self.update(data)  # checks the type: TypeError for str and non-buffers, as hashlib
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        if "_Digested" in globals() and "_Streaming" in globals():
+            raise TypeError("type 'libsha.sha256' is not an acceptable base type")
+        super().__init_subclass__(**kwargs)
+
+    def update(self, data: Buffer, /) -> None:
+        _switch(self)
+        self.update(data)  # _Streaming's
+
+    def digest(self) -> bytes:
+        held = self._held
+        if len(held) < _fast_below:
+            out = bytes(32)
+            _sha256_into_bytes(held, len(held), out)
+            return out
+        return self._digest_long(held)
+
+    def _digest_long(self, held: bytes) -> bytes:
+        digest = sha256_digest(held)
+        if len(held) >= HOLD_BYTES:
+            with _SWITCHING:
+                if type(self) is sha256:  # not switched meanwhile: the slot is still free to keep it in
+                    self._ctx = digest
+                    self.__class__ = _Digested
+        return digest
+
+    def hexdigest(self) -> str:
+        return self.digest().hex()
+
+    def copy(self) -> Self:
+        other = sha256.__new__(sha256)
+        other._held = self._held
+        return other  # type: ignore[return-value]
+
+    def __reduce__(self) -> Any:
+        raise TypeError(f"cannot pickle {self.name!r} object")
+
+    def __repr__(self) -> str:
+        return f"<libsha.{self.name} object @ {id(self):#x}>"
+
+
+class _Digested(sha256):
+    """A sha256 holding a long message whose digest it has computed: kept in _ctx."""
+
+    __slots__ = ()
+
+    def digest(self) -> bytes:
+        return self._ctx  # type: ignore[no-any-return]
+
+
+def _switch(obj: sha256) -> None:
+    """Makes obj a _Streaming whose message so far is what it held (once: other threads may race to)."""
+    with _SWITCHING:
+        if type(obj) is not sha256 and type(obj) is not _Digested:
+            return
+        held = obj._held
+        obj._parts = [held] if held else []
+        obj._ctx = None  # a C context, made once the message outgrows _parts
+        obj._lock = None
+        obj.__class__ = _Streaming
+    if len(held) >= PART_BYTES:
+        streaming: _Streaming = obj  # type: ignore[assignment]  # its class, now
+        with streaming._locked():
+            streaming._update_context(b"", 0)
+
+
+class _Streaming(sha256):
+    """A sha256 after its first update: kept parts and a C context (see above)."""
+
+    # Short updates append to _parts without a lock (list.append is atomic);
+    # everything that rewrites _parts or touches _ctx holds the lock, made on
+    # first need (most objects hash a few short updates and never need it).
+    __slots__ = ()
 
     def _locked(self) -> Any:
         lock = self._lock
         if lock is None:
-            with _MAKING_LOCKS:  # two threads must not each make one
+            with _SWITCHING:  # two threads must not each make one
                 lock = self._lock
                 if lock is None:
                     lock = self._lock = _new_lock()
         return lock
 
     def update(self, data: Buffer, /) -> None:
-        parts = self._parts
-        if type(data) is bytes and len(data) < PART_BYTES and type(parts) is list:
+        if type(data) is bytes and len(data) < PART_BYTES:
+            parts = self._parts
             parts.append(data)
             if len(parts) > MAX_PARTS:
                 self._compact()
@@ -95,54 +181,35 @@ class sha256:
     def _update_any(self, data: Buffer) -> None:
         if type(data) is not bytes:
             view = contiguous_view(data)
-            if view.nbytes >= PART_BYTES:
-                with borrow(view) as (pointer, nbytes), self._locked():
-                    self._update_context(pointer, nbytes)
+            if view.nbytes < PART_BYTES:
+                self.update(view.tobytes())  # a copy: the caller may change its buffer later
                 return
-            data = view.tobytes()  # a copy: the caller may change its buffer later
-        if len(data) >= PART_BYTES:
-            with self._locked():
-                self._update_context(data, len(data))
+            with borrow(view) as (pointer, nbytes), self._locked():
+                self._update_context(pointer, nbytes)
             return
-        if type(self._parts) is bytes:
-            with self._locked():
-                self._release_held()
-        self.update(data)  # now a list
-
-    def _release_held(self) -> None:
-        """Holding the lock: the held bytes become the first part, or go to the context if long."""
-        held = self._parts
-        if type(held) is not bytes:
-            return  # another thread did it meanwhile
-        if len(held) < PART_BYTES:
-            self._parts = [held] if held else []
-        else:
-            self._update_context(b"", 0)
+        with self._locked():
+            self._update_context(data, len(data))
 
     def _update_context(self, pointer: object, nbytes: int) -> None:
-        """Holding the lock: the held bytes or kept parts, then pointer[0..nbytes), into the C context."""
-        lib = _native.lib()
+        """Holding the lock: the kept parts, then pointer[0..nbytes), into the C context."""
+        short = _native.lib_keeping_gil()
         ctx = self._ctx
         if ctx is None:
             ctx = _native.Context()
-            lib.libsha_sha256_init(ctx)
+            short.libsha_sha256_init(ctx)
         parts = self._parts
-        if type(parts) is bytes:
-            if parts:
-                check(lib.libsha_sha256_update(ctx, parts, len(parts)))
-            # Published before the bytes go, as below.
-            self._ctx = ctx
-            self._parts = parts = []
         kept = len(parts)
         if kept:
             pending = b"".join(parts[:kept])
-            check(lib.libsha_sha256_update(ctx, pending, len(pending)))
+            call = short if len(pending) < GIL_RELEASE_BYTES else _native.lib()
+            check(call.libsha_sha256_update(ctx, pending, len(pending)))
             # Published before the parts go, so an unlocked reader never misses
             # bytes; and at once, so a failure below cannot hash them twice.
             self._ctx = ctx
             del parts[:kept]
         if nbytes:
-            check(lib.libsha_sha256_update(ctx, pointer, nbytes))  # on error C leaves ctx as it was
+            call = short if nbytes < GIL_RELEASE_BYTES else _native.lib()
+            check(call.libsha_sha256_update(ctx, pointer, nbytes))  # on error C leaves ctx as it was
         self._ctx = ctx
 
     def _compact(self) -> None:
@@ -157,63 +224,58 @@ class sha256:
                 self._update_context(b"", 0)
 
     def digest(self) -> bytes:
-        parts = self._parts
-        if type(parts) is bytes:  # the constructor's message, hashed in one call
-            if len(parts) < _fast_below:
-                out = bytes(32)
-                _sha256_into_bytes(parts, len(parts), out)
-                return out
-            if len(parts) < HOLD_BYTES:
-                return sha256_digest(parts)
-            with self._locked():
-                self._release_held()
-            return self._digest_context()
         # Without a lock while no C context exists: the join is one atomic step,
         # and a flush publishes its context before it removes any part, so a
         # reader that still sees none after joining has every byte.
-        tail: bytes = b"".join(parts)
+        tail: bytes = b"".join(self._parts)
         if self._ctx is None:
             if len(tail) < _fast_below:
                 out = bytes(32)
                 _sha256_into_bytes(tail, len(tail), out)
                 return out
             return sha256_digest(tail)
-        return self._digest_context()
-
-    def _digest_context(self) -> bytes:
         with self._locked():
             tail = b"".join(self._parts)
-            # final() wipes the context it is given; this object goes on.
+            # final() wipes the copy it is given; this object goes on.
             ctx = _native.Context.from_buffer_copy(self._ctx)
-        lib = _native.lib()
+        short = _native.lib_keeping_gil()  # the tail is below 5 KiB: not worth releasing the GIL
         digest = _native.Digest()
-        check(lib.libsha_sha256_update(ctx, tail, len(tail)))
-        check(lib.libsha_sha256_final(ctx, digest))
-        return bytes(digest.raw)
+        try:
+            if tail:
+                check(short.libsha_sha256_update(ctx, tail, len(tail)))
+        except BaseException:
+            short.libsha_sha256_wipe(ctx)
+            raise
+        check(short.libsha_sha256_final(ctx, digest))
+        return digest.raw
 
-    def hexdigest(self) -> str:
-        return self.digest().hex()
+    def __del__(self) -> None:
+        ctx = self._ctx
+        if ctx is not None:
+            _wipe(ctx)
 
     def copy(self) -> Self:
-        other = type(self).__new__(type(self))
+        other = _Streaming.__new__(_Streaming)
+        other._held = b""
         other._lock = None
-        other._ctx = None
         # The bytes are immutable: shared, not copied. Without a lock while no
         # C context exists, for the reason digest() gives.
-        parts = self._parts
-        other._parts = parts if type(parts) is bytes else parts[:]
-        if type(parts) is bytes or self._ctx is None:
-            return other
+        other._parts = self._parts[:]
+        if self._ctx is None:
+            other._ctx = None
+            return other  # type: ignore[return-value]
         with self._locked():
             other._parts = self._parts[:]
             other._ctx = _native.Context.from_buffer_copy(self._ctx)
-        return other
+        return other  # type: ignore[return-value]
 
-    def __reduce__(self) -> Any:
-        raise TypeError(f"cannot pickle {type(self).__name__!r} object")
 
-    def __repr__(self) -> str:
-        return f"<libsha.{self.name} object @ {id(self):#x}>"
+def _wipe(ctx: Any) -> None:
+    """Zeroes a context whose object is freed (its state reveals the message's prefix)."""
+    try:
+        _native.lib_keeping_gil().libsha_sha256_wipe(ctx)
+    except Exception:  # at interpreter exit, with the modules torn down: nothing left to call
+        pass
 
 
 def _serialize_methods(cls: type) -> None:
@@ -229,11 +291,11 @@ def _serialize_methods(cls: type) -> None:
         return locked
 
     for name in ("update", "digest", "copy"):
-        setattr(cls, name, serialized(getattr(cls, name)))
+        setattr(cls, name, serialized(cls.__dict__[name]))
 
 
 if FREE_THREADED:
-    _serialize_methods(sha256)
+    _serialize_methods(_Streaming)
 
 _NAMES = frozenset({"sha256", "sha-256"})
 

@@ -20,6 +20,8 @@ def hmac_sha256(key: Buffer, msg: Buffer, /) -> bytes:
     lib = _native.lib()
     out = _native.Digest()
     if type(key) is bytes and type(msg) is bytes:
+        if len(key) + len(msg) < _native.GIL_RELEASE_BYTES:  # releasing the GIL costs more than such a MAC
+            lib = _native.lib_keeping_gil()
         check(lib.libsha_hmac_sha256(key, len(key), msg, len(msg), out))
         return out.raw
     with borrow(key, "key") as (key_pointer, keylen), borrow(msg, "msg") as (msg_pointer, msglen):
@@ -44,6 +46,8 @@ class HMAC:
         lib = _native.lib()
         ctx = _native.HmacContext()
         if type(key) is bytes:
+            if len(key) < _native.GIL_RELEASE_BYTES:
+                lib = _native.lib_keeping_gil()
             check(lib.libsha_hmac_sha256_init(ctx, key, len(key)))
         else:
             with borrow(key, "key") as (pointer, keylen):
@@ -56,6 +60,8 @@ class HMAC:
     def update(self, msg: Buffer, /) -> None:
         lib = _native.lib()
         if type(msg) is bytes:
+            if len(msg) < _native.GIL_RELEASE_BYTES:
+                lib = _native.lib_keeping_gil()
             with self._lock:
                 check(lib.libsha_hmac_sha256_update(self._ctx, msg, len(msg)))
             return
@@ -66,8 +72,16 @@ class HMAC:
         with self._lock:
             ctx = _native.HmacContext.from_buffer_copy(self._ctx)  # final() wipes it; this object goes on
         out = _native.Digest()
-        check(_native.lib().libsha_hmac_sha256_final(ctx, out))
+        check(_native.lib_keeping_gil().libsha_hmac_sha256_final(ctx, out))
         return out.raw
+
+    def __del__(self) -> None:
+        ctx = getattr(self, "_ctx", None)  # (None when __init__ failed before setting it)
+        if ctx is not None:
+            try:
+                _native.lib_keeping_gil().libsha_hmac_sha256_wipe(ctx)
+            except Exception:  # at interpreter exit, with the modules torn down
+                pass
 
     def hexdigest(self) -> str:
         return self.digest().hex()

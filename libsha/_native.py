@@ -16,7 +16,7 @@ from ._exceptions import ConfigurationError, LibraryLoadError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from typing import Any, Callable, Iterable
 
 ENV_LIBRARY = "LIBSHA_LIBRARY"
 
@@ -95,8 +95,25 @@ def library_filenames(platform: str = sys.platform) -> list[str]:
     return [own] + [n for n in ("libsha.so", "libsha.dylib", "libsha.dll") if n != own]
 
 
-def _declare(cdll: ctypes.CDLL) -> None:
-    for name, (restype, argtypes) in SIGNATURES.items():
+# The calls the bindings make through lib_keeping_gil(), on few bytes.
+KEEPING_GIL = ("libsha_sha256_init", "libsha_sha256_update", "libsha_sha256_final", "libsha_sha256_wipe",
+               "libsha_hmac_sha256", "libsha_hmac_sha256_init", "libsha_hmac_sha256_update",
+               "libsha_hmac_sha256_final", "libsha_hmac_sha256_wipe")
+
+
+class _KeepingGil(ctypes.PyDLL):
+    """A handle that gives only the functions declared on it: one without its argtypes would
+    truncate a size_t to an int."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in KEEPING_GIL and name != "libsha_sha256_intlen":
+            raise AttributeError(f"{name} is not declared for calls that keep the GIL (_native.KEEPING_GIL)")
+        return super().__getattr__(name)
+
+
+def _declare(cdll: ctypes.CDLL, names: Iterable[str] = SIGNATURES) -> None:
+    for name in names:
+        restype, argtypes = SIGNATURES[name]
         function = getattr(cdll, name)  # AttributeError: not (this version of) libsha
         function.restype = restype
         function.argtypes = argtypes
@@ -148,6 +165,10 @@ def load() -> ctypes.CDLL:
 
 
 _lib: ctypes.CDLL | None = None
+# The same library through a handle whose calls keep the GIL, with the same
+# signatures: for calls on a few bytes, where releasing and retaking the GIL
+# costs more than the work (below GIL_RELEASE_BYTES). Set with _lib.
+_lib_keeping_gil: _KeepingGil | None = None
 _LOADING = allocate_lock()  # two threads' first calls load the library once
 
 Digest = ctypes.c_char * DIGEST_SIZE
@@ -196,18 +217,6 @@ def _writes_into_bytes(function: Callable[..., None]) -> bool:
     return out.hex() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"  # FIPS 180-4 B.1
 
 
-def _wiped_when_freed(size: int) -> Any:
-    """A ctypes char array type for C contexts, zeroed when Python frees one."""
-
-    class WipedContext(ctypes.c_char * size):  # type: ignore[misc]
-        __slots__ = ()
-
-        def __del__(self) -> None:
-            ctypes.memset(self, 0, size)
-
-    return WipedContext
-
-
 def lib() -> ctypes.CDLL:
     """The loaded library, loaded on first use so that libsha.reference never needs it."""
     if _lib is None:
@@ -217,16 +226,26 @@ def lib() -> ctypes.CDLL:
     return _lib  # type: ignore[return-value]
 
 
+def lib_keeping_gil() -> _KeepingGil:
+    """The loaded library, through the handle whose calls keep the GIL (for calls on few bytes)."""
+    if _lib_keeping_gil is None:
+        lib()
+    return _lib_keeping_gil  # type: ignore[return-value]
+
+
 def _load_once() -> None:
-    global _lib, Context, HmacContext, sha256_into_bytes, fast_below
+    global _lib, _lib_keeping_gil, Context, HmacContext, sha256_into_bytes, fast_below
     loaded = load()
     error = loaded.libsha_config_error()
     if error is not None:
         value = os.environ.get("LIBSHA_IMPL", "")
         raise ConfigurationError(f"LIBSHA_IMPL={value!r}: {error.decode()}")
-    Context = _wiped_when_freed(loaded.libsha_sha256_ctx_size())
-    HmacContext = _wiped_when_freed(loaded.libsha_hmac_sha256_ctx_size())
-    gil = ctypes.PyDLL(loaded._name)  # the same library, a handle whose calls keep the GIL
+    # Plain arrays: final() wipes the copies digests are taken from, and the
+    # objects that own a context wipe it when they are freed (their __del__).
+    Context = ctypes.c_char * loaded.libsha_sha256_ctx_size()
+    HmacContext = ctypes.c_char * loaded.libsha_hmac_sha256_ctx_size()
+    gil = _KeepingGil(loaded._name)  # the same library, a handle whose calls keep the GIL
+    _declare(gil, KEEPING_GIL)  # (not libsha_sha256_intlen: below, it has no argtypes)
     into_bytes = gil.libsha_sha256_intlen
     # No return code to convert: the fast paths give it a bytes object and its
     # true length, 0 <= len < 2 KiB, with which it cannot fail.
@@ -235,6 +254,7 @@ def _load_once() -> None:
     fast_below = GIL_RELEASE_BYTES if sha256_into_bytes is not None else 0
     for namespace in _fast_path_users:
         _publish_fast_path(namespace)
+    _lib_keeping_gil = gil
     _lib = loaded  # last: another thread that sees it sees everything above
 
 

@@ -118,10 +118,38 @@ def test_constructor_data_at_each_border_then_updates_and_copies(n):
     assert d.digest() == hashlib.sha256(pattern251(n, 5) + b"tail").digest()
 
 
+@pytest.mark.parametrize("code", [
+    "print(libsha.sha256(b'abc').hexdigest())", "print(libsha.sha256(bytes(70000)).hexdigest())",
+    "print(libsha.sha256(bytearray(3000)).hexdigest())", "print(libsha.sha256(bytes(9000)).copy().hexdigest())",
+    "h = libsha.sha256()\nh.update(b'x' * 600)\nprint(h.hexdigest())", "print(libsha.sha256_hexdigest(b'abc'))",
+    "print(libsha.new('sha256', bytes(70000)).hexdigest())"])
+def test_each_path_works_as_the_first_use_of_the_library(code):
+    # In a fresh interpreter: the path must load the library itself before it needs anything of it.
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", "import libsha\n" + code], capture_output=True, text=True, cwd="/")
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.strip()) == 64
+
+
 def test_the_held_message_is_the_callers_object_not_a_copy():
     data = pattern251(1000, 1)
     h = libsha.sha256(data)
-    assert h._parts is data  # immutable, so holding it is safe and costs no copy
+    assert h._held is data  # immutable, so holding it is safe and costs no copy
+
+
+def test_not_subclassable():
+    # (hashlib's constructors make no instance of a subclass either: hashlib.sha256 is a function.)
+    with pytest.raises(TypeError, match="not an acceptable base type"):
+        type("Mine", (libsha.sha256,), {})
+
+
+def test_the_first_update_keeps_the_object_a_sha256():
+    h = libsha.sha256(b"ab")
+    h.update(b"c")
+    assert isinstance(h, libsha.sha256) and isinstance(h.copy(), libsha.sha256)
+    assert (h.name, h.digest_size, h.block_size) == ("sha256", 32, 64) and "<libsha.sha256 object" in repr(h)
 
 
 def test_a_mutable_buffer_is_copied_at_once():

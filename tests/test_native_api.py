@@ -239,6 +239,14 @@ def test_the_internal_loops_are_declared_as_their_header_says():
     assert not set(internal.SIGNATURES) & set(_native.SIGNATURES)
 
 
+def test_the_handle_that_keeps_the_gil_gives_only_declared_functions():
+    short = _native.lib_keeping_gil()
+    for name in _native.KEEPING_GIL:
+        assert getattr(short, name).argtypes == _native.SIGNATURES[name][1], name
+    with pytest.raises(AttributeError, match="not declared"):
+        short.libsha_sha256_many  # noqa: B018 (undeclared: its size_t arguments would be cut to int)
+
+
 def test_intlen_entry_point():
     out = ctypes.create_string_buffer(b"\x5a" * 32, 32)
     assert lib.libsha_sha256_intlen(b"abc", -1, out) == _native.ERR_ARGUMENT
