@@ -42,9 +42,9 @@ _HOMES = {
     "sha256_file": "_files",
     "sha256_files": "_files",
     "library_version": "_native",
-    "ConfigurationError": "_exceptions",
-    "LibraryLoadError": "_exceptions",
-    "NonContiguousError": "_exceptions",
+    "ConfigurationError": "_errors",
+    "LibraryLoadError": "_errors",
+    "NonContiguousError": "_errors",
     "dispatch": None,
     "reference": None,
 }
@@ -55,9 +55,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from . import dispatch as dispatch
     from . import reference as reference
-    from ._exceptions import ConfigurationError as ConfigurationError
-    from ._exceptions import LibraryLoadError as LibraryLoadError
-    from ._exceptions import NonContiguousError as NonContiguousError
+    from ._errors import ConfigurationError as ConfigurationError
+    from ._errors import LibraryLoadError as LibraryLoadError
+    from ._errors import NonContiguousError as NonContiguousError
     from ._files import sha256_file as sha256_file
     from ._files import sha256_files as sha256_files
     from ._hash import new as new

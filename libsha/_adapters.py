@@ -11,7 +11,7 @@ import importlib
 import sys
 
 from . import _native
-from ._exceptions import NonContiguousError
+from ._errors import NonContiguousError
 from ._errors import check
 from ._batch import hash_list, run_parts
 

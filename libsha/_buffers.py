@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ctypes
 
-from ._exceptions import NonContiguousError
+from ._errors import NonContiguousError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

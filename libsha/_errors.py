@@ -1,23 +1,49 @@
-"""Turns the library's return codes into Python exceptions."""
+"""The library's return codes, and every exception libsha defines, with the codes mapped onto them.
+
+Imports nothing of libsha: _native takes the codes and its loading errors from here.
+"""
 
 from __future__ import annotations
 
-from . import _native
+# Return codes (LIBSHA_OK, LIBSHA_ERR_*).
+OK = 0
+ERR_NULL = -1
+ERR_STATE = -2
+ERR_TOO_LONG = -3
+ERR_UNKNOWN_IMPL = -4
+ERR_NOT_RUNNABLE = -5
+ERR_ARGUMENT = -6
+ERR_SELFTEST = -7
+ERR_IO = -8
+ERR_CANCELLED = -9
+
+
+class NonContiguousError(ValueError, BufferError):
+    """A buffer that is not C-contiguous (a ValueError, and the BufferError hashlib raises)."""
+
+
+class LibraryLoadError(OSError):
+    """The native library could not be found or loaded."""
+
+
+class ConfigurationError(ValueError):
+    """The LIBSHA_IMPL environment variable is invalid."""
+
 
 _MESSAGES: dict[int, tuple[type[BaseException], str]] = {
-    _native.ERR_NULL: (ValueError, "a NULL pointer reached libsha"),
-    _native.ERR_STATE: (ValueError, "the hash object is not in a usable state"),
-    _native.ERR_TOO_LONG: (OverflowError, "SHA-256 messages are limited to 2**61 - 1 bytes"),
-    _native.ERR_UNKNOWN_IMPL: (ValueError, "no such implementation"),
-    _native.ERR_NOT_RUNNABLE: (ValueError, "this CPU cannot run that implementation"),
-    _native.ERR_ARGUMENT: (ValueError, "argument out of range"),
-    _native.ERR_SELFTEST: (RuntimeError, "the implementation failed its known-answer self-test"),
-    _native.ERR_IO: (OSError, "a file could not be opened or read"),
-    _native.ERR_CANCELLED: (KeyboardInterrupt, "cancelled"),
+    ERR_NULL: (ValueError, "a NULL pointer reached libsha"),
+    ERR_STATE: (ValueError, "the hash object is not in a usable state"),
+    ERR_TOO_LONG: (OverflowError, "SHA-256 messages are limited to 2**61 - 1 bytes"),
+    ERR_UNKNOWN_IMPL: (ValueError, "no such implementation"),
+    ERR_NOT_RUNNABLE: (ValueError, "this CPU cannot run that implementation"),
+    ERR_ARGUMENT: (ValueError, "argument out of range"),
+    ERR_SELFTEST: (RuntimeError, "the implementation failed its known-answer self-test"),
+    ERR_IO: (OSError, "a file could not be opened or read"),
+    ERR_CANCELLED: (KeyboardInterrupt, "cancelled"),
 }
 
 
 def check(code: int, context: str = "") -> None:
-    if code != _native.OK:
+    if code != OK:
         kind, message = _MESSAGES.get(code, (RuntimeError, f"libsha returned error {code}"))
         raise kind(f"{context}: {message}" if context else message)

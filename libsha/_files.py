@@ -216,9 +216,9 @@ class FileHasher:
         out = ctypes.create_string_buffer(32 * n)
         errors = (ctypes.c_int * n)()
         code = self._lib.libsha_sha256_files(out, errors, (ctypes.c_char_p * n)(*paths), n, ctypes.byref(self._control))
-        if code == _native.ERR_CANCELLED:
+        if code == _errors.ERR_CANCELLED:
             raise KeyboardInterrupt
-        if code not in (_native.OK, _native.ERR_IO):
+        if code not in (_errors.OK, _errors.ERR_IO):
             _errors.check(code)
         failed = {}
         for i, e in enumerate(errors):

@@ -12,7 +12,7 @@ from _thread import allocate_lock
 from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint, c_uint32, c_uint64, c_void_p
 
 from . import _elf
-from ._exceptions import ConfigurationError, LibraryLoadError
+from ._errors import ConfigurationError, LibraryLoadError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,18 +55,6 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_sha256_files": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_void_p]),
 }
 
-# Return codes (LIBSHA_OK, LIBSHA_ERR_*).
-OK = 0
-ERR_NULL = -1
-ERR_STATE = -2
-ERR_TOO_LONG = -3
-ERR_UNKNOWN_IMPL = -4
-ERR_NOT_RUNNABLE = -5
-ERR_ARGUMENT = -6
-ERR_SELFTEST = -7
-ERR_IO = -8
-ERR_CANCELLED = -9
-
 # os_errors[i] of libsha_sha256_files that are not errno values.
 FILE_CANCELLED = -1
 FILE_DEFERRED = -2
@@ -106,7 +94,7 @@ class _KeepingGil(ctypes.PyDLL):
     truncate a size_t to an int."""
 
     def __getattr__(self, name: str) -> Any:
-        if name not in KEEPING_GIL and name != "libsha_sha256_intlen":
+        if name not in KEEPING_GIL:
             raise AttributeError(f"{name} is not declared for calls that keep the GIL (_native.KEEPING_GIL)")
         return super().__getattr__(name)
 
@@ -227,14 +215,21 @@ def lib() -> ctypes.CDLL:
 
 
 def lib_keeping_gil() -> _KeepingGil:
-    """The loaded library, through the handle whose calls keep the GIL (for calls on few bytes)."""
+    """The loaded library, through the handle whose calls keep the GIL (for calls on few bytes);
+    its functions are declared on first use (the one-shots never need them)."""
+    global _lib_keeping_gil
     if _lib_keeping_gil is None:
-        lib()
-    return _lib_keeping_gil  # type: ignore[return-value]
+        loaded = lib()  # (before the lock: lib() may take it)
+        with _LOADING:
+            if _lib_keeping_gil is None:
+                handle = _KeepingGil(loaded._name)
+                _declare(handle, KEEPING_GIL)
+                _lib_keeping_gil = handle
+    return _lib_keeping_gil
 
 
 def _load_once() -> None:
-    global _lib, _lib_keeping_gil, Context, HmacContext, sha256_into_bytes, fast_below
+    global _lib, Context, HmacContext, sha256_into_bytes, fast_below
     loaded = load()
     error = loaded.libsha_config_error()
     if error is not None:
@@ -244,9 +239,7 @@ def _load_once() -> None:
     # objects that own a context wipe it when they are freed (their __del__).
     Context = ctypes.c_char * loaded.libsha_sha256_ctx_size()
     HmacContext = ctypes.c_char * loaded.libsha_hmac_sha256_ctx_size()
-    gil = _KeepingGil(loaded._name)  # the same library, a handle whose calls keep the GIL
-    _declare(gil, KEEPING_GIL)  # (not libsha_sha256_intlen: below, it has no argtypes)
-    into_bytes = gil.libsha_sha256_intlen
+    into_bytes = ctypes.PyDLL(loaded._name).libsha_sha256_intlen  # keeps the GIL; no argtypes (see above)
     # No return code to convert: the fast paths give it a bytes object and its
     # true length, 0 <= len < 2 KiB, with which it cannot fail.
     into_bytes.restype = None
@@ -254,7 +247,6 @@ def _load_once() -> None:
     fast_below = GIL_RELEASE_BYTES if sha256_into_bytes is not None else 0
     for namespace in _fast_path_users:
         _publish_fast_path(namespace)
-    _lib_keeping_gil = gil
     _lib = loaded  # last: another thread that sees it sees everything above
 
 

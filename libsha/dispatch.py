@@ -10,7 +10,7 @@ from __future__ import annotations
 import ctypes
 import operator
 
-from . import _native
+from . import _errors, _native
 from ._errors import check
 
 TYPE_CHECKING = False
@@ -104,10 +104,10 @@ def select(name: str) -> None:
     if "\0" in name:
         raise ValueError("implementation name must not contain NUL")
     code = _native.lib().libsha_select(name.encode())
-    if code == _native.ERR_UNKNOWN_IMPL:
+    if code == _errors.ERR_UNKNOWN_IMPL:
         known = ", ".join(repr(i.name) for i in implementations())
         raise ValueError(f"unknown implementation {name!r}; this build has {known}")
-    if code == _native.ERR_NOT_RUNNABLE:
+    if code == _errors.ERR_NOT_RUNNABLE:
         raise ValueError(f"implementation {name!r} needs CPU features this machine lacks (it has: "
                          f"{', '.join(cpu_features()) or 'none that libsha uses'})")
     check(code, f"select({name!r})")

@@ -22,7 +22,7 @@ from array import array
 from pathlib import Path
 
 import libsha
-from libsha import _native
+from libsha import _errors
 
 from . import internal
 from .rows import Benchmark
@@ -155,7 +155,7 @@ def _make_run(lib, new_peer, manager, count, length):
 
         def run(iterations):
             code = native.libsha_internal_bench_peer_many(fn, peer, out, data, address, count, iterations)
-            if code != _native.OK:
+            if code != _errors.OK:
                 raise RuntimeError(f"libsha_internal_bench_peer_many over the peer's {manager} manager failed with {code}")
 
         run.keep = (peer, offsets)  # alive with the run (address is offsets' memory); the process frees peer at exit

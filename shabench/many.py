@@ -12,7 +12,7 @@ import importlib.util
 from array import array
 
 import libsha
-from libsha import _native
+from libsha import _errors
 
 from . import internal
 from .rows import Benchmark, ours_label, peer_label
@@ -47,7 +47,7 @@ def _native_many(implementation, count, length):
 
         def run(iterations):
             code = lib.libsha_internal_bench_many(name, out, data, offsets.buffer_info()[0], count, 0, iterations)
-            if code != _native.OK:
+            if code != _errors.OK:
                 raise RuntimeError(f"libsha_internal_bench_many({implementation!r}) failed with {code}")
 
         return run

@@ -4,7 +4,7 @@ in libsha_internal_bench's loop in C (no Python per message)."""
 import ctypes
 
 import libsha
-from libsha import _native
+from libsha import _errors
 
 from . import internal
 from .rows import MESSAGE_1M, Benchmark
@@ -21,7 +21,7 @@ def native_run(implementation, op, size):
 
         def run(iterations):
             code = lib.libsha_internal_bench(name, op, buf, size, iterations)
-            if code != _native.OK:
+            if code != _errors.OK:
                 raise RuntimeError(f"libsha_internal_bench({implementation!r}, op {op}) failed with {code}")
 
         return run

@@ -105,7 +105,7 @@ def openssl_benchmarks(implementations, features):
 
 def _child(mask, size, epochs, min_time_ms):
     """Times OpenSSL's SHA256() under the mask this process was started with."""
-    from libsha import _native
+    from libsha import _errors
 
     from . import internal
 
@@ -123,7 +123,7 @@ def _child(mask, size, epochs, min_time_ms):
         raise SystemExit(f"OpenSSL's SHA256() under OPENSSL_ia32cap={mask} disagrees with libsha")
 
     def run(iterations):
-        if native.libsha_internal_bench_peer(sha256, buf, size, iterations) != _native.OK:
+        if native.libsha_internal_bench_peer(sha256, buf, size, iterations) != _errors.OK:
             raise RuntimeError("libsha_internal_bench_peer failed")
 
     m = measure(run, size, epochs, min_time_ms * 1e6)

@@ -135,13 +135,13 @@ def test_hex_option_is_a_flag():
 def test_hex_matches_the_c_encoder():
     import ctypes
 
-    from libsha import _native
+    from libsha import _errors, _native
 
     data = bytes(range(256)) * 3
     out = ctypes.create_string_buffer(2 * len(data))
-    assert _native.lib().libsha_hex(out, data, len(data)) == _native.OK
+    assert _native.lib().libsha_hex(out, data, len(data)) == _errors.OK
     assert out.raw.decode() == data.hex()
-    assert _native.lib().libsha_hex(None, data, 1) == _native.ERR_NULL
+    assert _native.lib().libsha_hex(None, data, 1) == _errors.ERR_NULL
 
 
 def test_pandas_string_dtypes():

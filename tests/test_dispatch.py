@@ -11,7 +11,7 @@ import pytest
 
 import libsha
 from support.data import sha256d64_by_hashlib
-from libsha import _native
+from libsha import _errors, _native
 from support.rows import ARM, AVX2, AVX2_1WAY, AVX512, SHANI, SHANI_AVX512, SSE4
 
 pytestmark = pytest.mark.core
@@ -132,9 +132,9 @@ def test_select_rejects_non_strings():
 
 def test_select_c_return_codes():
     lib = _native.lib()
-    assert lib.libsha_select(b"standard") == _native.OK
-    assert lib.libsha_select(b"no such thing") == _native.ERR_UNKNOWN_IMPL
-    assert lib.libsha_select(None) == _native.ERR_NULL
+    assert lib.libsha_select(b"standard") == _errors.OK
+    assert lib.libsha_select(b"no such thing") == _errors.ERR_UNKNOWN_IMPL
+    assert lib.libsha_select(None) == _errors.ERR_NULL
 
 
 def run_with_env(tmp_path, value, code="import libsha; print(libsha.dispatch.implementation())"):

@@ -10,7 +10,7 @@ import pytest
 import libsha
 from support.data import buffer_kinds, pattern251
 from support.processes import run_threads
-from libsha import _native
+from libsha import _errors, _native
 from libsha.reference import hmac_sha256 as reference_hmac
 from libsha.reference import nist
 
@@ -33,14 +33,14 @@ def test_rfc_4231_through_every_path(one_stream_row, case):
     key, msg, mac = CASES[case]
     n = len(mac)
     out = ctypes.create_string_buffer(32)
-    assert lib.libsha_hmac_sha256(key, len(key), msg, len(msg), out) == _native.OK
+    assert lib.libsha_hmac_sha256(key, len(key), msg, len(msg), out) == _errors.OK
     assert out.raw[:n] == mac, "C one-shot"
     for split in range(len(msg) + 1):  # the C streaming API, split at every point
         ctx = _native.HmacContext()
-        assert lib.libsha_hmac_sha256_init(ctx, key, len(key)) == _native.OK
-        assert lib.libsha_hmac_sha256_update(ctx, msg[:split], split) == _native.OK
-        assert lib.libsha_hmac_sha256_update(ctx, msg[split:], len(msg) - split) == _native.OK
-        assert lib.libsha_hmac_sha256_final(ctx, out) == _native.OK
+        assert lib.libsha_hmac_sha256_init(ctx, key, len(key)) == _errors.OK
+        assert lib.libsha_hmac_sha256_update(ctx, msg[:split], split) == _errors.OK
+        assert lib.libsha_hmac_sha256_update(ctx, msg[split:], len(msg) - split) == _errors.OK
+        assert lib.libsha_hmac_sha256_final(ctx, out) == _errors.OK
         assert out.raw[:n] == mac, ("C streaming", split)
         h = libsha.hmac_new(key, msg[:split])  # and the Python object
         h.update(msg[split:])
@@ -142,10 +142,10 @@ def test_non_contiguous_buffers_are_refused():
 
 def test_c_errors_write_nothing():
     out = ctypes.create_string_buffer(b"\x5a" * 32, 32)
-    assert lib.libsha_hmac_sha256(None, 3, b"m", 1, out) == _native.ERR_NULL
-    assert lib.libsha_hmac_sha256(b"k", 1, None, 3, out) == _native.ERR_NULL
+    assert lib.libsha_hmac_sha256(None, 3, b"m", 1, out) == _errors.ERR_NULL
+    assert lib.libsha_hmac_sha256(b"k", 1, None, 3, out) == _errors.ERR_NULL
     assert out.raw == b"\x5a" * 32
-    assert lib.libsha_hmac_sha256(None, 0, None, 0, out) == _native.OK  # NULL with length 0 is empty
+    assert lib.libsha_hmac_sha256(None, 0, None, 0, out) == _errors.OK  # NULL with length 0 is empty
     assert out.raw == hmac.digest(b"", b"", "sha256")
 
 

@@ -12,7 +12,7 @@ import pytest
 import libsha
 from support.bitcoin import BLOCK, block_transactions
 from support.data import WIDEST_LANES, merkle_root_by_hashlib, pattern251, sha256d
-from libsha import _native
+from libsha import _errors, _native
 
 pytestmark = pytest.mark.core
 
@@ -76,14 +76,14 @@ def test_offsets_and_views_forms_on_every_implementation(lanes_row, rng, double)
         for name, kind in (("libsha_sha256_many_offsets32", ctypes.c_int32),
                            ("libsha_sha256_many_offsets64", ctypes.c_int64)):
             out = ctypes.create_string_buffer(32 * n)
-            assert getattr(lib, name)(out, data, (kind * (n + 1))(*starts), n, flags) == _native.OK
+            assert getattr(lib, name)(out, data, (kind * (n + 1))(*starts), n, flags) == _errors.OK
             assert out.raw == expected, (name, n, double)
         out = ctypes.create_string_buffer(32 * n)
         buffers, sizes = (ctypes.c_void_p * 1)(), (ctypes.c_int64 * 1)(len(data))
         keep = ctypes.create_string_buffer(data, len(data))
         buffers[0] = ctypes.addressof(keep)
         views = views_of(messages, data, starts)
-        assert lib.libsha_sha256_many_views(out, views, buffers, sizes, 1, n, flags) == _native.OK
+        assert lib.libsha_sha256_many_views(out, views, buffers, sizes, 1, n, flags) == _errors.OK
         assert out.raw == expected, ("views", n, double)
 
 
@@ -266,27 +266,27 @@ def test_c_contracts():
     out = out_buffer(3)
     messages = (ctypes.c_void_p * 3)(ctypes.cast(ctypes.c_char_p(b"abc"), ctypes.c_void_p), None, None)
     lengths = (ctypes.c_size_t * 3)(3, 0, 1)
-    assert lib.libsha_sha256_many(out, messages, lengths, 3, 0) == _native.ERR_NULL
+    assert lib.libsha_sha256_many(out, messages, lengths, 3, 0) == _errors.ERR_NULL
     assert out.raw == b"\x5a" * 96  # nothing written
     lengths[2] = 0
-    assert lib.libsha_sha256_many(out, messages, lengths, 3, 4) == _native.ERR_ARGUMENT
-    assert lib.libsha_sha256_many(out, messages, lengths, (1 << 64) // 32, 0) == _native.ERR_ARGUMENT
+    assert lib.libsha_sha256_many(out, messages, lengths, 3, 4) == _errors.ERR_ARGUMENT
+    assert lib.libsha_sha256_many(out, messages, lengths, (1 << 64) // 32, 0) == _errors.ERR_ARGUMENT
     assert out.raw == b"\x5a" * 96
-    assert lib.libsha_sha256_many(out, messages, lengths, 3, 0) == _native.OK
+    assert lib.libsha_sha256_many(out, messages, lengths, 3, 0) == _errors.OK
     assert out.raw == hashlib.sha256(b"abc").digest() + hashlib.sha256(b"").digest() * 2
-    assert lib.libsha_sha256_many(None, None, None, 0, 0) == _native.OK
+    assert lib.libsha_sha256_many(None, None, None, 0, 0) == _errors.OK
 
     data = b"0123456789"
     for bad in ([0, 5, 3], [-1, 2, 3]):  # decreasing, negative
         out = out_buffer(2)
-        assert lib.libsha_sha256_many_offsets32(out, data, (ctypes.c_int32 * 3)(*bad), 2, 0) == _native.ERR_ARGUMENT
-        assert lib.libsha_sha256_many_offsets64(out, data, (ctypes.c_int64 * 3)(*bad), 2, 0) == _native.ERR_ARGUMENT
+        assert lib.libsha_sha256_many_offsets32(out, data, (ctypes.c_int32 * 3)(*bad), 2, 0) == _errors.ERR_ARGUMENT
+        assert lib.libsha_sha256_many_offsets64(out, data, (ctypes.c_int64 * 3)(*bad), 2, 0) == _errors.ERR_ARGUMENT
         assert out.raw == b"\x5a" * 64
-    assert lib.libsha_sha256_many_offsets64(out, None, (ctypes.c_int64 * 3)(0, 1, 2), 2, 0) == _native.ERR_NULL
-    assert lib.libsha_sha256_many_offsets64(out, data, None, 2, 0) == _native.ERR_NULL
+    assert lib.libsha_sha256_many_offsets64(out, None, (ctypes.c_int64 * 3)(0, 1, 2), 2, 0) == _errors.ERR_NULL
+    assert lib.libsha_sha256_many_offsets64(out, data, None, 2, 0) == _errors.ERR_NULL
     offsets = (ctypes.c_int64 * 3)(2, 5, 9)  # a slice: the first offset above 0
-    assert lib.libsha_sha256_many_offsets64(out, data, offsets, 2, _native.DOUBLE) == _native.OK
+    assert lib.libsha_sha256_many_offsets64(out, data, offsets, 2, _native.DOUBLE) == _errors.OK
     assert out.raw == sha256d(data[2:5]) + sha256d(data[5:9])
     # Output over the input is refused.
     buffer = ctypes.create_string_buffer(data * 10)
-    assert lib.libsha_sha256_many_offsets32(buffer, buffer, (ctypes.c_int32 * 2)(0, 40), 1, 0) == _native.ERR_ARGUMENT
+    assert lib.libsha_sha256_many_offsets32(buffer, buffer, (ctypes.c_int32 * 2)(0, 40), 1, 0) == _errors.ERR_ARGUMENT

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 import libsha
-from libsha import _native
+from libsha import _errors, _native
 from shabench import internal
 from support.data import sha256d64_by_hashlib
 
@@ -52,7 +52,7 @@ GUARD_PAGE_SCRIPT = textwrap.dedent(
     """
     import ctypes, hashlib, mmap, sys
     import libsha
-    from libsha import _native
+    from libsha import _errors, _native
 
     lib = _native.lib()
     libc = ctypes.CDLL(None, use_errno=True)
@@ -113,7 +113,7 @@ def test_dirty_upper_ymm_state_before_every_call(one_stream_row):
         pytest.skip("this CPU has no AVX, so no upper YMM state to dirty")
     buf = ctypes.create_string_buffer(b"\x01" * 32, 32)
     code = internal.lib().libsha_internal_bench(one_stream_row.encode(), internal.BENCH_HASH_DIRTY_UPPER, buf, 32, 1000)
-    assert code == _native.OK
+    assert code == _errors.OK
     expected = b"\x01" * 32
     for _ in range(1000):
         expected = hashlib.sha256(expected).digest()

@@ -7,7 +7,7 @@ import pytest
 import libsha
 from support.bitcoin import BLOCK, block_transactions
 from support.data import merkle_root_by_hashlib, pattern251, sha256d
-from libsha import _native
+from libsha import _errors, _native
 from libsha.reference import merkle_root as reference_merkle_root
 
 pytestmark = pytest.mark.core
@@ -99,10 +99,10 @@ def test_bad_input(bad, kind, words):
 def test_c_contracts():
     out = ctypes.create_string_buffer(b"\x5a" * 32, 32)
     mutated = ctypes.c_int(7)
-    assert lib.libsha_merkle_root(None, b"x" * 32, 1, ctypes.byref(mutated)) == _native.ERR_NULL
-    assert lib.libsha_merkle_root(out, None, 1, ctypes.byref(mutated)) == _native.ERR_NULL
-    assert lib.libsha_merkle_root(out, b"x" * 32, (1 << 64) // 32 + 1, ctypes.byref(mutated)) == _native.ERR_ARGUMENT
+    assert lib.libsha_merkle_root(None, b"x" * 32, 1, ctypes.byref(mutated)) == _errors.ERR_NULL
+    assert lib.libsha_merkle_root(out, None, 1, ctypes.byref(mutated)) == _errors.ERR_NULL
+    assert lib.libsha_merkle_root(out, b"x" * 32, (1 << 64) // 32 + 1, ctypes.byref(mutated)) == _errors.ERR_ARGUMENT
     assert out.raw == b"\x5a" * 32 and mutated.value == 7  # nothing written on error
-    assert lib.libsha_merkle_root(out, None, 0, ctypes.byref(mutated)) == _native.OK
+    assert lib.libsha_merkle_root(out, None, 0, ctypes.byref(mutated)) == _errors.OK
     assert out.raw == bytes(32) and mutated.value == 0
-    assert lib.libsha_merkle_root(out, b"y" * 32, 1, None) == _native.OK and out.raw == b"y" * 32
+    assert lib.libsha_merkle_root(out, b"y" * 32, 1, None) == _errors.OK and out.raw == b"y" * 32

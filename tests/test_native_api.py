@@ -8,7 +8,7 @@ import importlib.metadata
 import pytest
 
 import libsha
-from libsha import _native
+from libsha import _errors, _native
 from shabench import internal
 
 pytestmark = pytest.mark.core
@@ -35,7 +35,7 @@ def test_build_type_is_release():
 
 def test_short_message_bench_feeds_back_the_digest_prefix():
     buf = ctypes.create_string_buffer(b"abcdefghijklmnop", 16)
-    assert bench.libsha_internal_bench(b"standard", internal.BENCH_HASH, buf, 16, 2) == _native.OK
+    assert bench.libsha_internal_bench(b"standard", internal.BENCH_HASH, buf, 16, 2) == _errors.OK
     first = hashlib.sha256(b"abcdefghijklmnop").digest()[:16]
     assert buf.raw == hashlib.sha256(first).digest()[:16]
 
@@ -75,35 +75,35 @@ def test_autodetect_rejects_non_integers():
 
 def test_streaming_c_api_and_final_wipes():
     ctx = new_ctx()
-    assert lib.libsha_sha256_update(ctx, b"ab", 2) == _native.OK
-    assert lib.libsha_sha256_update(ctx, b"c", 1) == _native.OK
+    assert lib.libsha_sha256_update(ctx, b"ab", 2) == _errors.OK
+    assert lib.libsha_sha256_update(ctx, b"c", 1) == _errors.OK
     out = ctypes.create_string_buffer(32)
-    assert lib.libsha_sha256_final(ctx, out) == _native.OK
+    assert lib.libsha_sha256_final(ctx, out) == _errors.OK
     assert out.raw == hashlib.sha256(b"abc").digest()
     assert ctx.raw == bytes(len(ctx))  # wiped
     # A finalised context is refused, not silently reused.
-    assert lib.libsha_sha256_update(ctx, b"x", 1) == _native.ERR_STATE
-    assert lib.libsha_sha256_final(ctx, out) == _native.ERR_STATE
+    assert lib.libsha_sha256_update(ctx, b"x", 1) == _errors.ERR_STATE
+    assert lib.libsha_sha256_final(ctx, out) == _errors.ERR_STATE
 
 
 def test_uninitialised_context_is_refused():
     ctx = ctypes.create_string_buffer(b"\x5a" * lib.libsha_sha256_ctx_size())
-    assert lib.libsha_sha256_update(ctx, b"x", 1) == _native.ERR_STATE
+    assert lib.libsha_sha256_update(ctx, b"x", 1) == _errors.ERR_STATE
 
 
 def test_null_pointers():
     ctx = new_ctx()
     out = ctypes.create_string_buffer(32)
-    assert lib.libsha_sha256_update(ctx, None, 0) == _native.OK
-    assert lib.libsha_sha256_update(ctx, None, 5) == _native.ERR_NULL
-    assert lib.libsha_sha256_update(None, b"x", 1) == _native.ERR_NULL
-    assert lib.libsha_sha256_final(ctx, None) == _native.ERR_NULL
-    assert lib.libsha_sha256_final(ctx, out) == _native.OK
+    assert lib.libsha_sha256_update(ctx, None, 0) == _errors.OK
+    assert lib.libsha_sha256_update(ctx, None, 5) == _errors.ERR_NULL
+    assert lib.libsha_sha256_update(None, b"x", 1) == _errors.ERR_NULL
+    assert lib.libsha_sha256_final(ctx, None) == _errors.ERR_NULL
+    assert lib.libsha_sha256_final(ctx, out) == _errors.OK
     assert out.raw == hashlib.sha256(b"").digest()  # the refused calls changed nothing
-    assert lib.libsha_sha256(None, 0, out) == _native.OK
+    assert lib.libsha_sha256(None, 0, out) == _errors.OK
     assert out.raw == hashlib.sha256(b"").digest()
-    assert lib.libsha_sha256(None, 1, out) == _native.ERR_NULL
-    assert lib.libsha_sha256(b"abc", 3, None) == _native.ERR_NULL
+    assert lib.libsha_sha256(None, 1, out) == _errors.ERR_NULL
+    assert lib.libsha_sha256(b"abc", 3, None) == _errors.ERR_NULL
     lib.libsha_sha256d64(None, None, 0)
     before = out.raw
     lib.libsha_sha256d64(out, None, 1)  # does nothing rather than crash: out is not touched
@@ -117,12 +117,12 @@ def test_wipe():
     lib.libsha_sha256_update(ctx, b"secret", 6)
     lib.libsha_sha256_wipe(ctx)
     assert ctx.raw == bytes(len(ctx))
-    assert lib.libsha_sha256_update(ctx, b"x", 1) == _native.ERR_STATE
+    assert lib.libsha_sha256_update(ctx, b"x", 1) == _errors.ERR_STATE
 
 
 def test_one_shot_output_may_overlap_input():
     buf = ctypes.create_string_buffer(b"abc" + bytes(29), 32)
-    assert lib.libsha_sha256(buf, 3, buf) == _native.OK
+    assert lib.libsha_sha256(buf, 3, buf) == _errors.OK
     assert buf.raw == hashlib.sha256(b"abc").digest()
 
 
@@ -130,8 +130,8 @@ def test_message_length_limit():
     # Push the byte count near 2^61 by editing the (private) length field.
     ctx = new_ctx()
     ctypes.c_uint64.from_buffer(ctx, 32).value = (1 << 61) - 2
-    assert lib.libsha_sha256_update(ctx, b"ab", 2) == _native.ERR_TOO_LONG
-    assert lib.libsha_sha256_update(ctx, b"a", 1) == _native.OK
+    assert lib.libsha_sha256_update(ctx, b"ab", 2) == _errors.ERR_TOO_LONG
+    assert lib.libsha_sha256_update(ctx, b"a", 1) == _errors.OK
 
 
 def test_python_maps_the_length_limit_to_overflow_error():
@@ -161,13 +161,13 @@ def test_a_refused_update_leaves_the_kept_bytes_hashed_once():
 
 def test_bench_kernel_arguments():
     buf = ctypes.create_string_buffer(64)
-    assert bench.libsha_internal_bench(b"standard", internal.BENCH_HASH, buf, 32, 1) == _native.OK
-    assert bench.libsha_internal_bench(b"standard", internal.BENCH_D64, buf, 64, 1) == _native.OK
-    assert bench.libsha_internal_bench(b"no-such", internal.BENCH_HASH, buf, 32, 1) == _native.ERR_UNKNOWN_IMPL
-    assert bench.libsha_internal_bench(b"standard", internal.BENCH_HASH, buf, 0, 1) == _native.OK
-    assert bench.libsha_internal_bench(b"standard", internal.BENCH_D64, buf, 63, 1) == _native.ERR_ARGUMENT
-    assert bench.libsha_internal_bench(b"standard", 99, buf, 64, 1) == _native.ERR_ARGUMENT
-    assert bench.libsha_internal_bench(None, internal.BENCH_HASH, buf, 32, 1) == _native.ERR_NULL
+    assert bench.libsha_internal_bench(b"standard", internal.BENCH_HASH, buf, 32, 1) == _errors.OK
+    assert bench.libsha_internal_bench(b"standard", internal.BENCH_D64, buf, 64, 1) == _errors.OK
+    assert bench.libsha_internal_bench(b"no-such", internal.BENCH_HASH, buf, 32, 1) == _errors.ERR_UNKNOWN_IMPL
+    assert bench.libsha_internal_bench(b"standard", internal.BENCH_HASH, buf, 0, 1) == _errors.OK
+    assert bench.libsha_internal_bench(b"standard", internal.BENCH_D64, buf, 63, 1) == _errors.ERR_ARGUMENT
+    assert bench.libsha_internal_bench(b"standard", 99, buf, 64, 1) == _errors.ERR_ARGUMENT
+    assert bench.libsha_internal_bench(None, internal.BENCH_HASH, buf, 32, 1) == _errors.ERR_NULL
 
 
 def test_bench_peer_runs_the_same_loop_as_bench_hash():
@@ -183,11 +183,11 @@ def test_bench_peer_runs_the_same_loop_as_bench_hash():
     for size in (0, 5, 32, 64, 1000):
         ours = ctypes.create_string_buffer(bytes(i % 251 for i in range(size)), max(size, 1))
         theirs = ctypes.create_string_buffer(ours.raw, max(size, 1))
-        assert bench.libsha_internal_bench(b"standard", internal.BENCH_HASH, ours, size, 3) == _native.OK
-        assert bench.libsha_internal_bench_peer(ctypes.cast(peer, ctypes.c_void_p), theirs, size, 3) == _native.OK
+        assert bench.libsha_internal_bench(b"standard", internal.BENCH_HASH, ours, size, 3) == _errors.OK
+        assert bench.libsha_internal_bench_peer(ctypes.cast(peer, ctypes.c_void_p), theirs, size, 3) == _errors.OK
         assert theirs.raw == ours.raw, size
-    assert bench.libsha_internal_bench_peer(None, theirs, 1, 1) == _native.ERR_NULL
-    assert bench.libsha_internal_bench_peer(ctypes.cast(peer, ctypes.c_void_p), None, 1, 1) == _native.ERR_NULL
+    assert bench.libsha_internal_bench_peer(None, theirs, 1, 1) == _errors.ERR_NULL
+    assert bench.libsha_internal_bench_peer(ctypes.cast(peer, ctypes.c_void_p), None, 1, 1) == _errors.ERR_NULL
 
 
 def test_constants_mirrored_from_the_header():
@@ -200,8 +200,8 @@ def test_constants_mirrored_from_the_header():
 
     header = (Path(include_dir()) / "libsha.h").read_text()
     defines = {m[1]: m[2] for m in re.finditer(r"#define LIBSHA_(\w+) \(?(-?\d+)u?\)?", header)}
-    mirrored = {k: v for k, v in vars(_native).items()
-                if re.fullmatch(r"OK|ERR_\w+|FILE_\w+|DIGEST_SIZE|BLOCK_SIZE|DOUBLE", k)}
+    mirrored = {k: v for k, v in vars(_native).items() if re.fullmatch(r"FILE_\w+|DIGEST_SIZE|BLOCK_SIZE|DOUBLE", k)}
+    mirrored.update({k: v for k, v in vars(_errors).items() if re.fullmatch(r"OK|ERR_\w+", k)})
     mirrored.update({k: v for k, v in vars(dispatch).items() if re.fullmatch(r"USE_(?!ALL$)\w+", k)})
     for name, value in mirrored.items():
         assert name in defines, f"LIBSHA_{name} is not in libsha.h"
@@ -249,9 +249,9 @@ def test_the_handle_that_keeps_the_gil_gives_only_declared_functions():
 
 def test_intlen_entry_point():
     out = ctypes.create_string_buffer(b"\x5a" * 32, 32)
-    assert lib.libsha_sha256_intlen(b"abc", -1, out) == _native.ERR_ARGUMENT
+    assert lib.libsha_sha256_intlen(b"abc", -1, out) == _errors.ERR_ARGUMENT
     assert out.raw == b"\x5a" * 32
-    assert lib.libsha_sha256_intlen(b"abc", 3, out) == _native.OK
+    assert lib.libsha_sha256_intlen(b"abc", 3, out) == _errors.OK
     assert out.raw == hashlib.sha256(b"abc").digest()
 
 

@@ -10,7 +10,7 @@ from array import array
 import pytest
 
 import libsha
-from libsha import _native
+from libsha import _errors, _native
 from shabench import batch_peers, internal
 from shabench.batch_peers import IPSEC_MANAGERS, ISAL_ENV, PeerUnavailable, batch_peer_benchmarks
 
@@ -47,9 +47,9 @@ def test_the_peer_loop_gives_what_libshas_own_batch_loop_gives(rng):
         theirs = ctypes.create_string_buffer(ours.raw, len(ours.raw))
         out_ours, out_theirs = (ctypes.create_string_buffer(32 * len(lengths)) for _ in range(2))
         address = offsets.buffer_info()[0]
-        assert bench.libsha_internal_bench_many(b"standard", out_ours, ours, address, len(lengths), 0, 3) == _native.OK
+        assert bench.libsha_internal_bench_many(b"standard", out_ours, ours, address, len(lengths), 0, 3) == _errors.OK
         assert bench.libsha_internal_bench_peer_many(ctypes.cast(peer, ctypes.c_void_p), None, out_theirs, theirs, address,
-                                          len(lengths), 3) == _native.OK
+                                          len(lengths), 3) == _errors.OK
         assert theirs.raw == ours.raw and out_theirs.raw == out_ours.raw, lengths
 
 
@@ -61,14 +61,14 @@ def test_the_peer_loop_refuses_null_and_reports_a_failing_peer(rng):
     fn = ctypes.cast(python_peer(), ctypes.c_void_p)
     for args in ((None, None, out, data, address), (fn, None, None, data, address), (fn, None, out, None, address),
                  (fn, None, out, data, None)):
-        assert bench.libsha_internal_bench_peer_many(*args, 2, 1) == _native.ERR_NULL
+        assert bench.libsha_internal_bench_peer_many(*args, 2, 1) == _errors.ERR_NULL
 
     @PEER_FN
     def failing(state, out, data, offsets, n):
         return 1
 
     assert bench.libsha_internal_bench_peer_many(ctypes.cast(failing, ctypes.c_void_p), None, out, data, address, 2, 1) \
-        == _native.ERR_ARGUMENT
+        == _errors.ERR_ARGUMENT
 
 
 @pytest.mark.core

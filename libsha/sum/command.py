@@ -12,7 +12,7 @@ import errno
 import os
 import sys
 
-from .. import _native
+from .. import _errors, _native
 from .._errors import check
 from .._files import FileHasher, sha256_file
 from .lines import LineParser, check_name, checksum_lines, quote
@@ -266,13 +266,13 @@ def _summary(counts: _Check, shown: str, options: Options, out: Output) -> bool:
 
 def _select(name: str, out: Output) -> bool:
     code = _native.lib().libsha_select(name.encode("utf-8", "surrogateescape"))
-    if code == _native.OK:
+    if code == _errors.OK:
         return True
     from ..dispatch import implementations
 
     known = ", ".join(i.name for i in implementations() if i.runnable)
-    reason = {_native.ERR_UNKNOWN_IMPL: "no such implementation", _native.ERR_NOT_RUNNABLE: "this CPU cannot run it",
-              _native.ERR_SELFTEST: "it failed its self-test"}.get(code, f"error {code}")
+    reason = {_errors.ERR_UNKNOWN_IMPL: "no such implementation", _errors.ERR_NOT_RUNNABLE: "this CPU cannot run it",
+              _errors.ERR_SELFTEST: "it failed its self-test"}.get(code, f"error {code}")
     out.error(f"--impl {quote(name)}: {reason}; this machine runs: {known}")
     return False
 
