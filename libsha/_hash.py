@@ -47,8 +47,7 @@ HOLD_BYTES = 64 * 1024
 FREE_THREADED = not getattr(sys, "_is_gil_enabled", lambda: True)()
 _new_lock: Any = RLock if FREE_THREADED else allocate_lock
 _SWITCHING = allocate_lock()  # an object's one switch to _Streaming; making its lock
-
-GIL_RELEASE_BYTES = _native.GIL_RELEASE_BYTES
+_SEALED = False  # sha256 takes no subclass but this module's
 
 # The one-shot fast path (see _oneshot), bound here too once the library is loaded.
 _fast_below = -1
@@ -87,7 +86,7 @@ class sha256:
         self.update(data)  # checks the type: TypeError for str and non-buffers, as hashlib
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        if "_Digested" in globals() and "_Streaming" in globals():
+        if _SEALED:  # (set below, once this module's own subclasses exist)
             raise TypeError("type 'libsha.sha256' is not an acceptable base type")
         super().__init_subclass__(**kwargs)
 
@@ -192,24 +191,23 @@ class _Streaming(sha256):
 
     def _update_context(self, pointer: object, nbytes: int) -> None:
         """Holding the lock: the kept parts, then pointer[0..nbytes), into the C context."""
-        short = _native.lib_keeping_gil()
         ctx = self._ctx
         if ctx is None:
+            init = _native.lib_keeping_gil().libsha_sha256_init  # (loads the library, and Context, on first use)
             ctx = _native.Context()
-            short.libsha_sha256_init(ctx)
+            init(ctx)
         parts = self._parts
         kept = len(parts)
         if kept:
             pending = b"".join(parts[:kept])
-            call = short if len(pending) < GIL_RELEASE_BYTES else _native.lib()
-            check(call.libsha_sha256_update(ctx, pending, len(pending)))
+            check(_native.lib_for(len(pending)).libsha_sha256_update(ctx, pending, len(pending)))
             # Published before the parts go, so an unlocked reader never misses
             # bytes; and at once, so a failure below cannot hash them twice.
             self._ctx = ctx
             del parts[:kept]
         if nbytes:
-            call = short if nbytes < GIL_RELEASE_BYTES else _native.lib()
-            check(call.libsha_sha256_update(ctx, pointer, nbytes))  # on error C leaves ctx as it was
+            # On error C leaves ctx as it was.
+            check(_native.lib_for(nbytes).libsha_sha256_update(ctx, pointer, nbytes))
         self._ctx = ctx
 
     def _compact(self) -> None:
@@ -252,7 +250,7 @@ class _Streaming(sha256):
     def __del__(self) -> None:
         ctx = self._ctx
         if ctx is not None:
-            _wipe(ctx)
+            _native.wipe("libsha_sha256_wipe", ctx)
 
     def copy(self) -> Self:
         other = _Streaming.__new__(_Streaming)
@@ -268,14 +266,6 @@ class _Streaming(sha256):
             other._parts = self._parts[:]
             other._ctx = _native.Context.from_buffer_copy(self._ctx)
         return other  # type: ignore[return-value]
-
-
-def _wipe(ctx: Any) -> None:
-    """Zeroes a context whose object is freed (its state reveals the message's prefix)."""
-    try:
-        _native.lib_keeping_gil().libsha_sha256_wipe(ctx)
-    except Exception:  # at interpreter exit, with the modules torn down: nothing left to call
-        pass
 
 
 def _serialize_methods(cls: type) -> None:
@@ -294,6 +284,7 @@ def _serialize_methods(cls: type) -> None:
         setattr(cls, name, serialized(cls.__dict__[name]))
 
 
+_SEALED = True
 if FREE_THREADED:
     _serialize_methods(_Streaming)
 

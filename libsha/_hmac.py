@@ -20,9 +20,7 @@ def hmac_sha256(key: Buffer, msg: Buffer, /) -> bytes:
     lib = _native.lib()
     out = _native.Digest()
     if type(key) is bytes and type(msg) is bytes:
-        if len(key) + len(msg) < _native.GIL_RELEASE_BYTES:  # releasing the GIL costs more than such a MAC
-            lib = _native.lib_keeping_gil()
-        check(lib.libsha_hmac_sha256(key, len(key), msg, len(msg), out))
+        check(_native.lib_for(len(key) + len(msg)).libsha_hmac_sha256(key, len(key), msg, len(msg), out))
         return out.raw
     with borrow(key, "key") as (key_pointer, keylen), borrow(msg, "msg") as (msg_pointer, msglen):
         check(lib.libsha_hmac_sha256(key_pointer, keylen, msg_pointer, msglen, out))
@@ -46,9 +44,7 @@ class HMAC:
         lib = _native.lib()
         ctx = _native.HmacContext()
         if type(key) is bytes:
-            if len(key) < _native.GIL_RELEASE_BYTES:
-                lib = _native.lib_keeping_gil()
-            check(lib.libsha_hmac_sha256_init(ctx, key, len(key)))
+            check(_native.lib_for(len(key)).libsha_hmac_sha256_init(ctx, key, len(key)))
         else:
             with borrow(key, "key") as (pointer, keylen):
                 check(lib.libsha_hmac_sha256_init(ctx, pointer, keylen))
@@ -58,13 +54,12 @@ class HMAC:
             self.update(msg)
 
     def update(self, msg: Buffer, /) -> None:
-        lib = _native.lib()
         if type(msg) is bytes:
-            if len(msg) < _native.GIL_RELEASE_BYTES:
-                lib = _native.lib_keeping_gil()
+            call = _native.lib_for(len(msg))
             with self._lock:
-                check(lib.libsha_hmac_sha256_update(self._ctx, msg, len(msg)))
+                check(call.libsha_hmac_sha256_update(self._ctx, msg, len(msg)))
             return
+        lib = _native.lib()
         with borrow(msg, "msg") as (pointer, nbytes), self._lock:
             check(lib.libsha_hmac_sha256_update(self._ctx, pointer, nbytes))
 
@@ -78,10 +73,7 @@ class HMAC:
     def __del__(self) -> None:
         ctx = getattr(self, "_ctx", None)  # (None when __init__ failed before setting it)
         if ctx is not None:
-            try:
-                _native.lib_keeping_gil().libsha_hmac_sha256_wipe(ctx)
-            except Exception:  # at interpreter exit, with the modules torn down
-                pass
+            _native.wipe("libsha_hmac_sha256_wipe", ctx)
 
     def hexdigest(self) -> str:
         return self.digest().hex()

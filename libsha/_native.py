@@ -99,9 +99,11 @@ class _KeepingGil(ctypes.PyDLL):
         return super().__getattr__(name)
 
 
-def _declare(cdll: ctypes.CDLL, names: Iterable[str] = SIGNATURES) -> None:
-    for name in names:
-        restype, argtypes = SIGNATURES[name]
+def declare(cdll: ctypes.CDLL, signatures: dict[str, tuple[Any, list[Any]]],
+            names: Iterable[str] | None = None) -> None:
+    """Sets restype and argtypes on cdll's functions: those of `names`, or every one in signatures."""
+    for name in signatures if names is None else names:
+        restype, argtypes = signatures[name]
         function = getattr(cdll, name)  # AttributeError: not (this version of) libsha
         function.restype = restype
         function.argtypes = argtypes
@@ -115,7 +117,7 @@ def _open(path: str) -> ctypes.CDLL:
         os.add_dll_directory(os.path.dirname(os.path.abspath(path)))
     cdll = ctypes.CDLL(path)  # CDLL (not PyDLL): calls release the GIL
     try:
-        _declare(cdll)
+        declare(cdll, SIGNATURES)
     except AttributeError as exc:
         raise OSError(f"not a libsha library of this version ({exc})") from None
     return cdll
@@ -155,7 +157,7 @@ def load() -> ctypes.CDLL:
 _lib: ctypes.CDLL | None = None
 # The same library through a handle whose calls keep the GIL, with the same
 # signatures: for calls on a few bytes, where releasing and retaking the GIL
-# costs more than the work (below GIL_RELEASE_BYTES). Set with _lib.
+# costs more than the work (below GIL_RELEASE_BYTES). Made on first need.
 _lib_keeping_gil: _KeepingGil | None = None
 _LOADING = allocate_lock()  # two threads' first calls load the library once
 
@@ -223,9 +225,23 @@ def lib_keeping_gil() -> _KeepingGil:
         with _LOADING:
             if _lib_keeping_gil is None:
                 handle = _KeepingGil(loaded._name)
-                _declare(handle, KEEPING_GIL)
+                declare(handle, SIGNATURES, KEEPING_GIL)
                 _lib_keeping_gil = handle
     return _lib_keeping_gil
+
+
+def lib_for(nbytes: int) -> ctypes.CDLL:
+    """The handle for a call on nbytes of input: one that keeps the GIL below GIL_RELEASE_BYTES."""
+    return lib_keeping_gil() if nbytes < GIL_RELEASE_BYTES else lib()
+
+
+def wipe(function: str, ctx: Any) -> None:
+    """Zeroes a context (with libsha_sha256_wipe or libsha_hmac_sha256_wipe) as its object is freed:
+    its state reveals the message's prefix, or the key."""
+    try:
+        getattr(lib_keeping_gil(), function)(ctx)
+    except Exception:  # at interpreter exit, with the modules torn down: nothing left to call
+        pass
 
 
 def _load_once() -> None:

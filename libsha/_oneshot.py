@@ -54,11 +54,7 @@ def _sha256_any(data: Buffer) -> bytes:
 
 def sha256_hexdigest(data: Buffer = b"", /) -> str:
     """SHA-256 of any C-contiguous buffer, as 64 lowercase hex digits: hashlib.sha256(data).hexdigest()."""
-    if type(data) is bytes and len(data) < _fast_below:
-        out = bytes(32)
-        _sha256_into_bytes(data, len(data), out)
-        return out.hex()
-    return _sha256_any(data).hex()
+    return sha256_digest(data).hex()
 
 
 def sha256d64(data: Buffer, /) -> bytes:

@@ -33,9 +33,6 @@ def lib() -> CDLL:
     global _declared
     loaded = _native.lib()
     if _declared is not loaded:
-        for name, (restype, argtypes) in SIGNATURES.items():
-            function = getattr(loaded, name)  # AttributeError: a libsha without them (not this version)
-            function.restype = restype
-            function.argtypes = argtypes
+        _native.declare(loaded, SIGNATURES)  # AttributeError: a libsha without them (not this version)
         _declared = loaded
     return loaded

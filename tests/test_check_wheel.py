@@ -146,6 +146,9 @@ def test_the_public_header_has_no_benchmark_entry_point():
     module = check_wheel_module()
     public, internal = module.api_functions(HEADER.read_text()), module.internal_functions()
     assert internal and not public & internal
+    from shabench import internal as shabench_internal
+
+    assert internal == set(shabench_internal.SIGNATURES)  # what shabench declares is what bench.h exports
     assert not [n for n in public if "bench" in n or n.startswith(module.INTERNAL_PREFIX)], public
 
 

@@ -225,7 +225,8 @@ def test_constants_mirrored_from_the_header():
 
 
 def test_the_internal_loops_are_declared_as_their_header_says():
-    # shabench's copy of libsha/src/bench.h: the operation codes and the functions, no more, no fewer.
+    # shabench's copy of libsha/src/bench.h: the operation codes, and the functions (those as
+    # tools/check_wheel.py reads the header: test_check_wheel).
     import re
     from pathlib import Path
 
@@ -234,7 +235,6 @@ def test_the_internal_loops_are_declared_as_their_header_says():
     header = (Path(__file__).resolve().parent.parent / "libsha" / "src" / "bench.h").read_text()
     defines = {m[1]: int(m[2]) for m in re.finditer(r"#define LIBSHA_INTERNAL_(BENCH_\w+) (\d+)", header)}
     assert defines == {k: v for k, v in vars(internal).items() if k.startswith("BENCH_")}
-    assert set(re.findall(r"^LIBSHA_INTERNAL_API\b[^;(]*?\b(\w+)\s*\(", header, re.M)) == set(internal.SIGNATURES)
     assert all(name.startswith("libsha_internal_") for name in internal.SIGNATURES)
     assert not set(internal.SIGNATURES) & set(_native.SIGNATURES)
 
