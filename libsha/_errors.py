@@ -16,6 +16,7 @@ ERR_ARGUMENT = -6
 ERR_SELFTEST = -7
 ERR_IO = -8
 ERR_CANCELLED = -9
+ERR_NOMEM = -10
 
 
 class NonContiguousError(ValueError, BufferError):
@@ -40,6 +41,7 @@ _MESSAGES: dict[int, tuple[type[BaseException], str]] = {
     ERR_SELFTEST: (RuntimeError, "the implementation failed its known-answer self-test"),
     ERR_IO: (OSError, "a file could not be opened or read"),
     ERR_CANCELLED: (KeyboardInterrupt, "cancelled"),
+    ERR_NOMEM: (MemoryError, "libsha could not allocate its scratch memory"),
 }
 
 

@@ -47,6 +47,7 @@ extern "C" {
 #define LIBSHA_ERR_SELFTEST (-7)    /* implementation failed its known-answer test */
 #define LIBSHA_ERR_IO (-8)          /* a file could not be opened or read (its errno value is given back) */
 #define LIBSHA_ERR_CANCELLED (-9)   /* stopped by libsha_files_progress.cancel */
+#define LIBSHA_ERR_NOMEM (-10)      /* scratch memory could not be allocated */
 
 /* Implementation mask bits, as Bitcoin Core's sha256_implementation. */
 #define LIBSHA_USE_STANDARD 0u
@@ -150,6 +151,43 @@ LIBSHA_API int libsha_sha256_final(libsha_sha256_ctx *ctx, unsigned char out[32]
 /* Wipes ctx without producing a digest (for abandoned computations). NULL: no-op. */
 LIBSHA_API void libsha_sha256_wipe(libsha_sha256_ctx *ctx);
 
+/*
+ * Many streams at once: stream i (ctxs[i]) is fed data[i][0..lens[i]), as
+ * libsha_sha256_update would feed it, in one call. Their whole blocks go
+ * through the active implementation's lanes, several streams in flight (as
+ * many as libsha_sha256_lanes() says), a lane taking the next stream when its
+ * own chunk runs out; each stream's bytes after its last whole block stay in
+ * its context. The result equals n separate updates, for every split of every
+ * stream; the contexts stay valid for libsha_sha256_update and _final. No
+ * state is kept outside the contexts. n == 0 is valid and does nothing. On
+ * error no context is changed. Returns LIBSHA_OK or
+ *   LIBSHA_ERR_NULL      ctxs, data, lens or a context NULL, or a chunk NULL
+ *                        with its length > 0;
+ *   LIBSHA_ERR_STATE     a context not initialised, or finalised;
+ *   LIBSHA_ERR_ARGUMENT  a context given twice or overlapping another, or
+ *                        overlapping a chunk or the ctxs, data or lens
+ *                        arrays; a chunk that would run past the address space;
+ *   LIBSHA_ERR_TOO_LONG  a stream past 2^61 - 1 bytes in all;
+ *   LIBSHA_ERR_NOMEM     n > 64 and the checks' scratch (8 bytes a stream)
+ *                        could not be allocated.
+ */
+LIBSHA_API int libsha_sha256_update_many(libsha_sha256_ctx *const *ctxs, const void *const *data,
+                                         const size_t *lens, size_t n);
+
+/*
+ * Finishes n streams: out[32*i..32*i+32) receives the digest of ctxs[i], which
+ * is wiped, as libsha_sha256_final does. n == 0 is valid and does nothing. On
+ * error nothing is written and no context changed. Returns LIBSHA_OK or
+ * LIBSHA_ERR_NULL (out, ctxs or a context NULL), LIBSHA_ERR_STATE (a context
+ * not live), LIBSHA_ERR_ARGUMENT (n * 32 overflows, a context given twice or
+ * overlapping another, out overlapping a context or ctxs) or LIBSHA_ERR_NOMEM.
+ */
+LIBSHA_API int libsha_sha256_final_many(unsigned char *out, libsha_sha256_ctx *const *ctxs, size_t n);
+
+/* How many streams libsha_sha256_update_many hashes at once on the active
+ * implementation (its widest many-message kernel; 1: one after another). */
+LIBSHA_API size_t libsha_sha256_lanes(void);
+
 /* One-shot SHA-256 of data[0..len) into out[0..32); out may overlap data.
  * len 0 with data NULL is the empty message. Returns LIBSHA_OK or
  * LIBSHA_ERR_NULL (out NULL, or data NULL with len > 0: nothing written). */
@@ -200,6 +238,13 @@ LIBSHA_API int libsha_hmac_sha256_final(libsha_hmac_sha256_ctx *ctx, unsigned ch
 
 /* Wipes ctx without producing a MAC (for abandoned computations). NULL: no-op. */
 LIBSHA_API void libsha_hmac_sha256_wipe(libsha_hmac_sha256_ctx *ctx);
+
+/* Many HMAC streams at once, as libsha_sha256_update_many runs SHA-256
+ * streams (the same returns; both halves of each context must be live). The
+ * MACs come from libsha_hmac_sha256_final, one context at a time: a final is
+ * two short hashes, not worth the lanes. */
+LIBSHA_API int libsha_hmac_sha256_update_many(libsha_hmac_sha256_ctx *const *ctxs, const void *const *data,
+                                              const size_t *lens, size_t n);
 
 /*
  * Double SHA-256 of `blocks` 64-byte blobs: out[32*i..] = SHA256(SHA256(in[64*i..])).

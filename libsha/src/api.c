@@ -25,6 +25,11 @@ size_t libsha_sha256_ctx_size(void)
     return sizeof(libsha_sha256_ctx);
 }
 
+size_t libsha_sha256_lanes(void)
+{
+    return libsha_widest_many(libsha_active());
+}
+
 void libsha_sha256_init(libsha_sha256_ctx *ctx)
 {
     libsha_enter();

@@ -129,6 +129,54 @@ int libsha_internal_bench(const char *implementation, int op, unsigned char *buf
     }
 }
 
+/* One run of the many-streams loop (libsha_internal_bench_streams). */
+static void streams_once(const struct libsha_impl *impl, int together, unsigned char *data, size_t stream_bytes,
+                         size_t chunk, size_t n)
+{
+    libsha_sha256_ctx ctx[LIBSHA_INTERNAL_BENCH_MAX_STREAMS], *ctxs[LIBSHA_INTERNAL_BENCH_MAX_STREAMS];
+    const void *chunks[LIBSHA_INTERNAL_BENCH_MAX_STREAMS];
+    size_t lens[LIBSHA_INTERNAL_BENCH_MAX_STREAMS], at, i;
+    unsigned char digests[LIBSHA_INTERNAL_BENCH_MAX_STREAMS][32];
+    for (i = 0; i < n; ++i) {
+        libsha_stream_init(&ctx[i]);
+        ctxs[i] = &ctx[i];
+    }
+    for (at = 0; at < stream_bytes; at += chunk) {
+        size_t len = stream_bytes - at < chunk ? stream_bytes - at : chunk;
+        for (i = 0; i < n; ++i)
+            chunks[i] = data + i * stream_bytes + at, lens[i] = len;
+        if (together) {
+            libsha_streams_update_on(impl, (void *const *)ctxs, sizeof ctx[0], 0, chunks, lens, n);
+            continue;
+        }
+        for (i = 0; i < n; ++i) {
+            libsha_enter(); /* as the public entry point does */
+            libsha_stream_update(impl, &ctx[i], chunks[i], len);
+        }
+    }
+    for (i = 0; i < n; ++i)
+        libsha_stream_final(impl, &ctx[i], digests[i]);
+    feed_back(data, stream_bytes, digests[0]);
+}
+
+int libsha_internal_bench_streams(const char *implementation, int together, unsigned char *data, size_t stream_bytes,
+                                  size_t chunk, size_t n, uint64_t iterations)
+{
+    int err = LIBSHA_OK;
+    const struct libsha_impl *impl = libsha_find(implementation, &err);
+    uint64_t i;
+
+    if (impl == NULL)
+        return err;
+    if (data == NULL)
+        return LIBSHA_ERR_NULL;
+    if (n == 0 || n > LIBSHA_INTERNAL_BENCH_MAX_STREAMS || chunk == 0)
+        return LIBSHA_ERR_ARGUMENT;
+    for (i = 0; i < iterations; ++i)
+        streams_once(impl, together, data, stream_bytes, chunk, n);
+    return LIBSHA_OK;
+}
+
 int libsha_internal_bench_peer(libsha_internal_peer_sha256_fn fn, unsigned char *buf, size_t len,
                                uint64_t iterations)
 {

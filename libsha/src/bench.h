@@ -56,6 +56,21 @@ LIBSHA_INTERNAL_API int libsha_internal_bench_many(const char *implementation, u
                                                    unsigned flags, uint64_t iterations);
 
 /*
+ * Benchmark loop for shabench's many-streams rows: n streams (n <= 64), stream
+ * i the stream_bytes at data + i * stream_bytes, each fed in chunks of `chunk`
+ * bytes, a chunk of every stream per round, then finished; with `together`
+ * each round is one libsha_sha256_update_many, else n libsha_sha256_update
+ * calls, on the named implementation. `iterations` times, the first digest
+ * written over the first stream's first bytes (up to 32) each time. Returns
+ * LIBSHA_OK, LIBSHA_ERR_NULL (data NULL), LIBSHA_ERR_ARGUMENT (n 0 or over 64,
+ * chunk 0) or LIBSHA_ERR_UNKNOWN_IMPL / LIBSHA_ERR_NOT_RUNNABLE for the name.
+ */
+#define LIBSHA_INTERNAL_BENCH_MAX_STREAMS 64
+LIBSHA_INTERNAL_API int libsha_internal_bench_streams(const char *implementation, int together, unsigned char *data,
+                                                      size_t stream_bytes, size_t chunk, size_t n,
+                                                      uint64_t iterations);
+
+/*
  * Benchmark loop for shabench's peer rows: another library's one-shot
  * SHA-256 with OpenSSL's signature, SHA256(data, len, md), run as
  * LIBSHA_INTERNAL_BENCH_HASH runs libsha's (the same feedback), so C loops

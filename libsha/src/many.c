@@ -179,27 +179,6 @@ static inline void advance(struct stretch *st, struct lane *l)
     take_next_message(st, l);
 }
 
-static int has_width(const struct libsha_impl *impl, size_t w)
-{
-    return w == 1 || impl->many[w] != NULL;
-}
-
-/* The kernel width for `active` busy lanes: the narrowest one that holds them
- * all if they fill more than half of it, else the widest one they fill. */
-static size_t pick_width(const struct libsha_impl *impl, size_t widest, size_t active)
-{
-    size_t w;
-    if (active >= widest)
-        return widest;
-    for (w = active; !has_width(impl, w); ++w)
-        ;
-    if (2 * active > w)
-        return w;
-    for (w = active; !has_width(impl, w); --w)
-        ;
-    return w;
-}
-
 /* Messages first .. n - 1 into as many lanes as the widest kernel has. */
 static void fill_lanes(struct stretch *st, const struct libsha_impl *impl, unsigned char *out,
                        const struct libsha_batch *batch, size_t first, size_t n, unsigned flags)
@@ -312,7 +291,7 @@ static void run_lanes(const struct libsha_impl *impl, unsigned char *out, const 
     fill_lanes(&st, impl, out, batch, first, n, flags);
     while (st.active > 0) {
         struct lane *picked[LIBSHA_MAX_LANES];
-        size_t w = pick_width(impl, st.widest, st.active), used = pick_lanes(&st, w, picked);
+        size_t w = libsha_pick_width(impl, st.widest, st.active), used = pick_lanes(&st, w, picked);
         /* One lane left at its tail: through the 2-lane last-block kernel, the
          * second lane a copy, if the row has one. */
         size_t wl = impl->many_last[w] == NULL && w == 1 && impl->many_last[2] != NULL ? 2 : w;

@@ -95,6 +95,33 @@ struct libsha_impl {
     libsha_many_whole_fn many_whole[LIBSHA_MAX_LANES + 1];
 };
 
+/* The row's widest many-message kernel (1: none, the transform alone). */
+static inline size_t libsha_widest_many(const struct libsha_impl *impl)
+{
+    size_t w = LIBSHA_MAX_LANES;
+    while (w > 1 && impl->many[w] == NULL)
+        --w;
+    return w;
+}
+
+/* The kernel width for `active` busy lanes (a row's widest is `widest`): the
+ * narrowest width the row has that holds them all if they fill more than half
+ * of it, else the widest one they fill (1 is the transform). How many.c and
+ * streams.c shrink a batch's last lanes. */
+static inline size_t libsha_pick_width(const struct libsha_impl *impl, size_t widest, size_t active)
+{
+    size_t w;
+    if (active >= widest)
+        return widest;
+    for (w = active; w != 1 && impl->many[w] == NULL; ++w)
+        ;
+    if (2 * active > w)
+        return w;
+    for (w = active; w != 1 && impl->many[w] == NULL; --w)
+        ;
+    return w;
+}
+
 /* FIPS 180-4 4.2.2: the round constants. */
 static const uint32_t LIBSHA_K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -226,8 +253,13 @@ int libsha_stream_update(const struct libsha_impl *impl, libsha_sha256_ctx *ctx,
 int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, unsigned char out[32]);
 void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in,
                     size_t blocks);
+/* A live context's marker: any value unlikely in uninitialised memory. */
+#define LIBSHA_CTX_MARKER 0x53484132u
 /* Whether ctx was initialised and not yet finalised. */
-int libsha_stream_live(const libsha_sha256_ctx *ctx);
+static inline int libsha_stream_live(const libsha_sha256_ctx *ctx)
+{
+    return ctx->marker == LIBSHA_CTX_MARKER;
+}
 /* Zero a context, or any bytes, in a way the optimiser cannot drop as dead stores. */
 void libsha_wipe_ctx(libsha_sha256_ctx *ctx);
 void libsha_wipe_bytes(void *p, size_t n);
@@ -240,6 +272,11 @@ int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], con
  * off32 and off64 is NULL. */
 int libsha_many_offsets_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
                            const int32_t *off32, const int64_t *off64, size_t n, unsigned flags);
+
+/* streams.c: many streams' chunks on impl, checks included (also the benchmark's): objs[i]
+ * are contexts of `size` bytes, a libsha_sha256_ctx first in each (HMAC contexts when hmac). */
+int libsha_streams_update_on(const struct libsha_impl *impl, void *const *objs, size_t size, int hmac,
+                             const void *const *data, const size_t *lens, size_t n);
 
 /* hmac.c: the one-shot HMAC on an explicit implementation. */
 int libsha_hmac_run(const struct libsha_impl *impl, const void *key, size_t keylen, const void *msg,

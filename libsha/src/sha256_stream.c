@@ -3,7 +3,6 @@
 
 #include "sha256_impl.h"
 
-#define CTX_MARKER 0x53484132u /* any value unlikely in uninitialised memory */
 
 void libsha_stream_init(libsha_sha256_ctx *ctx)
 {
@@ -11,7 +10,7 @@ void libsha_stream_init(libsha_sha256_ctx *ctx)
         return;
     memcpy(ctx->state, LIBSHA_H0, sizeof ctx->state);
     ctx->length = 0; /* pending needs no clearing: only bytes below length % 64 are read */
-    ctx->marker = CTX_MARKER;
+    ctx->marker = LIBSHA_CTX_MARKER;
     ctx->reserved = 0;
 }
 
@@ -33,7 +32,7 @@ int libsha_stream_update(const struct libsha_impl *impl, libsha_sha256_ctx *ctx,
 
     if (ctx == NULL || (p == NULL && len > 0))
         return LIBSHA_ERR_NULL;
-    if (ctx->marker != CTX_MARKER)
+    if (ctx->marker != LIBSHA_CTX_MARKER)
         return LIBSHA_ERR_STATE;
     if ((uint64_t)len > LIBSHA_MAX_MESSAGE_BYTES - ctx->length)
         return LIBSHA_ERR_TOO_LONG;
@@ -69,7 +68,7 @@ int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, 
 
     if (ctx == NULL || out == NULL)
         return LIBSHA_ERR_NULL;
-    if (ctx->marker != CTX_MARKER)
+    if (ctx->marker != LIBSHA_CTX_MARKER)
         return LIBSHA_ERR_STATE;
 
     used = (size_t)(ctx->length % 64);
@@ -109,11 +108,6 @@ void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const un
         for (; blocks >= width; blocks -= width, out += width * 32, in += width * 64)
             d64(out, in);
     }
-}
-
-int libsha_stream_live(const libsha_sha256_ctx *ctx)
-{
-    return ctx->marker == CTX_MARKER;
 }
 
 void libsha_wipe_bytes(void *p, size_t n)

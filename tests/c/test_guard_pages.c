@@ -8,7 +8,9 @@
  * the Merkle root of every whole number of 32-byte leaves, and many messages at
  * once (the one that touches the guard in each lane position of the widest
  * kernel, 16 lanes, beside shorter prefixes of it; and through both offsets
- * forms), and hex of the first 64. A stray access is a crash here; every
+ * forms), many streams at once (offsets below 34: the guarded stream in each
+ * lane position twice, each stream fed in two chunks, the digests against the
+ * output's guard), and hex of the first 64. A stray access is a crash here; every
  * digest is also checked. Each kernel once (kernel_sets.h): a row's one-stream paths where its
  * one-way kernel is new, its many-message paths where its lane kernels are. With a name as
  * argument, only that implementation, all of it.
@@ -116,6 +118,30 @@ static void lanes_placement(const char *impl, const unsigned char *in, size_t le
                   && memcmp(out, expected[len], 32) == 0;
         }
         check(ok, impl, "many, offsets", len, offset);
+    }
+    if (offset < 2 * MESSAGES) { /* many streams: the guarded one in each lane position (twice), in two chunks */
+        libsha_sha256_ctx ctx[MESSAGES], *ctxs[MESSAGES];
+        const void *data[MESSAGES];
+        size_t lens[MESSAGES], heads[MESSAGES], j, pos = offset % MESSAGES;
+        int ok = 1, k;
+        for (j = 0; j < MESSAGES; ++j) {
+            libsha_sha256_init(&ctx[j]);
+            ctxs[j] = &ctx[j];
+            lens[j] = j == pos ? len : len * j / MESSAGES;
+            heads[j] = (lens[j] * (j + 1) / (MESSAGES + 1) + offset) % (lens[j] + 1);
+        }
+        for (k = 0; k < 2; ++k) {
+            size_t chunk[MESSAGES];
+            for (j = 0; j < MESSAGES; ++j) {
+                data[j] = k == 0 ? in : in + heads[j];
+                chunk[j] = k == 0 ? heads[j] : lens[j] - heads[j];
+            }
+            ok &= libsha_sha256_update_many(ctxs, data, chunk, MESSAGES) == LIBSHA_OK;
+        }
+        ok &= libsha_sha256_final_many(out_end - 32 * MESSAGES, ctxs, MESSAGES) == LIBSHA_OK;
+        for (j = 0; j < MESSAGES; ++j)
+            ok &= memcmp(out_end - 32 * (MESSAGES - j), expected[lens[j]], 32) == 0;
+        check(ok, impl, "many streams", len, offset);
     }
     if (len % 64 == 0) {
         size_t blobs = len / 64;

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "kernel_sets.h"
+#include "test_rng.h"
 #include "libsha.h"
 
 #define MAX_MESSAGE 8192
@@ -242,16 +243,6 @@ static void merkle(const char *impl)
           "merkle of no leaves is zeros", 0);
 }
 
-/* A small seeded generator (xorshift64*), so a failing batch can be rebuilt. */
-static unsigned long long rng_state;
-
-static unsigned long long rng_next(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545f4914f6cdd1dULL;
-}
 
 /* The digest of one message the plain way (one-shot, checked above), or of
  * its digest with LIBSHA_DOUBLE. */
