@@ -41,6 +41,7 @@ _HOMES = {
     "merkle_root": "_merkle",
     "sha256_file": "_files",
     "sha256_files": "_files",
+    "update_many": "_streams",
     "library_version": "_native",
     "ConfigurationError": "_errors",
     "LibraryLoadError": "_errors",
@@ -71,6 +72,7 @@ if TYPE_CHECKING:
     from ._oneshot import sha256_digest as sha256_digest
     from ._oneshot import sha256_hexdigest as sha256_hexdigest
     from ._oneshot import sha256d64 as sha256d64
+    from ._streams import update_many as update_many
 del TYPE_CHECKING  # not a public name
 
 

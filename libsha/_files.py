@@ -10,6 +10,7 @@ from _thread import allocate_lock, start_new_thread
 
 from . import _errors, _native
 from ._cpus import usable_cpus, worker_count
+from ._file_groups import hash_group
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -144,15 +145,18 @@ class FileHasher:
     files are read, from any thread; cancel() stops the C calls at their next read.
     """
 
-    def __init__(self, items: list[bytes | Callable[[], bytes]], jobs: int = 0) -> None:
+    def __init__(self, items: list[bytes | Callable[[], bytes]], jobs: int = 0, lanes: int = 0) -> None:
         self._lib = _native.lib()
+        # Large files, k at a time per worker through the lanes (0: as many as the row has).
+        self._lanes = lanes or self._lib.libsha_sha256_lanes()
         self._control = _native.FilesControl(defer_over=DEFER_OVER)
         self._read_here = 0  # bytes of deferred files, read by Python
         self._items: list[Any] = items  # paths (bytes) and functions
         workers = jobs or usable_cpus()
         # Batches small enough that every worker gets several (and a few large
-        # files spread over the workers), large enough that the Python per call is noise.
-        size = max(1, min(BATCH, len(items) // (4 * workers)))
+        # files spread over the workers), large enough that the Python per call is noise,
+        # and holding as many files as the lanes where the workers each get that many.
+        size = max(1, min(BATCH, len(items) // (4 * workers)), min(self._lanes, len(items) // workers))
         self._batches: list[tuple[int, int]] = []
         start = 0
         for special in [i for i, item in enumerate(items) if callable(item)] + [len(items)]:
@@ -220,16 +224,26 @@ class FileHasher:
             raise KeyboardInterrupt
         if code not in (_errors.OK, _errors.ERR_IO):
             _errors.check(code)
-        failed = {}
-        for i, e in enumerate(errors):
-            if e == _native.FILE_DEFERRED:
-                try:
-                    ctypes.memmove(ctypes.addressof(out) + 32 * i, self._large(paths[i]), 32)
-                except OSError as exc:
-                    failed[i] = exc
-            elif e:
-                failed[i] = _os_error(e, paths[i])
+        failed = {i: _os_error(e, paths[i]) for i, e in enumerate(errors) if e and e != _native.FILE_DEFERRED}
+        deferred = [i for i, e in enumerate(errors) if e == _native.FILE_DEFERRED]
+        for i, digest in zip(deferred, self._deferred([paths[i] for i in deferred])):
+            if isinstance(digest, OSError):
+                failed[i] = digest
+            else:
+                ctypes.memmove(ctypes.addressof(out) + 32 * i, digest, 32)
         return out.raw, failed
+
+    def _deferred(self, paths: list[bytes]) -> list[bytes | OSError]:
+        """The large files C left to Python: k at a time through the lanes, or one by one where the row has one."""
+        if self._lanes > 1 and len(paths) > 1:
+            return hash_group(paths, self._lanes, self._hashed)
+        results: list[bytes | OSError] = []
+        for path in paths:
+            try:
+                results.append(self._large(path))
+            except OSError as exc:
+                results.append(exc)
+        return results
 
     def batches(self, wait: Callable[[], None] | None = None) -> Iterator[tuple[int, bytes, dict[int, OSError]]]:
         """The batches in order; `wait` runs every 0.1 s while the next is not ready."""

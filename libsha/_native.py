@@ -36,6 +36,9 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_sha256_update": (c_int, [c_void_p, c_void_p, c_size_t]),
     "libsha_sha256_final": (c_int, [c_void_p, c_void_p]),
     "libsha_sha256_wipe": (None, [c_void_p]),
+    "libsha_sha256_update_many": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t]),
+    "libsha_sha256_final_many": (c_int, [c_void_p, c_void_p, c_size_t]),
+    "libsha_sha256_lanes": (c_size_t, []),
     "libsha_sha256": (c_int, [c_void_p, c_size_t, c_void_p]),
     "libsha_sha256_intlen": (c_int, [c_void_p, c_int, c_void_p]),
     "libsha_sha256d64": (None, [c_void_p, c_void_p, c_size_t]),
@@ -45,6 +48,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_hmac_sha256_update": (c_int, [c_void_p, c_void_p, c_size_t]),
     "libsha_hmac_sha256_final": (c_int, [c_void_p, c_void_p]),
     "libsha_hmac_sha256_wipe": (None, [c_void_p]),
+    "libsha_hmac_sha256_update_many": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t]),
     "libsha_merkle_root": (c_int, [c_void_p, c_void_p, c_size_t, POINTER(c_int)]),
     "libsha_sha256_many": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
     "libsha_sha256_many_offsets32": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
@@ -85,6 +89,7 @@ def library_filenames(platform: str = sys.platform) -> list[str]:
 
 # The calls the bindings make through lib_keeping_gil(), on few bytes.
 KEEPING_GIL = ("libsha_sha256_init", "libsha_sha256_update", "libsha_sha256_final", "libsha_sha256_wipe",
+               "libsha_sha256_update_many", "libsha_hmac_sha256_update_many",
                "libsha_hmac_sha256", "libsha_hmac_sha256_init", "libsha_hmac_sha256_update",
                "libsha_hmac_sha256_final", "libsha_hmac_sha256_wipe")
 

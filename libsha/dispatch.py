@@ -93,6 +93,13 @@ def implementation() -> str:
     return name.decode()
 
 
+def lanes() -> int:
+    """How many streams libsha.update_many hashes at once on the active implementation (its widest
+    many-message kernel; 1: one after another)."""
+    count: int = _native.lib().libsha_sha256_lanes()
+    return count
+
+
 def select(name: str) -> None:
     """Installs the implementation of that name (as implementations() lists it).
 

@@ -12,9 +12,10 @@ GROUPS = {
     "c": "libsha's C loops, per implementation: one message, SHA256D64, stream, HMAC, Merkle root",
     "python": "libsha from Python beside hashlib, call for call: one-shot, stream, HMAC, SHA256D64",
     "many": "many messages at once: C loops per implementation, and from Python sha256_many (lists, Arrow, "
-            "threads) and merkle_root beside hashlib",
+            "threads) and merkle_root beside hashlib; many streams at once (update_many against one by one)",
     "columns": "COLUMN rows: hex and binary digests of Arrow columns, beside polars-hash and DuckDB",
-    "files": "FILE rows: libsha.sha256_file beside hashlib.file_digest",
+    "files": "FILE rows: libsha.sha256_file beside hashlib.file_digest; sha256_files on 16 large files, "
+             "through the lanes and one stream per worker",
     "sum": "SUM rows: `libsha sum` beside GNU sha256sum and `openssl dgst`, whole commands by the wall clock",
     "peers": "OpenSSL's C loop under each OPENSSL_ia32cap mask, isa-l_crypto's and IPsec-MB's batch managers "
              "(also in many), and hashlib's other hashes",
@@ -39,11 +40,13 @@ def _batch_peer_rows():
 
 def _many_rows(implementations):
     from .many import native_many_benchmarks, python_many_benchmarks
+    from .streams import stream_benchmarks
 
     python = python_many_benchmarks()
     for row in python[:2]:  # one batch from Python beside hashlib's list comprehension runs by default
         row.in_default = True
-    return [row for impl in implementations for row in native_many_benchmarks(impl)] + _batch_peer_rows() + python
+    native = [row for impl in implementations for row in native_many_benchmarks(impl)]
+    return native + stream_benchmarks(implementations) + _batch_peer_rows() + python
 
 
 def _columns_rows(implementations):

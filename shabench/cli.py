@@ -43,6 +43,8 @@ def build_parser():
     parser.add_argument("--min-time", metavar="MS", type=float, default=10.0, help="minimum time per epoch (10)")
     parser.add_argument("--epochs", metavar="N", type=int, default=11, help="epochs per row (11, as nanobench)")
     parser.add_argument("--format", choices=FORMATS, default="table", help="output format (table)")
+    parser.add_argument("--stats", action="store_true",
+                        help="add EOS's columns to the table: average, minimum and maximum ns per call over the epochs")
     parser.add_argument("--output", metavar="FILE", help="write the output to FILE instead of stdout")
     parser.add_argument("--compare", metavar="BASE.json", help="a before/after table against a --format json result")
     parser.add_argument("--sizes", metavar="LIST", help="sweep SHA256 over message sizes, e.g. 16,64,1K,64K,1M")
@@ -127,8 +129,8 @@ def format_output(args, context, rows):
     if args.format == "csv":
         return report.to_csv(rows).rstrip("\n")
     if args.format == "markdown":
-        return report.to_markdown(header, rows)
-    return "\n".join(header) + "\n\n" + report.render(rows)
+        return report.to_markdown(header, rows, args.stats)
+    return "\n".join(header) + "\n\n" + report.render(rows, args.stats)
 
 
 def chosen_benchmarks(args, implementations):

@@ -8,6 +8,7 @@ on the same files. The entries of a row run in turn, epoch after epoch
 checked against libsha's before anything is timed.
 
 SHABENCH_SUM_MIB sets the large file's size (256 MiB; the issue's figure is 1024).
+The FILES_16x64MiB and SUM_16x64MiB rows hash 16 files of SHABENCH_FILES_MIB (64) MiB each.
 """
 
 import atexit
@@ -51,6 +52,26 @@ def _large_file():
             for _ in range(_large_mib()):
                 f.write(os.urandom(1 << 20))
     return path
+
+
+LARGE_FILES = 16
+
+
+def _files_mib():
+    return int(os.environ.get("SHABENCH_FILES_MIB", "64"))
+
+
+def _many_large_files():
+    """LARGE_FILES files of _files_mib() MiB, each of other bytes (made once)."""
+    folder = os.path.join(_dir(), f"large-{LARGE_FILES}x{_files_mib()}MiB")
+    names = [f"f{i:02d}" for i in range(LARGE_FILES)]
+    if not os.path.isdir(folder):
+        os.mkdir(folder)
+        for name in names:
+            with open(os.path.join(folder, name), "wb") as f:
+                for _ in range(_files_mib()):
+                    f.write(os.urandom(1 << 20))
+    return folder, names
 
 
 def _small_files():
@@ -207,16 +228,71 @@ def _python_rows():
     return [Benchmark(row, name, mib << 20, None, True, interleaved=group) for name in entries]
 
 
+def _many_large_rows():
+    """sha256_files on LARGE_FILES large files, one worker: through the lanes (k files at a time)
+    against one stream per worker (FileHasher with one lane: each file read and hashed alone);
+    and with the default workers."""
+    from libsha._files import FileHasher
+
+    row = f"FILES_{LARGE_FILES}x{_files_mib()}MiB"
+    impl = libsha.dispatch.implementation()
+
+    def paths():
+        folder, names = _many_large_files()
+        return [os.path.join(folder, n) for n in names]
+
+    def lanes_call():
+        files = paths()
+        return lambda: libsha.sha256_files(files, jobs=1)
+
+    def one_stream_call():
+        files = [os.fsencode(p) for p in paths()]
+        expected = libsha.sha256_files(files, jobs=1)
+
+        def run():
+            if [d for _, d in FileHasher(files, 1, lanes=1).results()] != expected:
+                raise RuntimeError("one stream per worker disagrees with the lanes")
+
+        return run
+
+    def default_call():
+        files = paths()
+        return lambda: libsha.sha256_files(files)
+
+    entries = {f"libsha.sha256_files(paths, jobs=1) ('{impl}', {libsha.dispatch.lanes()} files at a time)": lanes_call,
+               f"libsha.sha256_files, one worker, one stream at a time ('{impl}', as before lanes)": one_stream_call,
+               f"libsha.sha256_files(paths) ('{impl}', {usable_cpus()} jobs)": default_call}
+    group = Interleaved(entries)
+    return [Benchmark(row, name, LARGE_FILES * _files_mib() << 20, None, True, max_epochs=5, interleaved=group)
+            for name in entries]
+
+
+def _many_large_sum_rows():
+    expected = []
+
+    def command(argv):
+        def make():
+            folder, names = _many_large_files()
+            if not expected:
+                expected.extend(d.hex() for d in libsha.sha256_files([os.path.join(folder, n) for n in names]))
+            return _command_run(argv + names, folder, expected)()
+
+        return make
+
+    return _command_rows(f"SUM_{LARGE_FILES}x{_files_mib()}MiB", LARGE_FILES * _files_mib() << 20,
+                         f"libsha sum, {usable_cpus()} jobs", command)
+
+
 def _left_out(row, peers):
     return [Benchmark(row, _wall(name), 1, None, True, left_out=f"{name.split()[0]} not found on PATH")
             for name, found in peers if not found]
 
 
 def file_benchmarks():
-    """The FILE rows: one Python call per file (the file is made when the first of them runs)."""
-    return _python_rows()
+    """The FILE rows: one Python call per file, or per set of files (made when the first of them runs)."""
+    return _python_rows() + _many_large_rows()
 
 
 def sum_benchmarks():
     """The SUM rows: whole commands, `libsha sum` beside its peers (their files are made when run)."""
-    return _large_rows() + _small_rows() + _empty_rows()
+    return _large_rows() + _many_large_sum_rows() + _small_rows() + _empty_rows()

@@ -12,6 +12,7 @@ from libsha import _native
 SIGNATURES = {
     "libsha_internal_bench": (c_int, [c_char_p, c_int, c_void_p, c_size_t, c_uint64]),
     "libsha_internal_bench_many": (c_int, [c_char_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint, c_uint64]),
+    "libsha_internal_bench_streams": (c_int, [c_char_p, c_int, c_void_p, c_size_t, c_size_t, c_size_t, c_uint64]),
     "libsha_internal_bench_peer": (c_int, [c_void_p, c_void_p, c_size_t, c_uint64]),
     "libsha_internal_bench_peer_many": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t,
                                                 c_uint64]),
@@ -24,6 +25,8 @@ BENCH_HASH_DIRTY_UPPER = 2
 BENCH_STREAM = 3
 BENCH_HMAC = 4
 BENCH_MERKLE = 5
+# libsha_internal_bench_streams' most streams.
+BENCH_MAX_STREAMS = 64
 
 _declared = None
 

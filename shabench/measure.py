@@ -61,9 +61,10 @@ class Interleaved:
     """Times several entries in turn, `runs` runs of each per epoch; the first of its rows to be
     measured measures them all, and the others take their figures from it."""
 
-    def __init__(self, entries, runs=1):
-        self.entries = entries  # runner name -> make(), which prepares and returns run()
+    def __init__(self, entries, runs=1, key=None):
+        self.entries = entries  # a row's key (its runner) -> make(), which prepares and returns run()
         self.runs = runs
+        self._key = key or (lambda row: row.runner)  # rows of one runner and different names: their name
         self._results = None
 
     def measurement(self, row, epochs, min_time_ms):
@@ -82,4 +83,4 @@ class Interleaved:
                     results[name].total_s += elapsed / 1e9
                     results[name].per_unit_ns.append(elapsed / (self.runs * max(row.unit_bytes, 1)))
             self._results = results
-        return self._results[row.runner]
+        return self._results[self._key(row)]

@@ -14,6 +14,16 @@ UNSTABLE_HINT = (":wavy_dash: unstable (err% >= 5%): the machine was busy or the
                  " try a larger --min-time or more --epochs")
 
 
+# --stats: EOS's columns, the time of one call (one iteration) over the epochs, in ns.
+STATS_HEADERS = ["avg ns/op", "min ns/op", "max ns/op"]
+
+
+def call_stats(benchmark, measurement):
+    """The average, fastest and slowest epoch's time per call (iteration), in nanoseconds."""
+    per_call = [ns * max(benchmark.unit_bytes, 1) for ns in measurement.per_unit_ns]
+    return sum(per_call) / len(per_call), min(per_call), max(per_call)
+
+
 def format_row(title, median_ns, err, total_s):
     err_cell = f"{err * 100:.1f}%"
     if err >= UNSTABLE:
@@ -21,10 +31,17 @@ def format_row(title, median_ns, err, total_s):
     return [f"{median_ns:,.2f}", f"{1e9 / median_ns:,.2f}", err_cell, f"{total_s:,.2f}", f"`{title}`"]
 
 
-def render(rows):
-    """rows: (Benchmark, Measurement) pairs. The Markdown pipe table, and its hint if any row is unstable."""
+def render(rows, stats=False):
+    """rows: (Benchmark, Measurement) pairs. The Markdown pipe table, and its hint if any row is unstable;
+    with stats, EOS's time per call (average, minimum, maximum over the epochs) before the title."""
     body = [format_row(b.title, m.median, m.err, m.total_s) for b, m in rows]
-    text = tabulate(body, headers=HEADERS, tablefmt="pipe", colalign=ALIGN, disable_numparse=True)
+    headers, align = HEADERS, ALIGN
+    if stats:
+        for cells, (b, m) in zip(body, rows):
+            cells[-1:-1] = [f"{ns:,.1f}" for ns in call_stats(b, m)]
+        headers = HEADERS[:-1] + STATS_HEADERS + HEADERS[-1:]
+        align = ALIGN[:-1] + ("right",) * len(STATS_HEADERS) + ALIGN[-1:]
+    text = tabulate(body, headers=headers, tablefmt="pipe", colalign=align, disable_numparse=True)
     if any(m.err >= UNSTABLE for _, m in rows):
         text += "\n\n" + UNSTABLE_HINT
     return text
@@ -64,8 +81,8 @@ def to_csv(rows):
     return out.getvalue()
 
 
-def to_markdown(header, rows):
-    lines = ["## shabench", ""] + [f"- {line}" for line in header] + ["", render(rows)]
+def to_markdown(header, rows, stats=False):
+    lines = ["## shabench", ""] + [f"- {line}" for line in header] + ["", render(rows, stats)]
     return "\n".join(lines)
 
 

@@ -151,8 +151,8 @@ def test_small_gathered_large_deferred_and_file_objects_mixed(tmp_path, monkeypa
     # The split really happened: the control counts what C read (the files up to DEFER_OVER, whole)
     # and the small files it gathered, and the deferred ones, those over it, were read by Python, each once.
     deferred = []
-    large = _files.FileHasher._large
-    monkeypatch.setattr(_files.FileHasher, "_large", lambda self, path: deferred.append(path) or large(self, path))
+    run = _files.FileHasher._deferred
+    monkeypatch.setattr(_files.FileHasher, "_deferred", lambda self, paths: deferred.extend(paths) or run(self, paths))
     paths = [os.fsencode(i) for i in items if isinstance(i, Path) and i.exists()]
     hasher = _files.FileHasher(paths, 2)
     assert [d for _, d in hasher.results()] == [hashlib.sha256(Path(os.fsdecode(p)).read_bytes()).digest()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import libsha
+from conftest import runnable_implementations
 from shabench import cli, report
 from shabench.benchmarks import DEFAULT_GROUPS, GROUPS, catalogue, default_benchmarks, runnable_implementations
 from shabench.rows import Benchmark, backend
@@ -465,3 +466,28 @@ def test_the_quick_runs_foot_names_what_it_left_out():
     for argv in (["--all"], ["--group", "c"], ["--filter", "x"], ["--sizes", "16"]):
         assert cli.left_out_note(cli.parse_args(argv), []) == ""
     assert cli.options_record(cli.parse_args(["--group", "sum", "--group", "c"]))["groups"] == ["c", "sum"]
+
+
+def test_stats_columns_are_the_time_per_call_over_the_epochs():
+    rows = fake_rows()
+    lines = report.render(rows, stats=True).splitlines()
+    assert [c.strip() for c in lines[0].strip("|").split("|")] == [
+        "ns/byte", "byte/s", "err%", "total", "avg ns/op", "min ns/op", "max ns/op", "benchmark"]
+    cells = [c.strip() for c in lines[2].strip("|").split("|")]
+    # SHA256_32b: 32 bytes a call, epochs of 2.0, 2.0 and 2.02 ns/byte
+    assert cells[4:7] == [f"{32 * (2.0 + 2.0 + 2.02) / 3:,.1f}", "64.0", "64.6"]
+    assert report.render(rows).splitlines()[0].count("ns/op") == 0  # only on request
+
+
+def test_streams_and_large_files_rows_are_catalogued():
+    from shabench.benchmarks import catalogue
+    from shabench.streams import SEPARATE, STREAM_ROWS
+
+    titles = [b.title for b in catalogue(runnable_implementations(), {"many", "files", "sum"})]
+    if libsha.dispatch.lanes() > 1:
+        for name, *_ in STREAM_ROWS:
+            impl = libsha.dispatch.implementation()
+            assert f"{name} using the '{impl}' SHA256 implementation" in titles
+            assert f"{name}{SEPARATE} using the '{impl}' SHA256 implementation" in titles
+    assert any(t.startswith("FILES_16x64MiB using libsha.sha256_files(paths, jobs=1)") for t in titles)
+    assert any(t.startswith("SUM_16x64MiB using libsha sum") for t in titles)
