@@ -8,7 +8,7 @@ from contextlib import ExitStack
 from . import _native
 from ._buffers import borrow, item_view
 from ._errors import check
-from ._hash import _switch, sha256
+from ._hash import _Streaming, _switch, sha256
 from ._hmac import HMAC
 
 TYPE_CHECKING = False
@@ -41,32 +41,49 @@ def update_many(hashers: Iterable[sha256 | HMAC], chunks: Iterable[Buffer], /) -
         if first != i:
             raise ValueError(f"hasher {i} is hasher {first} again: each stream takes one chunk per call")
     views = [item_view(chunk, f"chunk {i}", _WHAT) for i, chunk in enumerate(chunks)]
-    n = len(hashers)
-    if not hmac:
-        for h in hashers:
-            _switch(h)  # a _Streaming from here on (its message so far unchanged)
-    # Locks in one global order (by id), so two calls that share hashers cannot deadlock.
-    order = sorted(range(n), key=lambda i: id(hashers[i]))
     with ExitStack() as held:
-        for i in order:
-            held.enter_context(hashers[i]._locked() if not hmac else hashers[i]._lock)  # type: ignore[union-attr]
-        if not hmac:
-            for h in hashers:
-                h._update_context(b"", 0)  # type: ignore[attr-defined]  # kept parts into its context, first
+        if hmac:
+            contexts = _hmac_contexts(hashers, held)  # type: ignore[arg-type]  # checked by _kind
+        else:
+            contexts = _sha256_contexts(hashers, held)  # type: ignore[arg-type]
+        n = len(hashers)
         pointers = (ctypes.c_void_p * n)()
         lens = (ctypes.c_size_t * n)()
-        total = 0
         for i, view in enumerate(views):
             pointer, nbytes = held.enter_context(borrow(view, f"chunk {i}"))
-            pointers[i] = pointer if not isinstance(pointer, bytes) else ctypes.cast(pointer, ctypes.c_void_p).value
+            pointers[i] = ctypes.cast(ctypes.c_char_p(pointer), ctypes.c_void_p).value if isinstance(pointer, bytes) \
+                else pointer
             lens[i] = nbytes
-            total += nbytes
-        ctxs = (ctypes.c_void_p * n)(*[ctypes.addressof(h._ctx) for h in hashers])  # type: ignore[union-attr]
-        lib = _native.lib_for(total)
-        if hmac:
-            check(lib.libsha_hmac_sha256_update_many(ctxs, pointers, lens, n))
-        else:
-            check(lib.libsha_sha256_update_many(ctxs, pointers, lens, n))
+        ctxs = (ctypes.c_void_p * n)(*contexts)
+        lib = _native.lib_for(sum(lens))
+        update = lib.libsha_hmac_sha256_update_many if hmac else lib.libsha_sha256_update_many
+        check(update(ctxs, pointers, lens, n))
+
+
+def _in_lock_order(hashers: list[Any]) -> list[Any]:
+    """The hashers by id: the one order every call takes their locks in, so two calls sharing
+    hashers cannot deadlock."""
+    return sorted(hashers, key=id)
+
+
+def _sha256_contexts(hashers: list[sha256], held: ExitStack) -> list[int]:
+    """Each hasher made a _Streaming (its message so far unchanged), locked (held until `held`
+    closes), its kept parts flushed into its C context first; the contexts' addresses."""
+    for h in hashers:
+        _switch(h)
+    streaming: list[_Streaming] = hashers  # type: ignore[assignment]  # their class, now
+    for h in _in_lock_order(streaming):
+        held.enter_context(h._locked())
+    for h in streaming:
+        h._update_context(b"", 0)
+    return [ctypes.addressof(h._ctx) for h in streaming]
+
+
+def _hmac_contexts(hashers: list[HMAC], held: ExitStack) -> list[int]:
+    """Each HMAC locked (until `held` closes); the contexts' addresses."""
+    for h in _in_lock_order(hashers):
+        held.enter_context(h._lock)
+    return [ctypes.addressof(h._ctx) for h in hashers]
 
 
 def _kind(hashers: list[Any]) -> bool:

@@ -1,5 +1,6 @@
-"""sha256_many(threads=) over a list, an Arrow column and numpy rows, and sha256_files(jobs=)
-over small, mid-sized and deferred large files, against hashlib.
+"""sha256_many(threads=) over a list, an Arrow column and numpy rows, sha256_files(jobs=)
+over small, mid-sized and deferred large files (these k at a time through update_many, a reader
+thread beside each worker), and update_many from threads that each own their hashers, against hashlib.
 
 Run as a script by tools/sanitize.sh with a libsha built with -fsanitize=thread
 (LIBSHA_LIBRARY) and the TSan runtime preloaded: the worker threads hash parts
@@ -36,6 +37,7 @@ def main():
         assert [bytes(r) for r in got] == [hashlib.sha256(bytes(r)).digest() for r in rows], "numpy"
         checks += 2
     checks += files(rng)
+    checks += streams(rng)
     print(f"sha256_many and sha256_files with threads: {checks} batches right on {libsha.dispatch.implementation()}")
 
 
@@ -59,6 +61,28 @@ def files(rng):
         for jobs in (2, 3):
             assert libsha.sha256_files(paths, jobs=jobs) == expected, f"files, jobs={jobs}"
     return 2
+
+
+def streams(rng):
+    """Three threads, each updating its own 20 hashers together, round after round."""
+    import threading
+
+    chunks = [[rng.randbytes(rng.randrange(3000)) for _ in range(20)] for _ in range(3)]
+    wrong = []
+
+    def work(mine):
+        hashers = [libsha.sha256() for _ in mine]
+        for _ in range(50):
+            libsha.update_many(hashers, mine)
+        wrong.extend(h.digest() != hashlib.sha256(c * 50).digest() for h, c in zip(hashers, mine))
+
+    threads = [threading.Thread(target=work, args=(c,)) for c in chunks]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert wrong and not any(wrong), "update_many from threads"
+    return 1
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bounded differential fuzzing (run by CI after tools/sanitize.sh), then the coverage it reached:
-#   1. libFuzzer, tests/fuzz/fuzz_sha256.c: the C API against OpenSSL's libcrypto, FUZZ_SECONDS (60);
+#   1. libFuzzer, tests/fuzz/fuzz_sha256.c: the C API against OpenSSL's libcrypto, FUZZ_SECONDS (60),
+#      and tests/fuzz/fuzz_streams.c: many streams at once against OpenSSL's streams, FUZZ_STREAMS_SECONDS (30);
 #   2. atheris, tests/fuzz/fuzz_python.py: the Python API against hashlib, ATHERIS_SECONDS (45),
 #      on a libsha built with ASan+UBSan+fuzzer-no-link, so C edges guide it and ASan checks it;
 #   3. source coverage (llvm-cov) of libsha's C files when each harness replays its grown corpus.
@@ -43,6 +44,12 @@ fresh_corpus "$repo/tests/fuzz/corpus" "$work/corpus-c"
   "$work/corpus-c" 2>&1 | summary
 test "${PIPESTATUS[0]}" -eq 0
 
+echo "== libFuzzer: many streams at once against OpenSSL's streams (${FUZZ_STREAMS_SECONDS:-30} s, ASan+UBSan)"
+fresh_corpus "$repo/tests/fuzz/corpus_streams" "$work/corpus-streams"
+"$work/fuzz/fuzz_streams" -max_total_time="${FUZZ_STREAMS_SECONDS:-30}" -timeout=10 -print_final_stats=1 \
+  "$work/corpus-streams" 2>&1 | summary
+test "${PIPESTATUS[0]}" -eq 0
+
 echo "== atheris: Python API against hashlib (${ATHERIS_SECONDS:-45} s, ASan+UBSan library)"
 if ! (cd "$work" && "$python" -c "import atheris, libsha") 2>/dev/null; then  # not the checkout's libsha/
   echo "atheris is not installed for $python (the test extra brings it on x86-64 Linux, CPython 3.11-3.13): skipped"
@@ -75,7 +82,8 @@ report() {  # report NAME: per-file region and line coverage from $work/NAME-*.p
 }
 rm -f "$work"/c-*.profraw "$work"/python-*.profraw
 LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_sha256" -runs=0 "$work/corpus-c" >/dev/null 2>&1
-echo "libFuzzer corpus ($(ls "$work/corpus-c" | wc -l) inputs):"
+LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_streams" -runs=0 "$work/corpus-streams" >/dev/null 2>&1
+echo "libFuzzer corpora ($(ls "$work/corpus-c" | wc -l) + $(ls "$work/corpus-streams" | wc -l) streams inputs):"
 report c
 if [ -d "$work/corpus-python" ]; then
   # The preload again: this libsha has sancov hooks too (LIBSHA_BUILD_FUZZERS), for atheris's libFuzzer.
