@@ -210,6 +210,46 @@ static int next_segment(struct stream *s)
     return 0;
 }
 
+/* Whether every stream's chunk has the same shape (a pending block or not, the same body): the
+ * common call, streams fed in step, runs in fixed groups without the lanes' bookkeeping. */
+static int same_shape(const struct stream *streams, size_t n)
+{
+    size_t i;
+    for (i = 1; i < n; ++i)
+        if (streams[i].at_pending != streams[0].at_pending || streams[i].body_blocks != streams[0].body_blocks)
+            return 0;
+    return 1;
+}
+
+/* Streams of one shape, a kernel's width at a time: each group's pending blocks, then its bodies. */
+static void run_same_shape(const struct libsha_impl *impl, struct stream *streams, size_t n, size_t widest)
+{
+    uint32_t spare[LIBSHA_MAX_LANES][8];
+    uint32_t *states[LIBSHA_MAX_LANES];
+    const unsigned char *pending[LIBSHA_MAX_LANES], *body[LIBSHA_MAX_LANES];
+    size_t first, used, w, i;
+    for (first = 0; first < n; first += used) {
+        w = libsha_pick_width(impl, widest, n - first);
+        used = w < n - first ? w : n - first;
+        for (i = 0; i < w; ++i) {
+            struct stream *s = &streams[first + (i < used ? i : 0)];
+            states[i] = i < used ? s->ctx->state : spare[i];
+            pending[i] = s->ctx->pending, body[i] = s->body;
+        }
+        if (w == 1) {
+            if (streams[first].at_pending)
+                impl->transform(states[0], pending[0], 1);
+            if (streams[first].body_blocks > 0)
+                impl->transform(states[0], body[0], streams[first].body_blocks);
+            continue;
+        }
+        if (streams[first].at_pending)
+            impl->many[w](states, pending, 1);
+        if (streams[first].body_blocks > 0)
+            impl->many[w](states, body, streams[first].body_blocks);
+    }
+}
+
 /* The streams' blocks (each has some) through the lanes: lane[k] is the stream it runs, or
  * NULL; each round takes a kernel width for the busy lanes and runs them for
  * the shortest segment's blocks. */
@@ -218,6 +258,10 @@ static void run_streams(const struct libsha_impl *impl, struct stream *streams, 
     struct stream *lane[LIBSHA_MAX_LANES];
     size_t widest = libsha_widest_many(impl), waiting = 0, active = 0, k;
 
+    if (same_shape(streams, n)) {
+        run_same_shape(impl, streams, n, widest);
+        return;
+    }
     for (k = 0; k < widest; ++k) {
         lane[k] = NULL;
         if (waiting < n)

@@ -3,7 +3,7 @@
  * form), on every implementation this CPU runs, against the one-shot (checked
  * against NIST by test_libsha): seeded random chunks of 0..5,000 bytes, whole
  * blocks and single blocks, streams of different lengths finishing in
- * different calls, n from 1 to past the widest kernel's lanes and past the
+ * different calls, streams fed in step (one chunk size, one place in the block), n from 1 to past the widest kernel's lanes and past the
  * call's internal groups, streams fed by libsha_sha256_update between two
  * calls, every split of one stream's 300 bytes over three calls; then the
  * contracts: NULLs, a context twice, overlaps, dead contexts, the length
@@ -138,6 +138,40 @@ static void every_split(const char *impl)
             ok &= memcmp(got, want_a, 32) == 0 && memcmp(got + 32, want_b, 32) == 0;
         }
     check(ok, impl, "every split of 300 bytes", 300);
+}
+
+/* Streams fed in step (every chunk of a call the same size, every context at the same place in
+ * its block), the common call: n of them, 1..33, each its own bytes, in chunks of 64, 128, 1000 and
+ * 4,126 bytes after heads of 0, 10 and 64 bytes. */
+static void same_shape_streams(const char *impl)
+{
+    static const size_t chunks[] = {64, 128, 1000, 4126}, heads[] = {0, 10, 64};
+    libsha_sha256_ctx ctx[33], *ctxs[33];
+    const void *data[33];
+    size_t lens[33], n, c, h, i, r;
+    unsigned char got[33 * 32], want[32];
+    int ok = 1;
+    for (n = 1; n <= 33; n += n < 4 ? 1 : 7)
+        for (c = 0; c < 4; ++c)
+            for (h = 0; h < 3; ++h) {
+                size_t total = heads[h] + 3 * chunks[c];
+                for (i = 0; i < n; ++i) {
+                    libsha_sha256_init(&ctx[i]);
+                    libsha_sha256_update(&ctx[i], pool + 97 * i, heads[h]);
+                    ctxs[i] = &ctx[i];
+                }
+                for (r = 0; r < 3; ++r) {
+                    for (i = 0; i < n; ++i)
+                        data[i] = pool + 97 * i + heads[h] + r * chunks[c], lens[i] = chunks[c];
+                    ok &= libsha_sha256_update_many(ctxs, data, lens, n) == LIBSHA_OK;
+                }
+                ok &= libsha_sha256_final_many(got, ctxs, n) == LIBSHA_OK;
+                for (i = 0; i < n; ++i) {
+                    libsha_sha256(pool + 97 * i, total, want);
+                    ok &= memcmp(got + 32 * i, want, 32) == 0;
+                }
+            }
+    check(ok, impl, "streams fed in step", 33);
 }
 
 /* HMAC streams against the one-shot, keys and messages of different lengths. */
@@ -276,6 +310,7 @@ int main(int argc, char **argv)
         for (k = 0; k < sizeof counts / sizeof counts[0]; ++k)
             random_streams(name, counts[k]);
         every_split(name);
+        same_shape_streams(name);
         hmac_streams(name);
         contracts(name);
         printf("%s (%zu lanes): %s\n", name, libsha_sha256_lanes(), failed == before ? "ok" : "FAILED");
