@@ -236,7 +236,8 @@ class FileHasher:
     def _deferred(self, paths: list[bytes]) -> list[bytes | OSError]:
         """The large files C left to Python: k at a time through the lanes, or one by one where the row has one."""
         if self._lanes > 1 and len(paths) > 1:
-            return hash_group(paths, self._lanes, self._hashed)
+            # Reads overlap the hash in a second thread only where the workers leave a core free.
+            return hash_group(paths, self._lanes, self._hashed, self._workers < usable_cpus())
         results: list[bytes | OSError] = []
         for path in paths:
             try:

@@ -34,11 +34,11 @@ def _digests(paths):
     return [hashlib.sha256(p.read_bytes()).digest() for p in paths]
 
 
-@pytest.mark.parametrize("lanes", [2, 3, 16])
-def test_groups_give_every_digest_in_order(tmp_path, small_chunks, lanes):
+@pytest.mark.parametrize("lanes,jobs", [(2, 1), (3, 1), (16, 1), (2, 2), (3, 3)])
+def test_groups_give_every_digest_in_order(tmp_path, small_chunks, lanes, jobs):
     sizes = [25_000, 0, 120_000, 20_001, 65_536, 99_999, 30_000, 250_000, 21_000]
     paths = _files_of(tmp_path, sizes)
-    hasher = _files.FileHasher([os.fsencode(p) for p in paths], 1, lanes)
+    hasher = _files.FileHasher([os.fsencode(p) for p in paths], jobs, lanes)
     assert [d for _, d in hasher.results()] == _digests(paths)
     assert hasher.bytes_read() == sum(sizes)
 
@@ -68,7 +68,8 @@ class _FailingAfter:
         self._file.close()
 
 
-def test_a_file_that_fails_mid_way_fails_alone(tmp_path, monkeypatch):
+@pytest.mark.parametrize("overlap", [True, False])
+def test_a_file_that_fails_mid_way_fails_alone(tmp_path, monkeypatch, overlap):
     paths = _files_of(tmp_path, [60_000, 80_000, 45_000, 70_000])
     bad = os.fsencode(paths[1])
     real_open = open
@@ -79,14 +80,15 @@ def test_a_file_that_fails_mid_way_fails_alone(tmp_path, monkeypatch):
 
     monkeypatch.setattr(_file_groups, "CHUNK", CHUNK)
     monkeypatch.setattr(_file_groups, "open", opener, raising=False)
-    results = _file_groups.hash_group([os.fsencode(p) for p in paths], 2, lambda n: None)
+    results = _file_groups.hash_group([os.fsencode(p) for p in paths], 2, lambda n: None, overlap)
     assert isinstance(results[1], OSError) and results[1].errno == errno.EIO
     assert results[1].filename == os.fsdecode(bad)  # named, as every error sha256_files gives
     expected = _digests(paths)
     assert [results[i] for i in (0, 2, 3)] == [expected[i] for i in (0, 2, 3)]
 
 
-def test_a_directory_and_a_fifo_in_a_group(tmp_path):
+@pytest.mark.parametrize("overlap", [True, False])
+def test_a_directory_and_a_fifo_in_a_group(tmp_path, overlap):
     paths = _files_of(tmp_path, [40_000, 55_000])
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
@@ -99,7 +101,7 @@ def test_a_directory_and_a_fifo_in_a_group(tmp_path):
     thread = threading.Thread(target=writer)
     thread.start()
     group = [os.fsencode(paths[0]), os.fsencode(tmp_path), os.fsencode(fifo), os.fsencode(paths[1])]
-    results = _file_groups.hash_group(group, 2, lambda n: None)
+    results = _file_groups.hash_group(group, 2, lambda n: None, overlap)
     thread.join()
     assert isinstance(results[1], IsADirectoryError)
     assert results[2] == hashlib.sha256(payload).digest()  # read to its end, in chunks, as a file
