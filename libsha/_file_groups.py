@@ -1,6 +1,8 @@
-"""Large files hashed k at a time: each read sequentially in chunks, the k streams updated together
-(libsha_sha256_update_many), so their blocks share the CPU's lanes; the next round's reads run in a
-second thread meanwhile. What FileHasher does with the files C defers to it."""
+"""Large files hashed k at a time, their reads overlapping the hash: each file read sequentially in
+chunks, the k streams updated together (libsha_sha256_update_many), so their blocks share the CPU's
+lanes, while a second thread reads the next round. What FileHasher does with the files C defers to
+it where its workers leave a core free for those reads; elsewhere C's own loop (files.c: the
+reads and the hash in turn, its buffers in L2) is faster, and takes them."""
 
 from __future__ import annotations
 
@@ -49,14 +51,10 @@ class _Stream:
         self.file.close()
 
 
-def hash_group(paths: list[bytes], lanes: int, hashed: Callable[[int], None], overlap: bool = True
-               ) -> list[bytes | OSError]:
+def hash_group(paths: list[bytes], lanes: int, hashed: Callable[[int], None]) -> list[bytes | OSError]:
     """The digests of the files at paths (or the OSError of each that fails), up to `lanes` at once:
     when one ends, the next waiting file takes its place. hashed(n) runs after each n bytes (it may
-    raise to stop). A file that fails to open or to read fails alone; the others go on. With
-    overlap, each round's reads run in a second thread while the round hashes: worth it where a
-    core is free for them (measured, 16 files of 64 MiB, two cores: one worker 7 % faster with it,
-    two workers 10 % slower)."""
+    raise to stop). A file that fails to open or to read fails alone; the others go on."""
     results: list[bytes | OSError] = [OSError("not hashed")] * len(paths)
     waiting = iter(range(len(paths)))
     # Two buffers per lane, kept for the next file a lane takes; fresh ones each call. (Kept
@@ -75,7 +73,7 @@ def hash_group(paths: list[bytes], lanes: int, hashed: Callable[[int], None], ov
                 spare.append(s.buffers)
             _fill(active, waiting, paths, spare, results, lanes, side)
             if active:
-                side = _round(active, side, hashed, overlap)
+                side = _round(active, side, hashed)
     finally:
         for s in active:
             s.close()
@@ -112,21 +110,14 @@ def _read_round(active: list[_Stream], side: int) -> None:
             _read_one(stream, side)
 
 
-def _round(active: list[_Stream], side: int, hashed: Callable[[int], None], overlap: bool) -> int:
-    """Hashes every active stream's last chunk (in buffer `side`) together, then or (overlap)
-    meanwhile in a second thread reads each one's next chunk into the other buffer; returns the
-    side to hash next."""
+def _round(active: list[_Stream], side: int, hashed: Callable[[int], None]) -> int:
+    """Hashes every active stream's last chunk (in buffer `side`) together while a second thread
+    reads each one's next chunk into the other buffer; returns the side to hash next."""
     n = len(active)
     lens = [s.filled for s in active]
     ctxs = (ctypes.c_void_p * n)(*[ctypes.addressof(s.ctx) for s in active])
     data = (ctypes.c_void_p * n)(*[ctypes.addressof(s.arrays[side]) for s in active])
     sizes = (ctypes.c_size_t * n)(*lens)
-    if not overlap:
-        code = _native.lib().libsha_sha256_update_many(ctxs, data, sizes, n)
-        _errors.check(code)
-        _read_round(active, 1 - side)
-        hashed(sum(lens))
-        return 1 - side
     done = allocate_lock()
     done.acquire()
     failure: list[BaseException] = []

@@ -1,24 +1,26 @@
-"""Large files hashed k at a time through the lanes (libsha/_file_groups.py, behind sha256_files
-and `libsha sum`): the digests, the order, and a file that fails or shrinks mid-way failing alone."""
+"""Large files hashed k at a time through the lanes (libsha_sha256_files' open streams, behind
+sha256_files and `libsha sum`): the digests and their order on every set of lane kernels, and a
+file that fails, shrinks or is a FIFO or a directory mid-group, the others still right."""
 
 import errno
 import hashlib
 import os
+import shutil
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
 import libsha
-from libsha import _file_groups, _files
+from libsha import _files
 from support.data import pattern251
 
-CHUNK = 10_000  # small chunks, so small files take many rounds
-
-
-@pytest.fixture
-def small_chunks(monkeypatch):
-    monkeypatch.setattr(_file_groups, "CHUNK", CHUNK)
-    monkeypatch.setattr(_files, "DEFER_OVER", 20_000)  # C defers anything over this to the groups
+HERE = Path(__file__).parent
+# Sizes around the C loop's borders: SMALL_FILE (16 KiB: gathered below it, a lane above it), its
+# reads per lane (32 to 128 KiB), and DEFER_OVER (patched to 300,000 below: the second C call).
+SIZES = [0, 16_384, 16_385, 40_000, 131_071, 131_072, 131_073, 250_000, 299_999, 300_001, 700_000, 5, 1_000_003]
 
 
 def _files_of(tmp_path, sizes):
@@ -34,65 +36,34 @@ def _digests(paths):
     return [hashlib.sha256(p.read_bytes()).digest() for p in paths]
 
 
-@pytest.mark.parametrize("lanes,jobs", [(2, 1), (3, 1), (16, 1), (2, 2), (3, 3)])
-def test_groups_give_every_digest_in_order(tmp_path, small_chunks, lanes, jobs):
-    sizes = [25_000, 0, 120_000, 20_001, 65_536, 99_999, 30_000, 250_000, 21_000]
-    paths = _files_of(tmp_path, sizes)
-    hasher = _files.FileHasher([os.fsencode(p) for p in paths], jobs, lanes)
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_streams_side_by_side_give_every_digest_in_order(tmp_path, monkeypatch, lanes_row, jobs):
+    monkeypatch.setattr(_files, "DEFER_OVER", 300_000)  # the largest go through the second, undeferred call
+    paths = _files_of(tmp_path, SIZES + SIZES[::-1])
+    hasher = _files.FileHasher([os.fsencode(p) for p in paths], jobs)
     assert [d for _, d in hasher.results()] == _digests(paths)
-    assert hasher.bytes_read() == sum(sizes)
+    assert hasher.bytes_read() == 2 * sum(SIZES)
 
 
-def test_sha256_files_and_a_missing_one_among_large_ones(tmp_path, small_chunks):
+def test_one_lane_is_one_file_at_a_time_as_before(tmp_path, monkeypatch):
+    monkeypatch.setattr(_files, "DEFER_OVER", 300_000)
+    paths = _files_of(tmp_path, SIZES)
+    assert [d for _, d in _files.FileHasher([os.fsencode(p) for p in paths], 1, lanes=1).results()] == _digests(paths)
+
+
+def test_a_missing_file_and_a_directory_among_large_ones(tmp_path):
     paths = _files_of(tmp_path, [50_000, 70_000, 90_000])
-    items = [paths[0], tmp_path / "missing", paths[1], paths[2]]
+    items = [paths[0], tmp_path / "missing", paths[1], tmp_path, paths[2]]
     results = libsha.sha256_files(items, jobs=1)
-    assert isinstance(results[1], FileNotFoundError)
-    assert [r for i, r in enumerate(results) if i != 1] == _digests(paths)
+    assert isinstance(results[1], FileNotFoundError) and isinstance(results[3], IsADirectoryError)
+    assert [results[i] for i in (0, 2, 4)] == _digests(paths)
 
 
-class _FailingAfter:
-    """A file whose reads fail with EIO once `after` bytes have been read."""
-
-    def __init__(self, file, after):
-        self._file, self._after, self._read = file, after, 0
-
-    def readinto(self, buffer):
-        if self._read >= self._after:
-            raise OSError(errno.EIO, os.strerror(errno.EIO))
-        n = self._file.readinto(buffer)
-        self._read += n
-        return n
-
-    def close(self):
-        self._file.close()
-
-
-@pytest.mark.parametrize("overlap", [True, False])
-def test_a_file_that_fails_mid_way_fails_alone(tmp_path, monkeypatch, overlap):
-    paths = _files_of(tmp_path, [60_000, 80_000, 45_000, 70_000])
-    bad = os.fsencode(paths[1])
-    real_open = open
-
-    def opener(path, *args, **kwargs):
-        file = real_open(path, *args, **kwargs)
-        return _FailingAfter(file, 3 * CHUNK) if path == bad else file
-
-    monkeypatch.setattr(_file_groups, "CHUNK", CHUNK)
-    monkeypatch.setattr(_file_groups, "open", opener, raising=False)
-    results = _file_groups.hash_group([os.fsencode(p) for p in paths], 2, lambda n: None, overlap)
-    assert isinstance(results[1], OSError) and results[1].errno == errno.EIO
-    assert results[1].filename == os.fsdecode(bad)  # named, as every error sha256_files gives
-    expected = _digests(paths)
-    assert [results[i] for i in (0, 2, 3)] == [expected[i] for i in (0, 2, 3)]
-
-
-@pytest.mark.parametrize("overlap", [True, False])
-def test_a_directory_and_a_fifo_in_a_group(tmp_path, overlap):
-    paths = _files_of(tmp_path, [40_000, 55_000])
+def test_a_fifo_streams_in_a_lane_beside_files(tmp_path):
+    paths = _files_of(tmp_path, [400_000, 55_000])
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    payload = pattern251(123_457, 5)
+    payload = pattern251(1_234_567, 5)
 
     def writer():
         with open(fifo, "wb") as f:
@@ -100,54 +71,71 @@ def test_a_directory_and_a_fifo_in_a_group(tmp_path, overlap):
 
     thread = threading.Thread(target=writer)
     thread.start()
-    group = [os.fsencode(paths[0]), os.fsencode(tmp_path), os.fsencode(fifo), os.fsencode(paths[1])]
-    results = _file_groups.hash_group(group, 2, lambda n: None, overlap)
+    results = libsha.sha256_files([paths[0], fifo, paths[1]], jobs=1)
     thread.join()
-    assert isinstance(results[1], IsADirectoryError)
-    assert results[2] == hashlib.sha256(payload).digest()  # read to its end, in chunks, as a file
-    assert [results[0], results[3]] == _digests(paths)
+    assert results == [_digests(paths)[0], hashlib.sha256(payload).digest(), _digests(paths)[1]]
 
 
-def test_a_file_that_shrinks_while_its_group_is_hashed(tmp_path, monkeypatch):
-    monkeypatch.setattr(_file_groups, "CHUNK", CHUNK)
-    original = pattern251(100_000, 7)
-    paths = _files_of(tmp_path, [90_000, 0, 75_000])
+def test_a_file_that_shrinks_while_its_group_is_hashed(tmp_path):
+    original = pattern251(6_000_000, 7)
+    paths = _files_of(tmp_path, [3_000_000, 0, 2_500_000, 4_000_000])
     paths[1].write_bytes(original)
-    rounds = []
+    done = threading.Event()
 
-    def hashed(n):
-        rounds.append(n)
-        if len(rounds) == 2:
-            os.truncate(paths[1], 25_000)  # under what has been read already
+    def shrink():
+        while not done.is_set():
+            os.truncate(paths[1], 1_000_000)  # again and again, while the group runs
+            done.wait(0.0005)
 
-    results = _file_groups.hash_group([os.fsencode(p) for p in paths], 3, hashed)
-    # It ends where its reads found the end: a digest of a prefix of what it held, never a crash.
-    prefixes = {hashlib.sha256(original[:k]).digest() for k in range(0, len(original) + 1, CHUNK)}
-    prefixes.add(hashlib.sha256(original[:25_000]).digest())
+    thread = threading.Thread(target=shrink)
+    thread.start()
+    try:
+        results = libsha.sha256_files(paths, jobs=1)
+    finally:
+        done.set()
+        thread.join()
+    # It ends where its reads found the end: the digest of a prefix of what it held, never a crash.
+    prefixes = {hashlib.sha256(original[:k]).digest() for k in range(0, len(original) + 1, 1024)}
+    prefixes.add(hashlib.sha256(original[:1_000_000]).digest())
     assert results[1] in prefixes
-    assert [results[0], results[2]] == [hashlib.sha256(pattern251(90_000, 0)).digest(),
-                                        hashlib.sha256(pattern251(75_000, 2)).digest()]
+    assert [results[i] for i in (0, 2, 3)] == [hashlib.sha256(pattern251(s, i)).digest()
+                                                for i, s in ((0, 3_000_000), (2, 2_500_000), (3, 4_000_000))]
 
 
-def test_cancel_stops_a_group_and_closes_its_files(tmp_path, monkeypatch):
-    monkeypatch.setattr(_file_groups, "CHUNK", CHUNK)
-    paths = _files_of(tmp_path, [80_000, 80_000])
-    opened = []
-    real_open = open
+def _shim(tmp_path):
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None or not sys.platform.startswith("linux"):
+        pytest.skip("needs a C compiler and Linux (a preloaded read() that fails)")
+    shim = tmp_path / "fake_read_eio.so"
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", str(HERE / "c" / "fake_read_eio.c"), "-o", str(shim), "-ldl"],
+                   check=True)
+    return shim
 
-    def opener(path, *args, **kwargs):
-        file = real_open(path, *args, **kwargs)
-        opened.append(file)
-        return file
 
-    monkeypatch.setattr(_file_groups, "open", opener, raising=False)
+@pytest.mark.parametrize("sizes", [[900_000, 700_000, 600_000, 800_000], [20_000_000, 12_000_000, 9_000_000]])
+def test_a_file_that_fails_mid_way_fails_alone(tmp_path, sizes):
+    # The first sizes stay in the first C call (below DEFER_OVER), the others go to the second one.
+    paths = _files_of(tmp_path, sizes)
+    bad = paths[1].with_name("f1-fails-midway")
+    paths[1].rename(bad)
+    paths[1] = bad
+    script = ("import sys, libsha\n"
+              "for r in libsha.sha256_files(sys.argv[1:], jobs=1):\n"
+              "    print(r.hex() if isinstance(r, bytes) else f'{type(r).__name__} {r.errno} {r.filename}')\n")
+    env = dict(os.environ, LD_PRELOAD=str(_shim(tmp_path)), LIBSHA_TEST_EIO_AFTER="300000")
+    out = subprocess.run([sys.executable, "-c", script, *map(str, paths)], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    expected = [d.hex() for d in _digests(paths)]
+    assert out[1] == f"OSError {errno.EIO} {bad}"
+    assert [out[i] for i in (0, 2, 3, 4)[: len(paths) - 1]] == [expected[i] for i in (0, 2, 3, 4)[: len(paths) - 1]]
 
-    def hashed(n):
-        raise KeyboardInterrupt
 
+def test_cancel_stops_streams_and_marks_them(tmp_path):
+    paths = _files_of(tmp_path, [2_000_000] * 4)
+    hasher = _files.FileHasher([os.fsencode(p) for p in paths], 1)
+    hasher.cancel()  # before the first read: every file is cancelled, none half-written
     with pytest.raises(KeyboardInterrupt):
-        _file_groups.hash_group([os.fsencode(p) for p in paths], 2, hashed)
-    assert opened and all(f.closed for f in opened)
+        list(hasher.results())
 
 
 def test_batches_hold_as_many_files_as_the_lanes(tmp_path):
