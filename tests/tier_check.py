@@ -6,7 +6,8 @@ the model runs reaches each of its kernels without an instruction the model lack
 sweeps are tests/c/test_libsha.c's (the same code on this CPU); here, per row, what reaches every
 kernel: the NIST short and long messages, every length 0..300, SHA256D64 for 0..17 and 33 blobs,
 streaming split across block borders, many messages (17 at once in every lane position at lengths
-around a block, of one length, and a seeded mixed batch, with and without double), Merkle roots.
+around a block, of one length, and a seeded mixed batch, with and without double), many streams at
+once (update_many), Merkle roots.
 """
 
 import hashlib
@@ -56,6 +57,17 @@ def check_active(failures):
             count += 1
             if libsha.sha256_many(batch, double=double) != [digest(m) for m in batch]:
                 failures.append(f"{libsha.dispatch.implementation()} many double={double} lengths {[len(m) for m in batch]}")
+    rng = random.Random(20261201)  # many streams at once: 20 (past the widest lanes), uneven chunks
+    ours, theirs = [libsha.sha256() for _ in range(20)], [hashlib.sha256() for _ in range(20)]
+    for round_ in range(6):
+        chunks = [data[rng.randrange(999) :][: rng.choice((64, 64 * rng.randrange(40), rng.randrange(3000)))]
+                  for _ in ours]
+        libsha.update_many(ours, chunks)
+        for h, chunk in zip(theirs, chunks):
+            h.update(chunk)
+    count += 1
+    if [h.digest() for h in ours] != [h.digest() for h in theirs]:
+        failures.append(f"{libsha.dispatch.implementation()} update_many")
     leaves = [data[32 * i : 32 * i + 32] for i in range(600)]
     for n in (0, 1, 2, 3, 255, 256, 257, 600):
         count += 1

@@ -332,10 +332,14 @@ typedef struct libsha_files_control {
 #define LIBSHA_FILE_DEFERRED (-2)
 
 /*
- * n files in order, one after the other: out[32*i..32*i+32) receives the
- * digest of paths[i] and os_errors[i] 0, or, for a file that could not be
- * opened or read, 32 zero bytes and its errno value; the rest go on. Small
- * files are gathered and hashed several at once. control may be NULL.
+ * n files in order: out[32*i..32*i+32) receives the digest of paths[i] and
+ * os_errors[i] 0, or, for a file that could not be opened or read, 32 zero
+ * bytes and its errno value; the rest go on. Small files (up to 16 KiB) are
+ * gathered and hashed several at once; larger ones, on an implementation with
+ * lanes (libsha_sha256_lanes() > 1) and n > 1, stay open side by side, up to
+ * one per lane, each read in turn in chunks of 256 KiB over the lanes and the
+ * chunks hashed together (a file that ends or fails leaves its lane to the
+ * next). Each file is still read sequentially, once. control may be NULL.
  * Returns LIBSHA_OK (every file hashed, or deferred), LIBSHA_ERR_IO (some
  * file could not be read), LIBSHA_ERR_CANCELLED (cancel was set: the files
  * not finished have zeroed digests and os_errors[i] == LIBSHA_FILE_CANCELLED),
