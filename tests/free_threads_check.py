@@ -91,6 +91,27 @@ def main():
 
     assert all(together(private)), "private objects"
 
+    # update_many over shared objects: every thread passes the same five, each in its own order
+    # (their locks are taken in one order, or this deadlocks), odd threads also update one alone.
+    group = [libsha.sha256(rng.randbytes(n)) for n in (0, 10, 100, 1000, 70000)]
+    firsts = [g._held for g in group]
+
+    def many(index):
+        r = random.Random(seed + 2000 + index)
+        order = list(range(len(group)))
+        for n, piece in enumerate(pieces):
+            r.shuffle(order)
+            libsha.update_many([group[k] for k in order], [piece] * len(group))
+            if index % 2:
+                group[n % len(group)].update(unit)
+        return True
+
+    together(many)
+    alone = [sum(1 for n in range(len(pieces)) if n % len(group) == k) * (THREADS // 2) for k in range(len(group))]
+    for k, g in enumerate(group):
+        want = hashlib.sha256(firsts[k] + b"".join(pieces) * THREADS + unit * alone[k]).digest()
+        assert g.digest() == want, f"update_many on shared objects ({k})"
+
     # HMAC: one object shared, then the one-shot from every thread.
     key = rng.randbytes(100)
     mac = libsha.hmac_new(key)
