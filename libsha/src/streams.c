@@ -10,6 +10,7 @@
  *
  * Nothing outside the contexts is kept between calls, so a call owns what it
  * is given. Every argument is checked before the first byte is written. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -347,6 +348,9 @@ int libsha_sha256_update_many(libsha_sha256_ctx *const *ctxs, const void *const 
 {
     return libsha_streams_update_on(libsha_active(), (void *const *)ctxs, sizeof(libsha_sha256_ctx), 0, data, lens, n);
 }
+
+/* The HMAC form hands its contexts on as SHA-256 ones: the inner state must come first. */
+_Static_assert(offsetof(libsha_hmac_sha256_ctx, inner) == 0, "an HMAC context starts with its inner context");
 
 int libsha_hmac_sha256_update_many(libsha_hmac_sha256_ctx *const *ctxs, const void *const *data, const size_t *lens,
                                    size_t n)
