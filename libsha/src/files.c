@@ -223,6 +223,11 @@ static int hash_path(const struct libsha_impl *impl, const char *path, unsigned 
         libsha_enter();
         libsha_stream_update(impl, &ctx, head, head_len);
     }
+    if (result == DONE && st != NULL && st->lanes > 1 && st->buffers == NULL) {
+        st->buffers = (unsigned char *)malloc(st->lanes * st->read_size); /* on the first large file only */
+        if (st->buffers == NULL)
+            st->lanes = 1; /* each file hashed to its end at once, as with one lane */
+    }
     if (result == DONE && st != NULL && st->lanes > 1) { /* on in a lane, beside the others */
         struct open_stream *s = &st->s[st->count++];
         s->ctx = ctx, s->fd = fd, s->slot = slot;
@@ -393,9 +398,7 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
     streams.count = 0, streams.cancelled = 0;
     streams.lanes = n > 1 ? libsha_widest_many(impl) : 1; /* one file: nothing to hash beside it */
     streams.read_size = ROUND_BYTES / streams.lanes > MIN_LANE_READ ? ROUND_BYTES / streams.lanes : MIN_LANE_READ;
-    streams.buffers = streams.lanes > 1 ? (unsigned char *)malloc(streams.lanes * streams.read_size) : NULL;
-    if (streams.buffers == NULL)
-        streams.lanes = 1; /* each file hashed to its end at once, as with one lane */
+    streams.buffers = NULL; /* allocated with the first large file (hash_path) */
     for (i = 0; i < n && !cancelled; ++i) {
         int result = ENOMEM;
         if (buf != NULL)
