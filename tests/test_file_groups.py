@@ -122,7 +122,9 @@ def test_a_file_that_fails_mid_way_fails_alone(tmp_path, sizes):
     script = ("import sys, libsha\n"
               "for r in libsha.sha256_files(sys.argv[1:], jobs=1):\n"
               "    print(r.hex() if isinstance(r, bytes) else f'{type(r).__name__} {r.errno} {r.filename}')\n")
-    env = dict(os.environ, LD_PRELOAD=str(_shim(tmp_path)), LIBSHA_TEST_EIO_AFTER="300000")
+    # After what is preloaded already (the sanitizers' runtimes, which must come first).
+    preload = " ".join(filter(None, [os.environ.get("LD_PRELOAD"), str(_shim(tmp_path))]))
+    env = dict(os.environ, LD_PRELOAD=preload, LIBSHA_TEST_EIO_AFTER="300000")
     out = subprocess.run([sys.executable, "-c", script, *map(str, paths)], cwd=tmp_path, env=env,
                          capture_output=True, text=True, check=True).stdout.splitlines()
     expected = [d.hex() for d in _digests(paths)]
