@@ -433,6 +433,7 @@ def test_file_rows_run_interleaved_and_labelled(monkeypatch, capsys):
     from shabench import files
 
     monkeypatch.setenv("SHABENCH_SUM_MIB", "2")
+    monkeypatch.setenv("SHABENCH_FILES_MIB", "1")  # 16 files of 1 MiB, not of 64
     monkeypatch.setattr(files, "SMALL_FILES", (40, 4096))
     monkeypatch.setattr(files, "EMPTY_RUNS", 1)
     monkeypatch.setattr(files, "_workdir", None)
@@ -441,9 +442,9 @@ def test_file_rows_run_interleaved_and_labelled(monkeypatch, capsys):
     assert any(t.startswith("SUM_40x4KiB using libsha sum, ") for t in titles)
     assert any(t.startswith("SUM_EMPTY_FILE using python -c pass, the same Python") for t in titles)
     assert any(t.startswith("FILE_2MiB using libsha.sha256_file(path) (") and "one Python call" in t for t in titles)
-    assert cli.main(["--filter", "SUM_|FILE_", "--epochs", "2"]) == 0
+    assert cli.main(["--filter", "SUM_|FILES?_", "--epochs", "2"]) == 0
     out = capsys.readouterr().out
-    for row in ("FILE_2MiB", "SUM_2MiB", "SUM_40x4KiB", "SUM_EMPTY_FILE"):
+    for row in ("FILE_2MiB", "SUM_2MiB", "SUM_40x4KiB", "SUM_EMPTY_FILE", "FILES_16x1MiB", "SUM_16x1MiB"):
         assert f"`{row} using libsha" in out
     if files.gnu_sha256sum():
         assert "`SUM_2MiB using GNU sha256sum (command, wall time)`" in out

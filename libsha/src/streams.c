@@ -7,6 +7,8 @@
  * many blocks as the shortest segment among them has left, and the last lanes
  * move to narrower kernels, down to the transform. The bytes after the last
  * whole block wait in the context, as libsha_sha256_update leaves them.
+ * Streams fed in step (every chunk of the call the same shape) skip that
+ * bookkeeping: they go through in fixed groups of the widest kernel.
  *
  * Nothing outside the contexts is kept between calls, so a call owns what it
  * is given. Every argument is checked before the first byte is written. */
