@@ -16,6 +16,7 @@ import pytest
 import libsha
 from libsha import _files
 from support.data import pattern251
+from support.files import digests_of, fed_fifo, files_of
 
 HERE = Path(__file__).parent
 # Sizes around the C loop's borders: SMALL_FILE (16 KiB: gathered below it, a lane above it), its
@@ -23,62 +24,42 @@ HERE = Path(__file__).parent
 SIZES = [0, 16_384, 16_385, 40_000, 131_071, 131_072, 131_073, 250_000, 299_999, 300_001, 700_000, 5, 1_000_003]
 
 
-def _files_of(tmp_path, sizes):
-    paths = []
-    for i, size in enumerate(sizes):
-        path = tmp_path / f"f{i}"
-        path.write_bytes(pattern251(size, i))
-        paths.append(path)
-    return paths
-
-
-def _digests(paths):
-    return [hashlib.sha256(p.read_bytes()).digest() for p in paths]
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_streams_side_by_side_give_every_digest_in_order(tmp_path, monkeypatch, lanes_row, jobs):
     monkeypatch.setattr(_files, "DEFER_OVER", 300_000)  # the largest go through the second, undeferred call
-    paths = _files_of(tmp_path, SIZES + SIZES[::-1])
+    paths = files_of(tmp_path, SIZES + SIZES[::-1])
     hasher = _files.FileHasher([os.fsencode(p) for p in paths], jobs)
-    assert [d for _, d in hasher.results()] == _digests(paths)
+    assert [d for _, d in hasher.results()] == digests_of(paths)
     assert hasher.bytes_read() == 2 * sum(SIZES)
 
 
 def test_one_lane_is_one_file_at_a_time_as_before(tmp_path, monkeypatch):
     monkeypatch.setattr(_files, "DEFER_OVER", 300_000)
-    paths = _files_of(tmp_path, SIZES)
-    assert [d for _, d in _files.FileHasher([os.fsencode(p) for p in paths], 1, lanes=1).results()] == _digests(paths)
+    paths = files_of(tmp_path, SIZES)
+    assert [d for _, d in _files.FileHasher([os.fsencode(p) for p in paths], 1, lanes=1).results()] == digests_of(paths)
 
 
 def test_a_missing_file_and_a_directory_among_large_ones(tmp_path):
-    paths = _files_of(tmp_path, [50_000, 70_000, 90_000])
+    paths = files_of(tmp_path, [50_000, 70_000, 90_000])
     items = [paths[0], tmp_path / "missing", paths[1], tmp_path, paths[2]]
     results = libsha.sha256_files(items, jobs=1)
     assert isinstance(results[1], FileNotFoundError) and isinstance(results[3], IsADirectoryError)
-    assert [results[i] for i in (0, 2, 4)] == _digests(paths)
+    assert [results[i] for i in (0, 2, 4)] == digests_of(paths)
 
 
 def test_a_fifo_streams_in_a_lane_beside_files(tmp_path):
-    paths = _files_of(tmp_path, [400_000, 55_000])
-    fifo = tmp_path / "fifo"
-    os.mkfifo(fifo)
+    paths = files_of(tmp_path, [400_000, 55_000])
     payload = pattern251(1_234_567, 5)
-
-    def writer():
-        with open(fifo, "wb") as f:
-            f.write(payload)
-
-    thread = threading.Thread(target=writer)
-    thread.start()
-    results = libsha.sha256_files([paths[0], fifo, paths[1]], jobs=1)
-    thread.join()
-    assert results == [_digests(paths)[0], hashlib.sha256(payload).digest(), _digests(paths)[1]]
+    with fed_fifo(tmp_path / "fifo", payload) as fifo:
+        results = libsha.sha256_files([paths[0], fifo, paths[1]], jobs=1)
+    assert results == [digests_of(paths)[0], hashlib.sha256(payload).digest(), digests_of(paths)[1]]
 
 
 def test_a_file_that_shrinks_while_its_group_is_hashed(tmp_path):
     original = pattern251(6_000_000, 7)
-    paths = _files_of(tmp_path, [3_000_000, 0, 2_500_000, 4_000_000])
+    paths = files_of(tmp_path, [3_000_000, 0, 2_500_000, 4_000_000])
     paths[1].write_bytes(original)
     done = threading.Event()
 
@@ -118,7 +99,7 @@ def _shim(tmp_path):
 @pytest.mark.parametrize("sizes", [[900_000, 700_000, 600_000, 800_000], [20_000_000, 12_000_000, 9_000_000]])
 def test_a_file_that_fails_mid_way_fails_alone(tmp_path, sizes):
     # The first sizes stay in the first C call (below DEFER_OVER), the others go to the second one.
-    paths = _files_of(tmp_path, sizes)
+    paths = files_of(tmp_path, sizes)
     bad = paths[1].with_name("f1-fails-midway")
     paths[1].rename(bad)
     paths[1] = bad
@@ -130,13 +111,13 @@ def test_a_file_that_fails_mid_way_fails_alone(tmp_path, sizes):
     env = dict(os.environ, LD_PRELOAD=preload, LIBSHA_TEST_EIO_AFTER="300000")
     out = subprocess.run([sys.executable, "-c", script, *map(str, paths)], cwd=tmp_path, env=env,
                          capture_output=True, text=True, check=True).stdout.splitlines()
-    expected = [d.hex() for d in _digests(paths)]
+    expected = [d.hex() for d in digests_of(paths)]
     assert out[1] == f"OSError {errno.EIO} {bad}"
     assert [out[i] for i in (0, 2, 3, 4)[: len(paths) - 1]] == [expected[i] for i in (0, 2, 3, 4)[: len(paths) - 1]]
 
 
 def test_cancel_stops_streams_and_marks_them(tmp_path):
-    paths = _files_of(tmp_path, [2_000_000] * 4)
+    paths = files_of(tmp_path, [2_000_000] * 4)
     hasher = _files.FileHasher([os.fsencode(p) for p in paths], 1)
     hasher.cancel()  # before the first read: every file is cancelled, none half-written
     with pytest.raises(KeyboardInterrupt):

@@ -266,10 +266,7 @@ static void run_blocks(const struct libsha_impl *impl, struct stretch *st, struc
     }
     for (i = used; i < w; ++i) /* fewer busy lanes than the kernel has */
         states[i] = spare[i], next[i] = next[0];
-    if (w == 1)
-        impl->transform(states[0], next[0], blocks);
-    else
-        impl->many[w](states, next, blocks);
+    libsha_run_width(impl, w, states, next, blocks);
     for (i = 0; i < used; ++i) {
         struct lane *l = picked[i];
         l->blocks -= blocks;

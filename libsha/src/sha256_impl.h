@@ -122,6 +122,17 @@ static inline size_t libsha_pick_width(const struct libsha_impl *impl, size_t wi
     return w;
 }
 
+/* n blocks of each of w lanes (states and block pointers, w >= 1) through the row's w-lane kernel,
+ * the transform for one: how many.c and streams.c run their lanes. */
+static inline void libsha_run_width(const struct libsha_impl *impl, size_t w, uint32_t *const states[],
+                                    const unsigned char *const next[], size_t n)
+{
+    if (w == 1)
+        impl->transform(states[0], next[0], n);
+    else
+        impl->many[w](states, next, n);
+}
+
 /* FIPS 180-4 4.2.2: the round constants. */
 static const uint32_t LIBSHA_K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

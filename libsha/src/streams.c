@@ -239,17 +239,10 @@ static void run_same_shape(const struct libsha_impl *impl, struct stream *stream
             states[i] = i < used ? s->ctx->state : spare[i];
             pending[i] = s->ctx->pending, body[i] = s->body;
         }
-        if (w == 1) {
-            if (streams[first].at_pending)
-                impl->transform(states[0], pending[0], 1);
-            if (streams[first].body_blocks > 0)
-                impl->transform(states[0], body[0], streams[first].body_blocks);
-            continue;
-        }
         if (streams[first].at_pending)
-            impl->many[w](states, pending, 1);
+            libsha_run_width(impl, w, states, pending, 1);
         if (streams[first].body_blocks > 0)
-            impl->many[w](states, body, streams[first].body_blocks);
+            libsha_run_width(impl, w, states, body, streams[first].body_blocks);
     }
 }
 
@@ -288,10 +281,7 @@ static void run_streams(const struct libsha_impl *impl, struct stream *streams, 
         }
         for (i = used; i < w; ++i)
             states[i] = spare[i], next[i] = next[0];
-        if (w == 1)
-            impl->transform(states[0], next[0], blocks);
-        else
-            impl->many[w](states, next, blocks);
+        libsha_run_width(impl, w, states, next, blocks);
         for (i = 0; i < used; ++i) {
             struct stream *s = lane[picked[i]];
             s->blocks -= blocks;
