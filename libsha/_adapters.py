@@ -25,6 +25,10 @@ _OFFSETS32 = ("binary", "string")
 _OFFSETS64 = ("large_binary", "large_string")
 _VIEW_TYPES = ("binary_view", "string_view")
 _VIEWS = 16
+# The Arrow types a digest column can be made as (sha256_many's arrow_type=), the default first:
+# 32 bytes, and 64 characters of hex. Spark's Arrow bridge takes the variable-width ones only.
+_DIGEST_TYPES = ("fixed_size_binary[32]", "binary", "large_binary")
+_HEX_TYPES = ("string", "large_string")
 
 
 def numpy_rows(array: Any, flags: int, workers: int, hex: bool) -> Any:
@@ -50,15 +54,39 @@ def numpy_rows(array: Any, flags: int, workers: int, hex: bool) -> Any:
     return out
 
 
-def arrow(column: Any, flags: int, workers: int, hex: bool) -> Any:
-    """Digests of a binary or string Array (or ChunkedArray): FixedSizeBinary(32), or string with hex."""
+def digest_type(arrow_type: object, hex: bool) -> Any:
+    """arrow_type checked: a pyarrow DataType a digest column can be made as, given hex."""
+    pyarrow = sys.modules.get("pyarrow")
+    if pyarrow is None or not isinstance(arrow_type, pyarrow.DataType):
+        raise TypeError(f"arrow_type must be a pyarrow DataType such as pyarrow.binary(), not {type(arrow_type).__name__}")
+    allowed = _HEX_TYPES if hex else _DIGEST_TYPES
+    if str(arrow_type) not in allowed:
+        kind = "hex digests (hex=True)" if hex else "digests"
+        names = ", ".join(f"pyarrow.{'binary(32)' if name.startswith('fixed') else name + '()'}" for name in allowed)
+        raise TypeError(f"arrow_type for {kind} is one of {names}; not {arrow_type}")
+    return arrow_type
+
+
+def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = None) -> Any:
+    """Digests of a binary or string Array (or ChunkedArray).
+
+    They are FixedSizeBinary(32), or string with hex (large_string past 2 GiB of text), unless
+    arrow_type (checked by digest_type) names another type.
+    """
     pyarrow = sys.modules["pyarrow"]
     if isinstance(column, pyarrow.ChunkedArray):
         _offset_width(column.type)  # refuse a wrong type even with no chunks
-        chunks = [arrow(chunk, flags, workers, hex) for chunk in column.chunks]
-        return pyarrow.chunked_array(chunks, type=_result_type(pyarrow, hex, chunks))
+        # Every chunk's result type is checked before the first is hashed.
+        types = {_result_for(pyarrow, len(chunk), hex, arrow_type) for chunk in column.chunks}
+        if len(types) > 1:
+            raise ValueError("hex digests of a chunked column over 2 GiB of text: pass "
+                             "arrow_type=pyarrow.large_string(), or hash its chunks one by one")
+        chunks = [arrow(chunk, flags, workers, hex, arrow_type) for chunk in column.chunks]
+        default = pyarrow.string() if hex else pyarrow.binary(32)
+        return pyarrow.chunked_array(chunks, type=types.pop() if types else arrow_type or default)
     width = _offset_width(column.type)
     n = len(column)
+    result = _result_for(pyarrow, n, hex, arrow_type)
     buffers = column.buffers()
     validity = buffers[0]
     # Arrow's memory pool, not bytearray: its freed pages are reused, where a
@@ -72,14 +100,28 @@ def arrow(column: Any, flags: int, workers: int, hex: bool) -> Any:
         validity = None
     elif column.offset != 0:  # the bitmap is shared with the parent: take a fresh one
         validity = column.is_valid().buffers()[1]
-    if not hex:
-        return pyarrow.Array.from_buffers(pyarrow.binary(32), n, [validity, out], null_count=column.null_count)
+    if result == pyarrow.binary(32):
+        return pyarrow.Array.from_buffers(result, n, [validity, out], null_count=column.null_count)
+    if not hex:  # binary or large_binary: the same 32-byte digests, with offsets 0, 32, 64, ...
+        return pyarrow.Array.from_buffers(result, n, [validity, _fixed_offsets(pyarrow, n, 32, result), out],
+                                          null_count=column.null_count)
     text = pyarrow.allocate_buffer(64 * n)
     if n:
         check(_native.lib().libsha_hex(text.address, out.address, 32 * n))
-    string = pyarrow.large_string() if 64 * n >= 1 << 31 else pyarrow.string()
-    return pyarrow.Array.from_buffers(string, n, [validity, _fixed_offsets(pyarrow, n, 64, string), text],
+    return pyarrow.Array.from_buffers(result, n, [validity, _fixed_offsets(pyarrow, n, 64, result), text],
                                       null_count=column.null_count)
+
+
+def _result_for(pyarrow: Any, n: int, hex: bool, arrow_type: Any) -> Any:
+    """The Arrow type of n digests; refused before any hashing where 32-bit offsets cannot reach them."""
+    width = 64 if hex else 32
+    fits = width * n < 1 << 31
+    if arrow_type is None:
+        return (pyarrow.string() if fits else pyarrow.large_string()) if hex else pyarrow.binary(32)
+    if not fits and arrow_type in (pyarrow.string(), pyarrow.binary()):
+        raise ValueError(f"{n} digests of {width} bytes pass the 2 GiB that {arrow_type}'s 32-bit offsets reach: "
+                         f"use arrow_type=pyarrow.large_{arrow_type}(), or hash the column in parts")
+    return arrow_type
 
 
 def _offsets_checked_call(out: int, offsets_buffer: Any, data_buffer: Any, width: int, first: int, n: int,
@@ -124,26 +166,32 @@ def polars_series(series: Any, flags: int, workers: int, hex: bool) -> Any:
     return polars.Series(series.name, arrow(column, flags, workers, hex))
 
 
-def pandas_series(series: Any, flags: int, workers: int, hex: bool) -> Any:
+def pandas_series(series: Any, flags: int, workers: int, hex: bool, arrow_type: Any = None) -> Any:
     """A pandas Series of bytes or str in, a Series with the same index and name out.
 
-    Arrow-backed Series go through Arrow without a copy and come back Arrow-backed;
-    object Series go through the list path (str as UTF-8; None and NaN stay None).
+    Arrow-backed Series go through Arrow without a copy and come back Arrow-backed (as
+    arrow_type, if given); object Series go through the list path (str as UTF-8; None and
+    NaN stay None).
     """
     pandas = sys.modules["pandas"]
     dtype = series.dtype
     if hasattr(series.array, "__arrow_array__") and not isinstance(dtype, pandas.CategoricalDtype) \
             and (isinstance(dtype, pandas.ArrowDtype) or getattr(dtype, "storage", None) == "pyarrow"):
         pyarrow = _import_pyarrow()
+        arrow_column = series.array.__arrow_array__()
         try:
-            digests = arrow(series.array.__arrow_array__(), flags, workers, hex)
+            _offset_width(arrow_column.type)
         except TypeError:
             raise TypeError(f"sha256_many takes a pandas Series of bytes or str, not {dtype}") from None
+        digests = arrow(arrow_column, flags, workers, hex, arrow_type)
         if isinstance(digests, pyarrow.ChunkedArray) and digests.num_chunks == 1:
             digests = digests.chunk(0)
         return pandas.Series(pandas.arrays.ArrowExtensionArray(digests), index=series.index, name=series.name)
     if dtype != object and not isinstance(dtype, pandas.StringDtype):
         raise TypeError(f"sha256_many takes a pandas Series of bytes or str, not {dtype}")
+    if arrow_type is not None:
+        raise TypeError(f"arrow_type applies to Arrow-backed pandas Series; this one is {dtype} "
+                        "(its digests come back as bytes or str objects)")
     values = series.tolist()
     present = [i for i, v in enumerate(values) if not _missing(pandas, v)]
     messages = [_as_bytes(values[i], series.index[i]) for i in present]
@@ -186,18 +234,11 @@ def _offset_width(arrow_type: Any) -> int:
     )
 
 
-def _result_type(pyarrow: Any, hex: bool, chunks: list[Any]) -> Any:
-    if not hex:
-        return pyarrow.binary(32)
-    if any(chunk.type == pyarrow.large_string() for chunk in chunks):
-        raise ValueError("hex digests of a chunked column over 2 GiB of text: hash its chunks one by one")
-    return pyarrow.string()
-
-
-def _fixed_offsets(pyarrow: Any, n: int, width: int, string: Any) -> Any:
-    """Arrow offsets 0, width, 2 * width, ... (n + 1 of them), summed by Arrow, not in Python."""
+def _fixed_offsets(pyarrow: Any, n: int, width: int, arrow_type: Any) -> Any:
+    """Arrow offsets 0, width, 2 * width, ... (n + 1 of them) for arrow_type, summed by Arrow, not in Python."""
     compute = importlib.import_module("pyarrow.compute")
-    kind = pyarrow.int64() if string == pyarrow.large_string() else pyarrow.int32()
+    large = arrow_type in (pyarrow.large_string(), pyarrow.large_binary())
+    kind = pyarrow.int64() if large else pyarrow.int32()
     steps = pyarrow.repeat(pyarrow.scalar(width, kind), n)
     sums = compute.cumulative_sum(steps) if n else pyarrow.array([], kind)
     return pyarrow.concat_arrays([pyarrow.array([0], kind), sums]).buffers()[1]

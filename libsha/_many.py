@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 
 
 
-def sha256_many(messages: Any, *, double: bool = False, threads: int = 1, hex: bool = False) -> Any:
+def sha256_many(messages: Any, *, double: bool = False, threads: int = 1, hex: bool = False,
+                arrow_type: Any = None) -> Any:
     """SHA-256 of each message, as hashlib would give them, in input order.
 
     `messages` is one of:
@@ -31,6 +32,10 @@ def sha256_many(messages: Any, *, double: bool = False, threads: int = 1, hex: b
 
     `double=True` gives SHA256(SHA256(m)) (Bitcoin txids). `hex=True` gives
     lowercase hex instead of bytes: str, or a string column (encoded in C).
+    `arrow_type` makes an Arrow result (a pyarrow or Arrow-backed pandas
+    input's) another type: pyarrow.binary() or pyarrow.large_binary() for the
+    digests, pyarrow.large_string() for hex (Spark's Arrow bridge refuses
+    FixedSizeBinary; the digest bytes are not copied).
     `threads=N` splits the batch across N threads (0: one per CPU this process
     may use); the GIL is
     released while C hashes, and the order is kept. numpy, pyarrow, polars and
@@ -40,6 +45,11 @@ def sha256_many(messages: Any, *, double: bool = False, threads: int = 1, hex: b
     as_hex = _flag(hex, "hex")
     count = worker_count(threads, "threads")
     adapter = _adapter_for(messages)
+    if arrow_type is not None:
+        if adapter is not _adapters.arrow and adapter is not _adapters.pandas_series:
+            raise TypeError(f"arrow_type applies to Arrow columns (pyarrow Arrays, Arrow-backed pandas Series), "
+                            f"not a {type(messages).__name__}")
+        return adapter(messages, flags, count, as_hex, _adapters.digest_type(arrow_type, as_hex))
     if adapter is not None:
         return adapter(messages, flags, count, as_hex)
     if isinstance(messages, (str, bytes, bytearray, memoryview)):
