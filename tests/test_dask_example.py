@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from support.datasets import sha256, staging_left, write_parquet_files
+
 pytest.importorskip("dask.dataframe", reason="needs dask (pip install 'libsha[dask]')")
 pytest.importorskip("distributed", reason="needs distributed (pip install 'libsha[dask]')")
 pyarrow = pytest.importorskip("pyarrow")
@@ -24,22 +26,10 @@ FILES = 4
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory):
-    """4 Parquet files, 1,000,000 rows: an id in order, binary payloads of 0..99 bytes, text, a number."""
+    """4 Parquet files, 1,000,000 rows: an id in order, binary payloads of 0..99 bytes, text."""
     root = tmp_path_factory.mktemp("dask")
     folder = root / "input"
-    folder.mkdir()
-    rng = random.Random(20261130)
-    payloads = []
-    for f in range(FILES):
-        values = [rng.randbytes(rng.randrange(100)) for _ in range(ROWS_PER_FILE)]
-        payloads += values
-        start = f * ROWS_PER_FILE
-        table = pyarrow.table({
-            "id": pyarrow.array(range(start, start + ROWS_PER_FILE), pyarrow.int64()),
-            "payload": pyarrow.array(values, pyarrow.binary()),
-            "label": pyarrow.array([f"é{i}" for i in range(start, start + ROWS_PER_FILE)], pyarrow.string()),
-        })
-        parquet.write_table(table, folder / f"part-{f}.parquet")
+    payloads, _ = write_parquet_files(folder, [ROWS_PER_FILE] * FILES, random.Random(20261130), 100)
     return root, folder, payloads
 
 
@@ -62,7 +52,7 @@ def test_every_digest_and_the_row_order(dataset):
     table = read_output(out)
     assert table.column("id").to_pylist() == list(range(FILES * ROWS_PER_FILE))  # the input's order
     assert table.schema.field("sha256").type == pyarrow.binary(32)
-    assert table.column("sha256").to_pylist() == [hashlib.sha256(p).digest() for p in payloads]
+    assert table.column("sha256").to_pylist() == [sha256(p) for p in payloads]
 
 
 def test_hex_of_a_text_column(dataset):
@@ -82,7 +72,7 @@ def test_bad_columns_fail_clearly_and_write_nothing(dataset, column, words):
     result = run_example(folder, column, out, "--workers", 1, cwd=root)
     assert result.returncode != 0 and words in result.stderr
     assert not out.exists()
-    assert not [p for p in os.listdir(root) if p.startswith(".hash_parquet-")]  # no staging left behind
+    assert not staging_left(root)
 
 
 def test_an_existing_output_is_refused(dataset):

@@ -17,6 +17,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 
 
 def parse_args(argv):
@@ -58,10 +59,12 @@ def check_column(frame, column):
 
 
 def run(args, client):
+    """Hashes the dataset on the client's cluster: (partitions, seconds from read to rename)."""
     import dask.dataframe
     import pandas
     import pyarrow
 
+    start = time.perf_counter()
     frame = dask.dataframe.read_parquet(args.input_dir, dtype_backend="pyarrow")
     check_column(frame, args.column)
     digest_type = pyarrow.string() if args.hex else pyarrow.binary(32)
@@ -77,7 +80,7 @@ def run(args, client):
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return hashed.npartitions
+    return hashed.npartitions, time.perf_counter() - start
 
 
 def main(argv=None):
@@ -88,12 +91,12 @@ def main(argv=None):
 
     if args.scheduler:
         with Client(args.scheduler) as client:
-            partitions = run(args, client)
+            partitions, seconds = run(args, client)
     else:
         with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                           dashboard_address=None) as cluster, Client(cluster) as client:
-            partitions = run(args, client)
-    print(f"hash_parquet: {partitions} partitions hashed into {args.output_dir}", file=sys.stderr)
+            partitions, seconds = run(args, client)
+    print(f"hash_parquet: {partitions} partitions hashed into {args.output_dir} in {seconds:.1f} s", file=sys.stderr)
 
 
 if __name__ == "__main__":

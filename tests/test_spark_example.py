@@ -1,0 +1,169 @@
+"""examples/spark/hash_parquet.py on local[2], the driver on the loopback; and sha256_many's Arrow
+types through Spark's mapInArrow. Needs pyspark (pip install 'libsha[spark]') and Java 17 or newer.
+
+About 90 s on one core of 2: each run of the example starts its own JVM (about 10 s of it)."""
+
+import hashlib
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.datasets import sha256, staging_left, write_parquet_files
+
+pytest.importorskip("pyspark", reason="needs pyspark (pip install 'libsha[spark]')")
+pyarrow = pytest.importorskip("pyarrow")
+parquet = pytest.importorskip("pyarrow.parquet")
+
+SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "spark" / "hash_parquet.py"
+# Rows of each file: unequal, so Spark (which reads the largest first) reorders them.
+FILE_ROWS = (40_000, 70_000, 25_000)
+# Small row groups and partitions: every file is read as several splits, in several tasks.
+SPLITS = ("--conf", "spark.sql.files.maxPartitionBytes=2m")
+
+
+def java_major():
+    """The major version of the java that Spark would start (JAVA_HOME's, else PATH's), or None."""
+    home = os.environ.get("JAVA_HOME")
+    java = os.path.join(home, "bin", "java") if home else shutil.which("java")
+    if not java or not os.path.exists(java):
+        return None
+    try:
+        banner = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60).stderr
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.search(r'version "(\d+)(?:\.(\d+))?', banner)
+    if not found:
+        return None
+    major = int(found.group(1))
+    return int(found.group(2) or 0) if major == 1 else major  # "1.8.0" is Java 8
+
+
+JAVA = java_major()
+pytestmark = [
+    pytest.mark.skipif(not SCRIPT.exists(), reason="needs the source checkout's examples/"),
+    pytest.mark.skipif(JAVA is None or JAVA < 17,
+                       reason=f"Spark 4 needs Java 17 or newer; found {'no java' if JAVA is None else f'Java {JAVA}'}"),
+    pytest.mark.external,
+    pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
+]
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    """3 Parquet files: an id in order, binary payloads of 0..299 bytes (some null), text."""
+    root = tmp_path_factory.mktemp("spark")
+    folder = root / "input"
+    payloads, labels = write_parquet_files(folder, FILE_ROWS, random.Random(20261201), 300, null_share=0.03,
+                                           row_group_size=5000)
+    return root, folder, payloads, labels
+
+
+def run_example(*args, cwd):
+    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, timeout=600)
+
+
+def read_output(folder):
+    """The output files in name order (part-00000-..., part-00001-...), concatenated."""
+    return pyarrow.concat_tables(parquet.read_table(f) for f in sorted(folder.glob("part-*.parquet")))
+
+
+def test_every_digest_and_the_row_order(dataset):
+    root, folder, payloads, _ = dataset
+    out = root / "hashed"
+    result = run_example(folder, "payload", out, "--cores", 2, *SPLITS, cwd=root)
+    assert result.returncode == 0, result.stderr
+    assert "hashed into" in result.stderr
+    table = read_output(out)
+    assert table.column("id").to_pylist() == list(range(sum(FILE_ROWS)))  # the input's order
+    assert table.schema.field("sha256").type == pyarrow.binary()
+    assert table.column("sha256").to_pylist() == [sha256(p) for p in payloads]
+    assert not staging_left(root)
+
+
+def test_hex_of_a_text_column_in_any_order(dataset):
+    root, folder, _, labels = dataset
+    out = root / "hashed_hex"
+    result = run_example(folder, "label", out, "--hex", "--any-order", *SPLITS, cwd=root)
+    assert result.returncode == 0, result.stderr
+    table = read_output(out)
+    assert table.schema.field("sha256").type == pyarrow.string()
+    ids = table.column("id").to_pylist()
+    assert sorted(ids) == list(range(sum(FILE_ROWS)))  # every row once, in whatever order
+    digests = table.column("sha256").to_pylist()
+    assert digests == [hashlib.sha256(labels[i].encode()).hexdigest() for i in ids]
+
+
+@pytest.mark.parametrize("column, words", [
+    ("nope", "no column 'nope' (the dataset has id, payload, label)"),
+    ("id", "column 'id' is bigint, not binary or string"),
+])
+def test_bad_columns_fail_clearly_and_write_nothing(dataset, column, words):
+    root, folder, _, _ = dataset
+    out = root / f"never_{column}"
+    result = run_example(folder, column, out, "--cores", 1, cwd=root)
+    assert result.returncode != 0 and words in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not out.exists()
+    assert not staging_left(root)
+
+
+def test_an_existing_output_is_refused(dataset):
+    root, folder, _, _ = dataset
+    out = root / "exists"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    result = run_example(folder, "payload", out, "--cores", 1, cwd=root)
+    assert result.returncode != 0 and "exists; choose a new output directory" in result.stderr
+    assert os.listdir(out) == ["keep.txt"]
+
+
+@pytest.fixture(scope="module")
+def spark(tmp_path_factory):
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    # The JVM, and the Python workers it starts, run where it started: not in the checkout,
+    # whose libsha/ folder would shadow the installed package.
+    here = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("spark_session"))
+    try:
+        session = (SparkSession.builder.master("local[2]").appName("test_spark_example")
+                   .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1")
+                   .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+                   .getOrCreate())
+    finally:
+        os.chdir(here)
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.mark.parametrize("type_name, hex", [("binary", False), ("large_binary", False),
+                                            ("string", True), ("large_string", True)])
+def test_spark_takes_the_arrow_types_sha256_many_makes(spark, type_name, hex):
+    """Every arrow_type= a digest column can be made as comes through mapInArrow intact."""
+    rng = random.Random(20261202)
+    values = [None if rng.random() < 0.05 else rng.randbytes(rng.randrange(200)) for _ in range(3000)]
+    frame = spark.createDataFrame([(i, v) for i, v in enumerate(values)], "id long, payload binary").repartition(3)
+    arrow_type = getattr(pyarrow, type_name)()
+
+    def hash_batches(batches):
+        import libsha
+
+        for batch in batches:
+            digests = libsha.sha256_many(batch.column("payload"), hex=hex, arrow_type=arrow_type)
+            yield batch.append_column("sha256", digests)
+
+    schema = f"id long, payload binary, sha256 {'string' if hex else 'binary'}"
+    rows = frame.mapInArrow(hash_batches, schema).collect()
+    assert len(rows) == len(values)
+    for row in rows:
+        want = sha256(values[row.id])
+        assert row.sha256 == (want.hex() if hex and want is not None else want)
