@@ -71,7 +71,7 @@ def test_bad_input_fails_clearly_and_writes_nothing(dataset, args, words):
     assert not out.exists() and not staging_left(root)
 
 
-def test_an_existing_output_or_an_empty_input_is_refused(dataset, tmp_path):
+def test_an_existing_output_a_sha256_column_or_an_empty_input_is_refused(dataset, tmp_path):
     root, folder, _, _ = dataset
     out = root / "exists"
     out.mkdir()
@@ -79,6 +79,11 @@ def test_an_existing_output_or_an_empty_input_is_refused(dataset, tmp_path):
     result = run_example(folder, "payload", out, cwd=root)
     assert result.returncode != 0 and "exists; choose a new output directory" in result.stderr
     assert os.listdir(out) == ["keep.txt"]
+    with_digests = tmp_path / "with_digests"
+    with_digests.mkdir()
+    parquet.write_table(pyarrow.table({"payload": [b"abc"], "sha256": [b"x" * 32]}), with_digests / "a.parquet")
+    result = run_example(with_digests, "payload", tmp_path / "out", cwd=tmp_path)
+    assert result.returncode != 0 and "the dataset has a sha256 column already" in result.stderr
     empty = tmp_path / "empty"
     empty.mkdir()
     result = run_example(empty, "payload", tmp_path / "out", cwd=tmp_path)

@@ -1,5 +1,5 @@
-"""The README is a map: short, with every relative link in it and in docs/ (and the Dask example's
-page) leading to a file that exists and, with an anchor, to a heading of that file."""
+"""The README is a map: short, with every relative link in it and in docs/ (and the examples'
+pages) leading to a file that exists and, with an anchor, to a heading of that file."""
 
 import re
 from pathlib import Path
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "examples" / "dask" / "README.md"]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "examples").glob("*/README.md"))]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
 

@@ -114,6 +114,15 @@ def test_bad_columns_fail_clearly_and_write_nothing(dataset, column, words):
     assert not staging_left(root)
 
 
+def test_a_dataset_with_a_sha256_column_is_refused(tmp_path):
+    folder = tmp_path / "input"
+    folder.mkdir()
+    parquet.write_table(pyarrow.table({"payload": [b"abc"], "sha256": [b"x" * 32]}), folder / "part-0.parquet")
+    result = run_example(folder, "payload", tmp_path / "out", "--cores", 1, cwd=tmp_path)
+    assert result.returncode != 0 and "the dataset has a sha256 column already" in result.stderr
+    assert not (tmp_path / "out").exists() and not staging_left(tmp_path)
+
+
 def test_an_existing_output_is_refused(dataset):
     root, folder, _, _ = dataset
     out = root / "exists"

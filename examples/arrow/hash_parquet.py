@@ -49,6 +49,8 @@ def check_column(schema, column):
     if not any(test(kind) for test in (pyarrow.types.is_binary, pyarrow.types.is_large_binary,
                                        pyarrow.types.is_string, pyarrow.types.is_large_string)):
         raise SystemExit(f"hash_parquet: column {column!r} is {kind}, not binary or string")
+    if "sha256" in schema.names:
+        raise SystemExit("hash_parquet: the dataset has a sha256 column already")
 
 
 def main(argv=None):
