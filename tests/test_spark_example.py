@@ -1,7 +1,8 @@
 """examples/spark/hash_parquet.py on local[2], the driver on the loopback; and sha256_many's Arrow
 types through Spark's mapInArrow. Needs pyspark (pip install 'libsha[spark]') and Java 17 or newer.
 
-About 90 s on one core of 2: each run of the example starts its own JVM (about 10 s of it)."""
+About 260 s of test time on this 2-core machine, shared between the xdist workers: each run of
+the example starts its own JVM (10-15 s of it)."""
 
 import hashlib
 import os
@@ -100,6 +101,18 @@ def test_hex_of_a_text_column_in_any_order(dataset):
     assert digests == [hashlib.sha256(labels[i].encode()).hexdigest() for i in ids]
 
 
+def test_a_table_by_name(dataset):
+    """--table: what spark.table() finds, here Spark SQL's name for a Parquet directory (a metastore's
+    table goes the same way); a table stored as Parquet files is put back in their order too."""
+    root, folder, payloads, _ = dataset
+    out = root / "hashed_table"
+    result = run_example(f"parquet.`{folder}`", "payload", out, "--table", *SPLITS, cwd=root)
+    assert result.returncode == 0, result.stderr
+    table = read_output(out)
+    assert table.column("id").to_pylist() == list(range(sum(FILE_ROWS)))
+    assert table.column("sha256").to_pylist() == [sha256(p) for p in payloads]
+
+
 @pytest.mark.parametrize("column, words", [
     ("nope", "no column 'nope' (the dataset has id, payload, label)"),
     ("id", "column 'id' is bigint, not binary or string"),
@@ -154,25 +167,44 @@ def spark(tmp_path_factory):
     session.stop()
 
 
-@pytest.mark.parametrize("type_name, hex", [("binary", False), ("large_binary", False),
-                                            ("string", True), ("large_string", True)])
-def test_spark_takes_the_arrow_types_sha256_many_makes(spark, type_name, hex):
-    """Every arrow_type= a digest column can be made as comes through mapInArrow intact."""
+def test_spark_takes_the_arrow_types_sha256_many_makes(spark):
+    """Every arrow_type= a digest column can be made as comes through mapInArrow intact (one
+    test, not four: one session, on one xdist worker)."""
     rng = random.Random(20261202)
     values = [None if rng.random() < 0.05 else rng.randbytes(rng.randrange(200)) for _ in range(3000)]
     frame = spark.createDataFrame([(i, v) for i, v in enumerate(values)], "id long, payload binary").repartition(3)
-    arrow_type = getattr(pyarrow, type_name)()
+    for type_name, hex in (("binary", False), ("large_binary", False), ("string", True), ("large_string", True)):
+        arrow_type = getattr(pyarrow, type_name)()
 
-    def hash_batches(batches):
-        import libsha
+        def hash_batches(batches, arrow_type=arrow_type, hex=hex):
+            import libsha
 
-        for batch in batches:
-            digests = libsha.sha256_many(batch.column("payload"), hex=hex, arrow_type=arrow_type)
-            yield batch.append_column("sha256", digests)
+            for batch in batches:
+                digests = libsha.sha256_many(batch.column("payload"), hex=hex, arrow_type=arrow_type)
+                yield batch.append_column("sha256", digests)
 
-    schema = f"id long, payload binary, sha256 {'string' if hex else 'binary'}"
-    rows = frame.mapInArrow(hash_batches, schema).collect()
-    assert len(rows) == len(values)
-    for row in rows:
-        want = sha256(values[row.id])
-        assert row.sha256 == (want.hex() if hex and want is not None else want)
+        schema = f"id long, payload binary, sha256 {'string' if hex else 'binary'}"
+        rows = frame.mapInArrow(hash_batches, schema).collect()
+        assert len(rows) == len(values), type_name
+        for row in rows:
+            want = sha256(values[row.id])
+            assert row.sha256 == (want.hex() if hex and want is not None else want), type_name
+
+
+TIME_JOBS = SCRIPT.parent / "time_jobs.py"
+
+
+def test_time_jobs_runs_and_checks_its_jobs(tmp_path):
+    """The README's figures come from time_jobs.py: on a small dataset, every job runs and passes its check."""
+    pytest.importorskip("dask.dataframe", reason="time_jobs.py runs the Dask example too (pip install 'libsha[dask]')")
+    # One job of each kind: a plain process, a cluster, a Spark job through time_jobs' own baseline
+    # (the example's Spark runs are the tests above; each costs a JVM).
+    result = subprocess.run([sys.executable, str(TIME_JOBS), "--rows", "3000", "--files", "3", "--rounds", "1",
+                             "--jobs", "arrow,dask,spark-pass"], capture_output=True, text=True, cwd=tmp_path,
+                            timeout=900)
+    assert result.returncode == 0, result.stderr
+    assert "every digest checked against hashlib" in result.stdout
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| ") and "job |" not in line]
+    assert [row.split(" | ")[0][2:] for row in rows] == [
+        "pyarrow, one process", "Dask, 2 workers", "Spark local[2], no hashing: batches through Python unchanged"]
+    assert "nan" not in result.stdout  # every job reported its own time

@@ -6,9 +6,9 @@
 Reads INPUT (a Parquet dataset; a path in another --format; or with --table a catalog table),
 adds `sha256` (the digest of COLUMN's bytes, strings as UTF-8: binary, or lowercase hex with
 --hex) with libsha.sha256_many on each Arrow record batch, and writes Parquet to OUTPUT_DIR.
-Parquet files keep their rows in the input's order (files by name, rows as stored: Spark reads
-the largest first, so the rows are sorted back, which costs a shuffle; --any-order skips it);
-other sources keep the order Spark reads them in. It runs on local[N] (N cores, the driver on
+Parquet files, and tables stored as Parquet, keep their rows in the input's order (files by
+name, rows as stored: Spark reads the largest first, so the rows are sorted back, which costs a
+shuffle; --any-order skips it); other sources keep the order Spark reads them in. It runs on local[N] (N cores, the driver on
 the loopback) or on the cluster at URL. OUTPUT_DIR must not exist; the output is written beside it
 and moved into place only when complete, so a failure leaves nothing partial there.
 
