@@ -101,6 +101,24 @@ def test_hex_of_a_text_column_in_any_order(dataset):
     assert digests == [hashlib.sha256(labels[i].encode()).hexdigest() for i in ids]
 
 
+def test_a_csv_file_read_with_its_reader_options(tmp_path):
+    """--format csv --option header=true: text columns of another source, in Spark's order."""
+    texts = [f"row {i}, é∑ \"quoted\"" for i in range(500)]
+    folder = tmp_path / "input"
+    folder.mkdir()
+    lines = ["id,label"] + [f'{i},"{t.replace(chr(34), chr(34) * 2)}"' for i, t in enumerate(texts)]
+    (folder / "rows.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "hashed"
+    result = run_example(folder, "label", out, "--format", "csv", "--option", "header=true", "--option", "escape=\"",
+                         "--hex", "--cores", 1, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    table = read_output(out)
+    assert table.column_names == ["id", "label", "sha256"]  # the header is names, not a row
+    ids = [int(i) for i in table.column("id").to_pylist()]
+    assert sorted(ids) == list(range(len(texts)))
+    assert table.column("sha256").to_pylist() == [hashlib.sha256(texts[i].encode()).hexdigest() for i in ids]
+
+
 def test_a_table_by_name(dataset):
     """--table: what spark.table() finds, here Spark SQL's name for a Parquet directory (a metastore's
     table goes the same way); a table stored as Parquet files is put back in their order too."""
@@ -111,6 +129,17 @@ def test_a_table_by_name(dataset):
     table = read_output(out)
     assert table.column("id").to_pylist() == list(range(sum(FILE_ROWS)))
     assert table.column("sha256").to_pylist() == [sha256(p) for p in payloads]
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--table", "--option", "header=true"), "--option sets the --format reader; a --table has its own"),
+    (("--option", "header"), "--option takes KEY=VALUE, not 'header'"),
+    (("--conf", "spark.x"), "--conf takes KEY=VALUE, not 'spark.x'"),
+])
+def test_bad_options_are_refused_before_spark_starts(tmp_path, args, words):
+    result = run_example("input", "payload", tmp_path / "out", *args, cwd=tmp_path)
+    assert result.returncode == 2 and words in result.stderr
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("column, words", [

@@ -1,9 +1,10 @@
 """Add a SHA-256 column to a Parquet dataset, or any table Spark reads, with mapInArrow.
 
     python examples/spark/hash_parquet.py INPUT COLUMN OUTPUT_DIR [--cores N | --master URL]
-        [--format FORMAT | --table] [--hex] [--any-order] [--conf KEY=VALUE ...]
+        [--format FORMAT [--option KEY=VALUE ...] | --table] [--hex] [--any-order] [--conf KEY=VALUE ...]
 
-Reads INPUT (a Parquet dataset; a path in another --format; or with --table a catalog table),
+Reads INPUT (a Parquet dataset; a path in another --format, read with the reader's --option
+settings; or with --table a catalog table),
 adds `sha256` (the digest of COLUMN's bytes, strings as UTF-8: binary, or lowercase hex with
 --hex) with libsha.sha256_many on each Arrow record batch, and writes Parquet to OUTPUT_DIR.
 Parquet files, and tables stored as Parquet, keep their rows in the input's order (files by
@@ -42,14 +43,23 @@ def parse_args(argv):
     source.add_argument("--table", action="store_true", help="INPUT is a table in Spark's catalog")
     parser.add_argument("--hex", action="store_true", help="hex digests (string) instead of 32 bytes")
     parser.add_argument("--any-order", action="store_true", help="keep the order Spark reads in (no sort)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a setting of the --format reader, such as header=true for csv (repeatable)")
     parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE", help="a Spark setting (repeatable)")
     args = parser.parse_args(argv)
     if args.cores < 1:
         parser.error("--cores must be at least 1")
-    for setting in args.conf:
-        if "=" not in setting:
-            parser.error(f"--conf takes KEY=VALUE, not {setting!r}")
+    if args.table and args.option:
+        parser.error("--option sets the --format reader; a --table has its own")
+    for flag, settings in (("--conf", args.conf), ("--option", args.option)):
+        for setting in settings:
+            if "=" not in setting:
+                parser.error(f"{flag} takes KEY=VALUE, not {setting!r}")
     return args
+
+
+def pairs(settings):
+    return dict(setting.split("=", 1) for setting in settings)
 
 
 def hash_batches(batches, column, hex):
@@ -78,8 +88,7 @@ def start_spark(args):
         builder = (builder.master(f"local[{args.cores}]")
                    .config("spark.driver.host", "127.0.0.1").config("spark.driver.bindAddress", "127.0.0.1"))
     builder = builder.config("spark.ui.showConsoleProgress", "false")
-    for setting in args.conf:
-        key, value = setting.split("=", 1)
+    for key, value in pairs(args.conf).items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
@@ -91,7 +100,7 @@ def read_input(spark, args):
     if args.table:
         frame = spark.table(args.input)
     else:
-        frame = spark.read.format(args.format).load(args.input)
+        frame = spark.read.format(args.format).options(**pairs(args.option)).load(args.input)
     try:
         places = frame.select("_metadata").schema["_metadata"].dataType.fieldNames()
     except Exception:  # a source that is not files has no _metadata
