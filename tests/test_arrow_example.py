@@ -3,12 +3,11 @@
 import hashlib
 import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from support import datasets
 from support.datasets import sha256, staging_left, write_parquet_files
 
 pyarrow = pytest.importorskip("pyarrow")
@@ -28,8 +27,7 @@ def dataset(tmp_path_factory):
 
 
 def run_example(*args, cwd):
-    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, timeout=300)
+    return datasets.run_example(SCRIPT, *args, cwd=cwd)
 
 
 def read_output(folder):
@@ -73,12 +71,7 @@ def test_bad_input_fails_clearly_and_writes_nothing(dataset, args, words):
 
 def test_an_existing_output_a_sha256_column_or_an_empty_input_is_refused(dataset, tmp_path):
     root, folder, _, _ = dataset
-    out = root / "exists"
-    out.mkdir()
-    (out / "keep.txt").write_text("mine")
-    result = run_example(folder, "payload", out, cwd=root)
-    assert result.returncode != 0 and "exists; choose a new output directory" in result.stderr
-    assert os.listdir(out) == ["keep.txt"]
+    datasets.check_an_existing_output_is_kept(SCRIPT, folder, root)
     with_digests = tmp_path / "with_digests"
     with_digests.mkdir()
     parquet.write_table(pyarrow.table({"payload": [b"abc"], "sha256": [b"x" * 32]}), with_digests / "a.parquet")

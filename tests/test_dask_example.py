@@ -1,15 +1,13 @@
 """examples/dask/hash_parquet.py on a LocalCluster of 2 workers: 1,000,000 rows in 4 files."""
 
 import hashlib
-import os
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from support import datasets
 from support.datasets import sha256, staging_left, write_parquet_files
 
 pytest.importorskip("dask.dataframe", reason="needs dask (pip install 'libsha[dask]')")
@@ -34,8 +32,7 @@ def dataset(tmp_path_factory):
 
 
 def run_example(*args, cwd):
-    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, timeout=600)
+    return datasets.run_example(SCRIPT, *args, cwd=cwd)
 
 
 def read_output(folder):
@@ -77,9 +74,4 @@ def test_bad_columns_fail_clearly_and_write_nothing(dataset, column, words):
 
 def test_an_existing_output_is_refused(dataset):
     root, folder, _ = dataset
-    out = root / "exists"
-    out.mkdir()
-    (out / "keep.txt").write_text("mine")
-    result = run_example(folder, "payload", out, cwd=root)
-    assert result.returncode != 0 and "exists" in result.stderr
-    assert os.listdir(out) == ["keep.txt"]
+    datasets.check_an_existing_output_is_kept(SCRIPT, folder, root)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from support import datasets
 from support.datasets import sha256, staging_left, write_parquet_files
 
 pytest.importorskip("pyspark", reason="needs pyspark (pip install 'libsha[spark]')")
@@ -66,8 +67,7 @@ def dataset(tmp_path_factory):
 
 
 def run_example(*args, cwd):
-    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, timeout=600)
+    return datasets.run_example(SCRIPT, *args, cwd=cwd)
 
 
 def read_output(folder):
@@ -167,12 +167,7 @@ def test_a_dataset_with_a_sha256_column_is_refused(tmp_path):
 
 def test_an_existing_output_is_refused(dataset):
     root, folder, _, _ = dataset
-    out = root / "exists"
-    out.mkdir()
-    (out / "keep.txt").write_text("mine")
-    result = run_example(folder, "payload", out, "--cores", 1, cwd=root)
-    assert result.returncode != 0 and "exists; choose a new output directory" in result.stderr
-    assert os.listdir(out) == ["keep.txt"]
+    datasets.check_an_existing_output_is_kept(SCRIPT, folder, root, "--cores", 1)
 
 
 @pytest.fixture(scope="module")

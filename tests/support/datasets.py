@@ -1,7 +1,10 @@
 """Parquet datasets for the examples' tests (examples/arrow, dask, spark): files of rows with an id
-in order, binary payloads and text, and what each row should hash to."""
+in order, binary payloads and text, what each row should hash to, and the examples' runs."""
 
 import hashlib
+import os
+import subprocess
+import sys
 
 
 def write_parquet_files(folder, file_rows, rng, max_length, null_share=0.0, row_group_size=None):
@@ -38,3 +41,19 @@ def sha256(value):
 def staging_left(folder):
     """The examples' staging directories (.hash_parquet-*) left in folder."""
     return [p.name for p in folder.iterdir() if p.name.startswith(".hash_parquet-")]
+
+
+def run_example(script, *args, cwd, timeout=600):
+    """One run of an example script in this Python, from cwd (not the checkout, whose libsha/ would shadow)."""
+    return subprocess.run([sys.executable, str(script), *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, timeout=timeout)
+
+
+def check_an_existing_output_is_kept(script, folder, root, *args):
+    """Every example refuses an OUTPUT_DIR that exists and leaves its files as they were."""
+    out = root / "exists"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    result = run_example(script, folder, "payload", out, *args, cwd=root)
+    assert result.returncode != 0 and "exists; choose a new output directory" in result.stderr
+    assert os.listdir(out) == ["keep.txt"]
