@@ -118,6 +118,73 @@ LIBSHA_API const char *libsha_config_error(void);
 LIBSHA_API const char *libsha_implementation_at(size_t index, int *runnable);
 
 /*
+ * What a row needs, for index 0, 1, ... as libsha_implementation_at lists them:
+ * returns its name and stores (each pointer may be NULL) the LIBSHA_USE_* bits
+ * a caller must allow, the LIBSHA_CPU_* features the CPU must have, and the
+ * LIBSHA_TUNE_* advice the automatic choice needs before it takes the row (an
+ * explicit libsha_select does not); returns NULL past the last one.
+ */
+LIBSHA_API const char *libsha_implementation_needs(size_t index, unsigned *use, unsigned *features,
+                                                   unsigned *tuning);
+
+/*
+ * The row the automatic choice takes on a CPU with these LIBSHA_CPU_* features
+ * and LIBSHA_TUNE_* advice, where `use` allows it: the first compiled-in row
+ * that `use` allows and whose needs the CPU meets (LIBSHA_IMPL and the
+ * self-test aside). A static string; "standard" where nothing else qualifies.
+ * With this CPU's libsha_cpu_features() and libsha_cpu_tuning() it is what
+ * libsha_autodetect(use) installs.
+ */
+LIBSHA_API const char *libsha_implementation_for(unsigned use, unsigned features, unsigned tuning);
+
+/*
+ * The CPU model table. Where a CPU runs two rows and measurement showed which
+ * one is faster there, a row that needs a LIBSHA_TUNE_* bit is chosen
+ * automatically only on the CPU models whose entry gives it; libsha_select and
+ * LIBSHA_IMPL still reach it elsewhere. docs/architecture.md ("Rows and CPUs")
+ * gives each entry and its reason.
+ */
+#define LIBSHA_TUNE_WIDE_LANES (1u << 0) /* AVX-512's 8 and 16 lanes outrun SHA-NI's 2 on batches */
+
+/* This CPU's LIBSHA_TUNE_* bits, detected once with its features (0 where no entry names it). */
+LIBSHA_API unsigned libsha_cpu_tuning(void);
+
+/* Enumerates the LIBSHA_TUNE_* bits: for index 0, 1, ... returns the name (e.g.
+ * "wide-lanes", a static string) and stores the bit in *bit (if not NULL);
+ * returns NULL past the last one. */
+LIBSHA_API const char *libsha_cpu_tuning_at(size_t index, unsigned *bit);
+
+/* The name of the table's entry for this CPU (e.g. "AMD Zen 5 server (family
+ * 1Ah, models 00h-1Fh)", a static string), or NULL where no entry names it
+ * (and on every CPU but x86's). */
+LIBSHA_API const char *libsha_cpu_model(void);
+
+/* Enumerates the table's entries, first match first: for index 0, 1, ...
+ * returns the entry's name and stores its LIBSHA_TUNE_* bits in *tuning (if
+ * not NULL); returns NULL past the last one. */
+LIBSHA_API const char *libsha_cpu_model_at(size_t index, unsigned *tuning);
+
+/* x86 CPUID and XGETBV readings, for libsha_x86_decide. */
+typedef struct libsha_x86_cpuid {
+    uint32_t max_leaf; /* leaf 0 EAX: leaves above it alias the highest one */
+    char vendor[16];   /* leaf 0 EBX, EDX, ECX: "GenuineIntel"; the first 12 bytes are compared */
+    uint32_t leaf1[4]; /* leaf 1 EAX, EBX, ECX, EDX */
+    uint32_t leaf7[4]; /* leaf 7 subleaf 0 EAX, EBX, ECX, EDX */
+    uint64_t xcr0;     /* XGETBV(0); 0 where leaf 1 ECX's OSXSAVE bit is clear */
+} libsha_x86_cpuid;
+
+/*
+ * What libsha decides on an x86 CPU that gives these readings, without
+ * reading this one (on any architecture): its LIBSHA_CPU_* features to
+ * *features, the model table's LIBSHA_TUNE_* bits to *tuning and its entry's
+ * name (or NULL) to *model; each pointer may be NULL. Detection runs the same
+ * decision on this CPU's own readings. Returns LIBSHA_OK, or LIBSHA_ERR_NULL
+ * when id is NULL (nothing written).
+ */
+LIBSHA_API int libsha_x86_decide(const libsha_x86_cpuid *id, unsigned *features, unsigned *tuning,
+                                 const char **model);
+
+/*
  * Streaming SHA-256. The struct is public so callers can keep it on the
  * stack; its fields are private. It may be copied with memcpy to fork a
  * computation.

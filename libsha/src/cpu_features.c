@@ -40,6 +40,8 @@ unsigned libsha_cpu_detect(void)
 }
 #endif
 
+_Static_assert((LIBSHA_TUNE_WIDE_LANES & ~LIBSHA_DETECTION_TUNING) == 0, "the advice fits the detection word");
+
 libsha_atomic_uint libsha_cpu_cache;
 
 static unsigned detected(void)
@@ -55,10 +57,29 @@ static unsigned detected(void)
 
 unsigned libsha_cpu_features(void)
 {
-    return detected() & ~(LIBSHA_CPU_DETECTED | LIBSHA_TUNE_MASK);
+    return libsha_detection_features(detected());
 }
 
 unsigned libsha_cpu_tuning(void)
 {
-    return detected() & LIBSHA_TUNE_MASK;
+    return libsha_detection_tuning(detected());
+}
+
+const char *libsha_cpu_model(void)
+{
+    return libsha_detection_model(detected());
+}
+
+const char *libsha_cpu_tuning_at(size_t index, unsigned *bit)
+{
+    /* Names as Python prints them, beside the features'. */
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } advice[] = {{"wide-lanes", LIBSHA_TUNE_WIDE_LANES}};
+    if (index >= sizeof advice / sizeof advice[0])
+        return NULL;
+    if (bit != NULL)
+        *bit = advice[index].bit;
+    return advice[index].name;
 }

@@ -43,45 +43,57 @@ struct libsha_cpu_feature {
 extern const struct libsha_cpu_feature libsha_cpu_feature_table[];
 extern const size_t libsha_cpu_feature_count;
 
-/* The raw x86 readings the decision needs. */
-struct libsha_x86_cpuid {
-    uint32_t max_leaf; /* CPUID leaf 0, EAX: leaves above it alias the highest one */
-    char vendor[13];   /* CPUID leaf 0, EBX EDX ECX: e.g. "GenuineIntel" */
-    uint32_t leaf1[4]; /* CPUID leaf 1: EAX, EBX, ECX, EDX */
-    uint32_t leaf7[4]; /* CPUID leaf 7 subleaf 0 (meaningless when max_leaf < 7) */
-    uint64_t xcr0;     /* XGETBV(0) (0 when OSXSAVE is clear: XGETBV would fault) */
-};
+/* libsha_cpu_detect's answer in one word, so that one atomic store publishes all of it: the
+ * LIBSHA_CPU_* bits (0-15), the CPU model table's entry + 1 (16-23; 0: no entry), the
+ * LIBSHA_TUNE_* bits (24-30) and, once cached, LIBSHA_CPU_DETECTED (31). */
+#define LIBSHA_CPU_DETECTED (1u << 31)
+#define LIBSHA_DETECTION_FEATURES 0xffffu
+#define LIBSHA_DETECTION_ENTRIES 0xffu /* entries + 1 that fit (cpu_models.c checks its count) */
+#define LIBSHA_DETECTION_TUNING 0x7fu
 
-/* Choices from a table of CPU models, not features: where a CPU runs two rows
- * and measurement showed which one is faster there, a row needing a
- * LIBSHA_TUNE_* bit is chosen automatically only on the CPUs that have it
- * (an explicit name still selects it). Kept above the LIBSHA_CPU_* bits in
- * the same cached word; libsha_cpu_features() never returns them. */
-#define LIBSHA_TUNE_WIDE_LANES (1u << 24) /* AVX-512's 8 and 16 lanes outrun SHA-NI's 2 */
-#define LIBSHA_TUNE_MASK (0x7fu << 24)
+static inline unsigned libsha_detection_word(unsigned features, unsigned tuning, int entry)
+{
+    return (features & LIBSHA_DETECTION_FEATURES) | (((unsigned)(entry + 1) & LIBSHA_DETECTION_ENTRIES) << 16)
+           | ((tuning & LIBSHA_DETECTION_TUNING) << 24);
+}
 
-/* Pure: readings in, LIBSHA_CPU_* and LIBSHA_TUNE_* bits out. Unit-tested with synthetic values. */
-unsigned libsha_x86_decide(const struct libsha_x86_cpuid *id);
+static inline unsigned libsha_detection_features(unsigned word)
+{
+    return word & LIBSHA_DETECTION_FEATURES;
+}
+
+static inline unsigned libsha_detection_tuning(unsigned word)
+{
+    return (word >> 24) & LIBSHA_DETECTION_TUNING;
+}
+
+static inline const char *libsha_detection_model(unsigned word)
+{
+    unsigned entry = (word >> 16) & LIBSHA_DETECTION_ENTRIES;
+    return entry == 0 ? NULL : libsha_cpu_model_at(entry - 1, NULL);
+}
+
+/* The CPU model table's first entry that names the CPU of these readings, or -1 (cpu_models.c). */
+int libsha_x86_model_entry(const libsha_x86_cpuid *id);
+
+/* Pure: readings in, a detection word out (cpu_x86_decide.c; libsha_x86_decide gives it apart). */
+unsigned libsha_x86_detection(const libsha_x86_cpuid *id);
 
 /* macOS's answer, through sysctlbyname (cpu_arm.c; unit-tested with a stub). */
 unsigned libsha_arm_detect_sysctl(void);
 
 /* Reads this CPU (uncached; cpu_x86.c on x86, cpu_arm.c on ARM, cpu_features.c
- * elsewhere): LIBSHA_CPU_* and LIBSHA_TUNE_* bits. */
+ * elsewhere): a detection word. */
 unsigned libsha_cpu_detect(void);
 
-/* The LIBSHA_TUNE_* bits of this CPU, detected once with the features. */
-unsigned libsha_cpu_tuning(void);
-
-/* LIBSHA_CPU_* | LIBSHA_CPU_DETECTED once detected, 0 before. */
-#define LIBSHA_CPU_DETECTED (1u << 31)
+/* The detection word | LIBSHA_CPU_DETECTED once detected, 0 before. */
 extern libsha_atomic_uint libsha_cpu_cache;
 
 /* libsha_cpu_features() without a call on the hot path. */
 static inline unsigned libsha_cpu_features_cached(void)
 {
     unsigned value = libsha_atomic_load_uint(&libsha_cpu_cache);
-    return (value & LIBSHA_CPU_DETECTED) ? value : libsha_cpu_features();
+    return (value & LIBSHA_CPU_DETECTED) ? libsha_detection_features(value) : libsha_cpu_features();
 }
 
 #endif

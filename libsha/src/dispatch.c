@@ -88,6 +88,21 @@ const char *libsha_config_error(void)
     return invalid ? ENV_ERROR : NULL;
 }
 
+/* Whether the automatic choice may take the row on a CPU with these features and advice. */
+static int takes(const struct libsha_impl *impl, unsigned use, unsigned features, unsigned tuning)
+{
+    return (impl->use & ~use) == 0 && (impl->cpu & ~features) == 0 && (impl->tune & ~tuning) == 0;
+}
+
+const char *libsha_implementation_for(unsigned use, unsigned features, unsigned tuning)
+{
+    size_t i;
+    for (i = 0; i < libsha_registry_count; ++i)
+        if (takes(&libsha_registry[i], use, features, tuning))
+            return libsha_registry[i].name;
+    return "standard"; /* not reached: the standard row needs nothing */
+}
+
 static const struct libsha_impl *best_allowed(unsigned use)
 {
     size_t i;
@@ -95,8 +110,7 @@ static const struct libsha_impl *best_allowed(unsigned use)
     use &= env_mask(&invalid);
     for (i = 0; i < libsha_registry_count; ++i) {
         const struct libsha_impl *impl = &libsha_registry[i];
-        if ((impl->use & ~use) == 0 && runnable(impl) && (impl->tune & ~libsha_cpu_tuning()) == 0
-            && libsha_selftest(impl) == 0)
+        if (takes(impl, use, libsha_cpu_features(), libsha_cpu_tuning()) && libsha_selftest(impl) == 0)
             return impl;
     }
     /* Only reachable if even the portable code gives wrong answers: a broken
@@ -134,6 +148,19 @@ const char *libsha_implementation_at(size_t index, int *is_runnable)
         return NULL;
     if (is_runnable != NULL)
         *is_runnable = runnable(&libsha_registry[index]);
+    return libsha_registry[index].name;
+}
+
+const char *libsha_implementation_needs(size_t index, unsigned *use, unsigned *features, unsigned *tuning)
+{
+    if (index >= libsha_registry_count)
+        return NULL;
+    if (use != NULL)
+        *use = libsha_registry[index].use;
+    if (features != NULL)
+        *features = libsha_registry[index].cpu;
+    if (tuning != NULL)
+        *tuning = libsha_registry[index].tune;
     return libsha_registry[index].name;
 }
 

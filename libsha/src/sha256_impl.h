@@ -79,7 +79,7 @@ struct libsha_impl {
     const char *name;       /* printed as Bitcoin Core prints it */
     unsigned use;           /* LIBSHA_USE_* bits that must be allowed */
     unsigned cpu;           /* LIBSHA_CPU_* features it executes */
-    unsigned tune;          /* LIBSHA_TUNE_* bits automatic choice needs (cpu_features.h) */
+    unsigned tune;          /* LIBSHA_TUNE_* bits automatic choice needs (libsha.h) */
     libsha_transform_fn transform;
     libsha_finalize_fn finalize; /* NULL: the generic padding in sha256_stream.c */
     /* SHA256D64 of W blobs at once in .d64[W]: [1] is required, wider ones

@@ -1,0 +1,63 @@
+/* The CPU model table: where a CPU runs two rows and measurement showed which one is faster there,
+ * the LIBSHA_TUNE_* advice that makes the automatic choice take it. Pure (no CPUID here) and built
+ * on every architecture, so any machine can ask what the table says for another CPU. */
+#include <stddef.h>
+#include <string.h>
+
+#include "cpu_features.h"
+#include "libsha.h"
+
+/* By vendor, family and model range, from measurements and cited figures (docs/architecture.md,
+ * "Rows and CPUs"); the first entry that matches decides, and a CPU no entry names gets none.
+ * - Intel family 6 (Ice Lake to Sapphire Rapids, AVX-512 in full 512-bit units, a SHA-NI slower per
+ *   lane than AMD's): 16 AVX-512 lanes hashed 1.6-1.9 x as fast as 2 SHA-NI lanes.
+ * - AMD Zen 5 server (family 1Ah models 00h-1Fh, Turin) and desktop (40h-4Fh, Granite Ridge), with
+ *   the full 512-bit datapath: measured on family 1Ah model 02h, the AVX-512 row 1.3-1.95 x the
+ *   SHA-NI row on batches (SHA256D64, Merkle roots, many messages).
+ * - AMD Zen 5 mobile parts (Strix Point 20h-2Fh, Krackan 60h-6Fh, Strix Halo 70h-7Fh) run 512-bit
+ *   operations in two 256-bit halves, which halves 16 lanes' rate: below 2 SHA-NI lanes, so no entry.
+ * - AMD family 19h: Zen 4 splits every 512-bit operation in two and keeps four sha256rnds2 in
+ *   flight (two SHA-NI lanes +98 % over one, the Linux kernel's sha256-ni finup_mb patch, 2025);
+ *   Zen 3 has no AVX-512. SHA-NI stays, written here so the decision is seen to be made.
+ * Each entry's name says which CPUs it covers, as libsha_cpu_model() reports it. */
+static const struct {
+    const char *name;
+    char vendor[13];
+    uint32_t family;             /* as leaf 1 gives it, extended family added */
+    uint32_t model_lo, model_hi; /* model with the extended model, inclusive */
+    unsigned tune;
+} models[] = {
+    {"Intel family 6", "GenuineIntel", 0x06, 0x00, 0xff, LIBSHA_TUNE_WIDE_LANES},
+    {"AMD Zen 5 server (family 1Ah, models 00h-1Fh)", "AuthenticAMD", 0x1a, 0x00, 0x1f, LIBSHA_TUNE_WIDE_LANES},
+    {"AMD Zen 5 desktop (family 1Ah, models 40h-4Fh)", "AuthenticAMD", 0x1a, 0x40, 0x4f, LIBSHA_TUNE_WIDE_LANES},
+    {"AMD Zen 3 and Zen 4 (family 19h)", "AuthenticAMD", 0x19, 0x00, 0xff, 0},
+};
+
+_Static_assert(sizeof models / sizeof models[0] < LIBSHA_DETECTION_ENTRIES, "an entry + 1 fits the detection word");
+
+int libsha_x86_model_entry(const libsha_x86_cpuid *id)
+{
+    uint32_t eax = id->leaf1[0];
+    uint32_t family = (eax >> 8) & 0xf, model = (eax >> 4) & 0xf;
+    size_t i;
+    if (id->max_leaf < 1)
+        return -1; /* no leaf 1: no family to read */
+    if (family == 0x6 || family == 0xf)
+        model |= ((eax >> 16) & 0xf) << 4;
+    if (family == 0xf)
+        family += (eax >> 20) & 0xff;
+    for (i = 0; i < sizeof models / sizeof models[0]; ++i)
+        if (memcmp(id->vendor, models[i].vendor, 12) == 0 && family == models[i].family
+            && model >= models[i].model_lo && model <= models[i].model_hi)
+            return (int)i;
+    return -1;
+}
+
+const char *libsha_cpu_model_at(size_t index, unsigned *tuning)
+{
+    if (index >= sizeof models / sizeof models[0])
+        return NULL;
+    if (tuning != NULL)
+        *tuning = models[index].tune;
+    return models[index].name;
+}
