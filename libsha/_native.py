@@ -27,9 +27,16 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_autodetect": (c_char_p, [c_uint]),
     "libsha_implementation": (c_char_p, []),
     "libsha_implementation_at": (c_char_p, [c_size_t, POINTER(c_int)]),
+    "libsha_implementation_needs": (c_char_p, [c_size_t, POINTER(c_uint), POINTER(c_uint), POINTER(c_uint)]),
+    "libsha_implementation_for": (c_char_p, [c_uint, c_uint, c_uint]),
     "libsha_select": (c_int, [c_char_p]),
     "libsha_cpu_features": (c_uint, []),
     "libsha_cpu_feature_at": (c_char_p, [c_size_t, POINTER(c_uint)]),
+    "libsha_cpu_tuning": (c_uint, []),
+    "libsha_cpu_tuning_at": (c_char_p, [c_size_t, POINTER(c_uint)]),
+    "libsha_cpu_model": (c_char_p, []),
+    "libsha_cpu_model_at": (c_char_p, [c_size_t, POINTER(c_uint)]),
+    "libsha_x86_decide": (c_int, [c_void_p, POINTER(c_uint), POINTER(c_uint), POINTER(c_char_p)]),
     "libsha_config_error": (c_char_p, []),
     "libsha_sha256_ctx_size": (c_size_t, []),
     "libsha_sha256_init": (None, [c_void_p]),
@@ -73,6 +80,13 @@ BLOCK_SIZE = 64
 # retaking it costs more than such a hash. From it on, calls release the GIL
 # (ctypes.CDLL) so other threads run meanwhile. hashlib uses the same 2 KiB.
 GIL_RELEASE_BYTES = 2048
+
+
+class X86Cpuid(ctypes.Structure):
+    """libsha_x86_cpuid: the CPUID and XGETBV readings libsha_x86_decide decides on."""
+
+    _fields_ = [("max_leaf", c_uint32), ("vendor", ctypes.c_char * 16), ("leaf1", c_uint32 * 4),
+                ("leaf7", c_uint32 * 4), ("xcr0", c_uint64)]
 
 
 class FilesControl(ctypes.Structure):

@@ -87,7 +87,8 @@ def test_the_public_namespace_is_the_table():
     import libsha.dispatch
 
     assert {"select", "using", "autodetect", "implementation", "implementations", "Implementation", "cpu_features",
-            "CPU_FEATURES", "USE_ALL", "USE_STANDARD", "build_type"} <= set(dir(libsha.dispatch))
+            "CPU_FEATURES", "USE_ALL", "USE_STANDARD", "build_type", "cpu_tuning", "CPU_TUNING", "cpu_model",
+            "cpu_models", "implementation_for", "decide_x86", "Decision"} <= set(dir(libsha.dispatch))
 
 
 @pytest.mark.parametrize("argv", [["-c", "import libsha"], ["-m", "libsha.oracle", "--help"]])

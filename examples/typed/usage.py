@@ -38,6 +38,13 @@ def main() -> None:
         assert dispatch.implementation() == names[-1]
     features: dict[str, int] = dispatch.CPU_FEATURES
     assert set(dispatch.cpu_features()) <= set(features)
+    # Why this row: the CPU model table's entry and advice, and the same decision for another CPU.
+    model: str | None = dispatch.cpu_model()
+    advice: list[str] = dispatch.cpu_tuning()
+    automatic: list[str] = [impl.name for impl in dispatch.implementations() if impl.automatic]
+    assert dispatch.implementation_for(dispatch.cpu_features(), advice) == automatic[0], model
+    other: dispatch.Decision = dispatch.decide_x86("AuthenticAMD", (0x00B00F21, 0, 0x18080200, 0), (0, 0xE0010128, 0, 0), 0xE7)
+    assert other.model is not None and other.implementation in {impl.name for impl in dispatch.implementations()}
     version: str = libsha.library_version()
     print(version, fingerprint([b"a", b"b"]), authenticate(b"k", bytearray(b"m")).hex(), libsha.sha256d64(bytes(64)).hex())
 
