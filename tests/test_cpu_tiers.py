@@ -42,7 +42,7 @@ def test_tier_under_emulation(tmp_path, cpu, expected, refused):
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert report["detected"] == expected
+    assert report["detected"] == expected == report["decided"]
     assert report["refused"] == refused  # asked for, refused with ValueError: no SIGILL
     assert report["failures"] == []
     assert report["checks"] > 400

@@ -17,21 +17,16 @@ from support.rows import ARM, AVX2, AVX2_1WAY, AVX512, SHANI, SHANI_AVX512, SSE4
 pytestmark = pytest.mark.core
 
 RUNNABLE = {i.name for i in libsha.dispatch.implementations() if i.runnable}
+# What the automatic choice may take on this CPU, as the library decides it (runnable, and the CPU
+# model table's advice where a row needs it): never a copy of the table (tests/test_cpu_models.py
+# pins the table's entries on synthetic CPUs).
+AUTOMATIC = {i.name for i in libsha.dispatch.implementations() if i.automatic}
 FEATURES = set(libsha.dispatch.cpu_features())
 
 
-def wide_lanes_preferred():
-    """Whether the CPU model table prefers AVX-512 lanes to SHA-NI's (cpu_x86.c: Intel, family 6)."""
-    if platform.machine().lower() not in ("x86_64", "amd64") or not sys.platform.startswith("linux"):
-        return False
-    info = open("/proc/cpuinfo").read()
-    return "GenuineIntel" in info and "\ncpu family\t: 6\n" in info
-
-
 def best_of(*candidates):
-    """The first candidate this CPU runs (and, for SHANI_AVX512, the model table allows)."""
-    return next(name for name in candidates
-                if name in RUNNABLE and (name != SHANI_AVX512 or wide_lanes_preferred()))
+    """The first candidate the automatic choice may take on this CPU."""
+    return next(name for name in candidates if name in AUTOMATIC)
 
 
 @pytest.fixture(autouse=True)
@@ -91,6 +86,40 @@ def test_runnable_flags_match_cpu_features():
     if ARM in runnable:
         assert runnable[ARM] == ("arm-sha2" in FEATURES)
     assert runnable["standard"]
+    for impl in libsha.dispatch.implementations():  # what each row says it needs, against what it runs on
+        assert impl.runnable == (set(impl.features) <= FEATURES), impl
+        assert impl.automatic == (impl.runnable and set(impl.tuning) <= set(libsha.dispatch.cpu_tuning())), impl
+
+
+@pytest.mark.parametrize("use", range(libsha.dispatch.USE_ALL + 1))
+def test_the_automatic_choice_is_the_library_s_decision_for_this_cpu(use):
+    # implementation_for is the pure decision; autodetect installs its answer (every row here passes its self-test).
+    tuning = libsha.dispatch.cpu_tuning()
+    assert libsha.dispatch.autodetect(use) == libsha.dispatch.implementation_for(FEATURES, tuning, use)
+
+
+def test_this_cpu_s_model_entry_and_advice_agree_with_the_table():
+    model, tuning = libsha.dispatch.cpu_model(), libsha.dispatch.cpu_tuning()
+    table = dict(libsha.dispatch.cpu_models())
+    assert tuning == (table[model] if model is not None else [])
+    assert set(tuning) <= set(libsha.dispatch.CPU_TUNING)
+    print(f"this CPU: model table entry {model!r}, advice {tuning}, features {sorted(FEATURES)}")
+
+
+# The kernel's names for the CPUID bits behind each feature libsha detects (None: not an x86 feature).
+KERNEL_FLAGS = {"sse4.1": {"ssse3", "sse4_1"}, "avx": {"avx"}, "avx2": {"avx2"}, "bmi2": {"bmi1", "bmi2"},
+                "avx512": {"avx512f", "avx512vl", "avx512bw"}, "sha": {"sha_ni"}, "arm-sha2": None}
+
+
+@pytest.mark.skipif(not (sys.platform.startswith("linux") and platform.machine() in ("x86_64", "i686")),
+                    reason="reads x86 Linux's /proc/cpuinfo")
+def test_detected_features_match_the_kernel_s_reading_of_this_cpu():
+    # An independent reading of the same CPUID bits (Linux also drops AVX's flags where XSAVE is off):
+    # a wrong bit in the library's feature table shows here.
+    assert set(KERNEL_FLAGS) == set(libsha.dispatch.CPU_FEATURES), "a feature libsha detects has no kernel flags here"
+    flags = next(set(line.split(":", 1)[1].split()) for line in open("/proc/cpuinfo") if line.startswith("flags"))
+    for feature, needs in KERNEL_FLAGS.items():
+        assert (feature in FEATURES) == (needs is not None and needs <= flags), (feature, needs & flags if needs else None)
 
 
 def test_first_use_picks_the_best_runnable(tmp_path):

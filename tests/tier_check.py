@@ -95,8 +95,11 @@ def main():
             refused.append(impl.name)
             if impl.runnable:
                 failures.append(f"{impl.name} refused but listed runnable")
-    print(json.dumps({"detected": detected, "features": libsha.dispatch.cpu_features(), "checks": checks,
-                      "refused": refused, "failures": failures}))
+    # The pure decision on what detection read there: the row it names is the one first use took.
+    decided = libsha.dispatch.implementation_for(libsha.dispatch.cpu_features(), libsha.dispatch.cpu_tuning())
+    print(json.dumps({"detected": detected, "decided": decided, "features": libsha.dispatch.cpu_features(),
+                      "model": libsha.dispatch.cpu_model(), "checks": checks, "refused": refused,
+                      "failures": failures}))
 
 
 if __name__ == "__main__":
