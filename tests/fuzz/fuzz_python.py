@@ -6,7 +6,8 @@ offset, read-only memoryview, array, ctypes array) and where digest()/copy()
 happen mid-stream; whole 64-byte blobs also go through sha256d64, an HMAC
 under a key cut from the message's front is checked against the stdlib, and
 sha256_many hashes the message cut into pieces (each in its own buffer type); one input in
-eight writes pieces to files for sha256_files and sha256_file. Bad input is
+eight writes pieces to files for sha256_files and sha256_file. decide_x86 gets CPUID readings the
+input makes, some out of range. Bad input is
 fuzzed too: every call either returns the right digest or raises the documented
 exception (TypeError/ValueError), never anything else. A difference raises
 AssertionError, which atheris reports as a finding with the input that caused it.
@@ -150,7 +151,7 @@ def check_files(fdp, message):
 
 def check_bad_input(fdp):
     """Wrong types and values: the documented exception, nothing else."""
-    choice = fdp.ConsumeIntInRange(0, 4)
+    choice = fdp.ConsumeIntInRange(0, 5)
     if choice == 0:
         makers = [lambda: fdp.ConsumeUnicode(8), lambda: fdp.ConsumeInt(9), fdp.ConsumeFloat,
                   lambda: None, lambda: [1, 2], lambda: {"a": 1}, object]
@@ -188,6 +189,8 @@ def check_bad_input(fdp):
             pass
         else:
             assert len(view[::step]) <= 1, "a strided view was hashed"
+    elif choice == 4:
+        check_decision(fdp)
     else:
         view = memoryview(fdp.ConsumeBytes(64))
         view.release()
@@ -197,6 +200,24 @@ def check_bad_input(fdp):
             pass
         else:
             raise AssertionError("a released memoryview was hashed")
+
+
+def check_decision(fdp):
+    """decide_x86 on readings the input makes, some no CPU gives: a Decision naming a compiled-in row
+    and known features, or ValueError for a reading out of range, never anything else."""
+    vendor = fdp.PickValueInList(["GenuineIntel", "AuthenticAMD", fdp.ConsumeUnicode(fdp.ConsumeIntInRange(0, 14))])
+    registers = [fdp.ConsumeInt(fdp.PickValueInList([4, 5])) for _ in range(8)]  # some past 32 bits or negative
+    xcr0 = fdp.ConsumeInt(fdp.PickValueInList([1, 9]))
+    valid = len(vendor) == 12 and vendor.isascii() and all(0 <= r < 1 << 32 for r in registers) and 0 <= xcr0 < 1 << 64
+    try:
+        decision = libsha.dispatch.decide_x86(vendor, registers[:4], registers[4:], xcr0, max_leaf=fdp.ConsumeIntInRange(0, 20))
+    except ValueError:
+        assert not valid, "valid readings refused"
+    else:
+        assert valid, "readings out of range accepted"
+        assert decision.implementation in {i.name for i in libsha.dispatch.implementations()}
+        assert set(decision.features) <= set(libsha.dispatch.CPU_FEATURES)
+        assert decision.tuning == (dict(libsha.dispatch.cpu_models())[decision.model] if decision.model else [])
 
 
 def test_one_input(data):

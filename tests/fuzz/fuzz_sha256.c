@@ -13,7 +13,8 @@
  * its own bytes, so lanes end at different blocks) hashed at once, through
  * pointers, both offsets forms and binary views, with or without LIBSHA_DOUBLE, and
  * libsha_hex encodes the message. One input in four is also written to a file
- * and read back by libsha_sha256_file and libsha_sha256_files.
+ * and read back by libsha_sha256_file and libsha_sha256_files. The message's
+ * first bytes are also CPUID readings for the CPU decision (check_decision).
  * Any difference aborts (a finding).
  */
 #include <stdint.h>
@@ -208,6 +209,48 @@ static void check_file(const uint8_t *msg, size_t len, const unsigned char expec
 }
 
 /* A batch peer in libsha_internal_peer_many_fn's shape: OpenSSL's SHA256() per message. */
+/* The CPU decision on readings cut from the message (vendor one the model table names, one time
+ * in two): the features and advice are bits the library names, the model entry (or none) gives
+ * that advice, and libsha_implementation_for's row is the first whose needs the CPU meets under a
+ * mask from the input. */
+static void check_decision(const uint8_t *msg, size_t len, unsigned seed)
+{
+    static const char *const vendors[] = {"GenuineIntel", "AuthenticAMD", "HygonGenuine"};
+    libsha_x86_cpuid id;
+    unsigned features = 0, tuning = 0, again = 0, known_features = 0, known_tuning = 0, bit, entry_tuning = 0;
+    unsigned use = seed % 16u, need_use, need_features, need_tuning;
+    const char *model = NULL, *name, *entry, *row;
+    size_t i;
+    int matched = 0;
+
+    memset(&id, 0, sizeof id);
+    memcpy(&id, msg, len < sizeof id ? len : sizeof id);
+    if (seed & 1u)
+        memcpy(id.vendor, vendors[(seed >> 1) % 3u], 12);
+    if (libsha_x86_decide(&id, &features, &tuning, &model) != LIBSHA_OK || libsha_x86_decide(&id, &again, NULL, NULL)
+        || again != features)
+        abort();
+    for (i = 0; (name = libsha_cpu_feature_at(i, &bit)) != NULL; ++i)
+        known_features |= bit;
+    for (i = 0; (name = libsha_cpu_tuning_at(i, &bit)) != NULL; ++i)
+        known_tuning |= bit;
+    for (i = 0; !matched && model != NULL && (entry = libsha_cpu_model_at(i, &entry_tuning)) != NULL; ++i)
+        matched = entry == model;
+    if ((features & ~known_features) || (tuning & ~known_tuning) || (model != NULL && !matched)
+        || tuning != (model != NULL ? entry_tuning : 0u))
+        abort();
+    row = libsha_implementation_for(use, features, tuning);
+    for (i = 0; (name = libsha_implementation_needs(i, &need_use, &need_features, &need_tuning)) != NULL; ++i) {
+        int takes = (need_use & ~use) == 0 && (need_features & ~features) == 0 && (need_tuning & ~tuning) == 0;
+        if (takes != (name == row))
+            abort(); /* an earlier row qualified, or the answer does not */
+        if (takes)
+            break;
+    }
+    if (name == NULL)
+        abort();
+}
+
 static int openssl_many(void *peer, unsigned char *out, const unsigned char *data, const int64_t *offsets, size_t n)
 {
     size_t i;
@@ -296,6 +339,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
         abort();
 
     check_hmac(msg, len, input[1]);
+    check_decision(msg, len, input[1]);
     check_merkle(msg, len);
     check_many(msg, len, input[1]);
     check_hex(msg, len);
