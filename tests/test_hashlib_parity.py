@@ -7,7 +7,7 @@ import hashlib
 import pytest
 
 import libsha
-from libsha import _hash
+from libsha import _hash, _native
 from support.data import pattern251
 
 pytestmark = pytest.mark.core
@@ -98,7 +98,8 @@ def test_new_reads_as_hashlib_new_for_its_one_algorithm():
 
 # The constructor's bytes are held by reference, below and above each size the object treats apart:
 # its short parts, the one-shot that keeps the GIL, and the size a digest moves into a C context.
-BORDERS = sorted({n + d for n in (_hash.PART_BYTES, 2048, _hash.HOLD_BYTES) for d in (-1, 0, 1)} | {0, 64})
+BORDERS = sorted({n + d for n in (_hash.PART_BYTES, _native.GIL_RELEASE_BYTES, _hash.HOLD_BYTES) for d in (-1, 0, 1)}
+                 | {0, 64})
 
 
 @pytest.mark.parametrize("n", BORDERS)

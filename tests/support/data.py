@@ -4,9 +4,11 @@ buffer the API takes, and hashlib's double hashes."""
 import array
 import hashlib
 
-# LIBSHA_MAX_LANES in libsha/src/sha256_impl.h: the widest many-message kernel any row may have
-# (test_portable_lanes.py checks the two agree).
-WIDEST_LANES = 16
+from support import rows
+
+# The widest many-message kernel of any row, read from the rows' names (test_portable_lanes.py
+# holds it against LIBSHA_MAX_LANES, the bound the C code sizes its arrays with).
+WIDEST_LANES = rows.widest_lanes()
 
 
 _CYCLE = bytes(range(251))

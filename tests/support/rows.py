@@ -70,6 +70,11 @@ PORTABLE = having("standard", "portable")  # tests only: -DLIBSHA_TEST_PORTABLE_
 STANDARD = "standard"
 
 
+def widest_lanes() -> int:
+    """The most lanes of any kernel any row lists (tests-only rows included)."""
+    return max(lanes for name in names() for _, lanes in kernels(name))
+
+
 def one_way(name: str) -> str:
     """The instruction set of a row's one-stream kernel (its 1way)."""
     return next(isa for isa, lanes in kernels(name) if lanes == 1)
