@@ -38,6 +38,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_cpu_model_at": (c_char_p, [c_size_t, POINTER(c_uint)]),
     "libsha_x86_decide": (c_int, [c_void_p, POINTER(c_uint), POINTER(c_uint), POINTER(c_char_p)]),
     "libsha_config_error": (c_char_p, []),
+    "libsha_config_check": (c_int, [c_char_p, c_char_p, c_size_t]),
     "libsha_sha256_ctx_size": (c_size_t, []),
     "libsha_sha256_init": (None, [c_void_p]),
     "libsha_sha256_update": (c_int, [c_void_p, c_void_p, c_size_t]),
@@ -173,7 +174,12 @@ def load() -> ctypes.CDLL:
     )
 
 
+# The library as loaded, for what lists, reports or selects by name (loaded()); and the same one
+# published as _lib for hashing (lib()) once the automatic choice is allowed: at load where
+# LIBSHA_IMPL is valid or unset, else from the first explicit selection on (allow_hashing()).
+_loaded: ctypes.CDLL | None = None
 _lib: ctypes.CDLL | None = None
+_refusal: str | None = None  # why lib() refuses: LIBSHA_IMPL's problem and the way out
 # The same library through a handle whose calls keep the GIL, with the same
 # signatures: for calls on a few bytes, where releasing and retaking the GIL
 # costs more than the work (below GIL_RELEASE_BYTES). Made on first need.
@@ -226,24 +232,73 @@ def _writes_into_bytes(function: Callable[..., None]) -> bool:
     return out.hex() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"  # FIPS 180-4 B.1
 
 
+def loaded() -> ctypes.CDLL:
+    """The library, loaded on first use (libsha.reference never needs it), for what lists, reports or
+    selects by name: an invalid LIBSHA_IMPL never stops these."""
+    if _loaded is None:
+        with _LOADING:
+            if _loaded is None:
+                _load_once()
+    return _loaded  # type: ignore[return-value]
+
+
 def lib() -> ctypes.CDLL:
-    """The loaded library, loaded on first use so that libsha.reference never needs it."""
+    """The library, for hashing: raises ConfigurationError while an invalid LIBSHA_IMPL stands and
+    no implementation was selected by name (the automatic choice it would need is refused)."""
+    if _lib is None:
+        loaded()
+        if _lib is None:
+            raise ConfigurationError(_refusal)
+    return _lib
+
+
+def configuration_problem(library: ctypes.CDLL | None = None) -> str | None:
+    """LIBSHA_IMPL's problem as the library reads it (one line naming the bad word and the valid
+    ones), or None where it is valid or unset."""
+    message = ctypes.create_string_buffer(256)
+    if (library or loaded()).libsha_config_check(None, message, len(message)) == 0:
+        return None
+    return message.value.decode("utf-8", "replace")
+
+
+def allow_hashing() -> None:
+    """An implementation was selected by name: hashing needs no automatic choice any more."""
     if _lib is None:
         with _LOADING:
-            if _lib is None:
-                _load_once()
-    return _lib  # type: ignore[return-value]
+            if _lib is None and _loaded is not None:
+                _publish(_loaded)
+
+
+def refuse_hashing_again() -> None:
+    """Back to no selection by name (dispatch.using's exit): refused again while LIBSHA_IMPL is invalid."""
+    global _lib, sha256_into_bytes, fast_below
+    with _LOADING:
+        if _refusal is not None and _lib is not None:
+            _lib, sha256_into_bytes, fast_below = None, None, 0
+            for namespace in _fast_path_users:
+                _publish_fast_path(namespace)
+
+
+def hashing_allowed() -> bool:
+    """Whether lib() gives the library (LIBSHA_IMPL valid or unset, or an implementation selected by name)."""
+    loaded()
+    return _lib is not None
 
 
 def lib_keeping_gil() -> _KeepingGil:
-    """The loaded library, through the handle whose calls keep the GIL (for calls on few bytes);
+    """The library for hashing, through the handle whose calls keep the GIL (for calls on few bytes);
     its functions are declared on first use (the one-shots never need them)."""
+    lib()  # refused as lib() is
+    return _keeping_gil()
+
+
+def _keeping_gil() -> _KeepingGil:
     global _lib_keeping_gil
     if _lib_keeping_gil is None:
-        loaded = lib()  # (before the lock: lib() may take it)
+        library = loaded()  # (before the lock: loaded() may take it)
         with _LOADING:
             if _lib_keeping_gil is None:
-                handle = _KeepingGil(loaded._name)
+                handle = _KeepingGil(library._name)
                 declare(handle, SIGNATURES, KEEPING_GIL)
                 _lib_keeping_gil = handle
     return _lib_keeping_gil
@@ -258,23 +313,32 @@ def wipe(function: str, ctx: Any) -> None:
     """Zeroes a context (with libsha_sha256_wipe or libsha_hmac_sha256_wipe) as its object is freed:
     its state reveals the message's prefix, or the key."""
     try:
-        getattr(lib_keeping_gil(), function)(ctx)
+        getattr(_keeping_gil(), function)(ctx)  # never refused: a context made in a using() block is wiped after it
     except Exception:  # at interpreter exit, with the modules torn down: nothing left to call
         pass
 
 
 def _load_once() -> None:
-    global _lib, Context, HmacContext, sha256_into_bytes, fast_below
-    loaded = load()
-    error = loaded.libsha_config_error()
-    if error is not None:
-        value = os.environ.get("LIBSHA_IMPL", "")
-        raise ConfigurationError(f"LIBSHA_IMPL={value!r}: {error.decode()}")
+    global _loaded, _refusal, Context, HmacContext
+    library = load()
     # Plain arrays: final() wipes the copies digests are taken from, and the
     # objects that own a context wipe it when they are freed (their __del__).
-    Context = ctypes.c_char * loaded.libsha_sha256_ctx_size()
-    HmacContext = ctypes.c_char * loaded.libsha_hmac_sha256_ctx_size()
-    into_bytes = ctypes.PyDLL(loaded._name).libsha_sha256_intlen  # keeps the GIL; no argtypes (see above)
+    Context = ctypes.c_char * library.libsha_sha256_ctx_size()
+    HmacContext = ctypes.c_char * library.libsha_hmac_sha256_ctx_size()
+    problem = configuration_problem(library)
+    if problem is None:
+        _publish(library)
+    else:
+        _refusal = (f"{problem}. Fix or unset LIBSHA_IMPL, or select an implementation by name with "
+                    f"libsha.dispatch.select() (libsha.dispatch.implementations() lists them)")
+    _loaded = library  # last: another thread that sees it sees everything above
+
+
+def _publish(library: ctypes.CDLL) -> None:
+    """Makes `library` the one lib() gives, with its fast path (under _LOADING). Its first hash here
+    makes the automatic choice, so it waits for a valid LIBSHA_IMPL or a selection by name."""
+    global _lib, sha256_into_bytes, fast_below
+    into_bytes = ctypes.PyDLL(library._name).libsha_sha256_intlen  # keeps the GIL; no argtypes (see above)
     # No return code to convert: the fast paths give it a bytes object and its
     # true length, 0 <= len < 2 KiB, with which it cannot fail.
     into_bytes.restype = None
@@ -282,10 +346,10 @@ def _load_once() -> None:
     fast_below = GIL_RELEASE_BYTES if sha256_into_bytes is not None else 0
     for namespace in _fast_path_users:
         _publish_fast_path(namespace)
-    _lib = loaded  # last: another thread that sees it sees everything above
+    _lib = library  # last: another thread that sees it sees everything above
 
 
 def library_version() -> str:
     """The native library's version string."""
-    version: bytes = lib().libsha_version()
+    version: bytes = loaded().libsha_version()
     return version.decode()

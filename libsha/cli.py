@@ -31,7 +31,7 @@ def include_dir() -> str:
 def library_path() -> str:
     from . import _native
 
-    return os.path.abspath(_native.lib()._name)
+    return os.path.abspath(_native.loaded()._name)
 
 
 def build_flags(flags: list[str]) -> int:
@@ -61,7 +61,7 @@ def build_flags(flags: list[str]) -> int:
         else:
             from . import _native
 
-            words.append(_native.lib().libsha_version().decode())
+            words.append(_native.library_version())
     print(" ".join(words))
     return 0
 

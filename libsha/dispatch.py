@@ -11,11 +11,18 @@ import ctypes
 import operator
 
 from . import _errors, _native
-from ._errors import check
+from ._errors import ConfigurationError
+from ._errors import check as _check
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Iterable, Iterator, Sequence
+
+__all__ = [
+    "USE_STANDARD", "USE_SSE4", "USE_AVX2", "USE_SHANI", "USE_AVX512", "USE_ALL", "CPU_FEATURES", "CPU_TUNING",
+    "Implementation", "Decision", "autodetect", "implementation", "implementations", "lanes", "select", "using",
+    "cpu_features", "cpu_tuning", "cpu_model", "cpu_models", "implementation_for", "decide_x86", "build_type",
+]
 
 # Implementation mask bits, as Bitcoin Core's sha256_implementation (LIBSHA_USE_* in libsha.h).
 USE_STANDARD = 0
@@ -37,7 +44,7 @@ def _read_table(function: str) -> dict[str, int]:
     """name -> bit of every entry an enumerator of the library gives (libsha_cpu_feature_at, ...), read once."""
     table = _tables.get(function)
     if table is None:
-        at = getattr(_native.lib(), function)
+        at = getattr(_native.loaded(), function)
         bit = ctypes.c_uint()
         table = {}
         index = 0
@@ -66,7 +73,7 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | {"CPU_FEATURES", "CPU_TUNING"})
+    return sorted(__all__)  # the imports and helpers are not the module's API
 
 
 def _names(bits: int, table: dict[str, int]) -> list[str]:
@@ -134,7 +141,7 @@ def _needs() -> dict[str, tuple[int, int, int]]:
     """name -> (USE_* bits, LIBSHA_CPU_* features, LIBSHA_TUNE_* advice) of every row, read once."""
     global _needs_by_name
     if _needs_by_name is None:
-        lib = _native.lib()
+        lib = _native.loaded()
         use, features, tuning = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
         table = {}
         index = 0
@@ -147,14 +154,21 @@ def _needs() -> dict[str, tuple[int, int, int]]:
 
 
 def autodetect(use: int = USE_ALL) -> str:
-    """Installs the fastest implementation that `use` (USE_* bits) allows; returns its name."""
+    """Installs the fastest implementation that `use` (USE_* bits) allows; returns its name.
+    Raises ConfigurationError while LIBSHA_IMPL is invalid: it restricts every automatic choice."""
     use = _use_bits(use)
-    name: bytes = _native.lib().libsha_autodetect(use)
+    problem = _native.configuration_problem()
+    if problem is not None:
+        raise ConfigurationError(f"{problem}: autodetect() cannot choose until it is fixed or unset "
+                                 f"(select() picks an implementation by name)")
+    name: bytes = _native.loaded().libsha_autodetect(use)
+    _native.allow_hashing()
     return name.decode()
 
 
 def implementation() -> str:
-    """The active implementation's name, as Bitcoin Core prints it."""
+    """The active implementation's name, as Bitcoin Core prints it. Raises ConfigurationError while an
+    invalid LIBSHA_IMPL stands and none was selected by name: there is none to name."""
     name: bytes = _native.lib().libsha_implementation()
     return name.decode()
 
@@ -176,14 +190,17 @@ def select(name: str) -> None:
         raise TypeError(f"implementation name must be a str, not {type(name).__name__}")
     if "\0" in name:
         raise ValueError("implementation name must not contain NUL")
-    code = _native.lib().libsha_select(name.encode())
+    code = _native.loaded().libsha_select(name.encode())
+    if code == _errors.OK:
+        _native.allow_hashing()  # a choice by name needs no automatic one, whatever LIBSHA_IMPL says
+        return
     if code == _errors.ERR_UNKNOWN_IMPL:
         known = ", ".join(repr(i.name) for i in implementations())
         raise ValueError(f"unknown implementation {name!r}; this build has {known}")
     if code == _errors.ERR_NOT_RUNNABLE:
         raise ValueError(f"implementation {name!r} needs CPU features this machine lacks (it has: "
                          f"{', '.join(cpu_features()) or 'none that libsha uses'})")
-    check(code, f"select({name!r})")
+    _check(code, f"select({name!r})")
 
 
 class using:
@@ -191,38 +208,43 @@ class using:
 
     def __init__(self, name: str) -> None:
         self._name = name
-        self._previous: list[str] = []  # a stack, so one object may be entered again
+        self._previous: list[str | None] = []  # a stack, so one object may be entered again
 
     def __enter__(self) -> str:
-        previous = implementation()
+        # None: no implementation yet, an invalid LIBSHA_IMPL refusing the automatic choice.
+        previous = implementation() if _native.hashing_allowed() else None
         select(self._name)
         self._previous.append(previous)
         return self._name
 
     def __exit__(self, *exc: object) -> None:
-        select(self._previous.pop())
+        previous = self._previous.pop()
+        if previous is None:
+            _native.refuse_hashing_again()
+        else:
+            select(previous)
 
 
 def cpu_features() -> list[str]:
     """The CPU features libsha detected and uses, e.g. ['sse4.1', 'avx', 'avx2', 'sha']."""
-    return _names(_native.lib().libsha_cpu_features(), _feature_table())
+    return _names(_native.loaded().libsha_cpu_features(), _feature_table())
 
 
 def cpu_tuning() -> list[str]:
     """The CPU model table's advice for this CPU, e.g. ['wide-lanes'] ([] where no entry names it)."""
-    return _names(_native.lib().libsha_cpu_tuning(), _tuning_table())
+    return _names(_native.loaded().libsha_cpu_tuning(), _tuning_table())
 
 
 def cpu_model() -> str | None:
     """The name of the CPU model table's entry for this CPU, e.g. 'Intel family 6'; None where no
     entry names it (and on every CPU but x86's)."""
-    name: bytes | None = _native.lib().libsha_cpu_model()
+    name: bytes | None = _native.loaded().libsha_cpu_model()
     return None if name is None else name.decode()
 
 
 def cpu_models() -> list[tuple[str, list[str]]]:
     """The CPU model table, first match first: (entry name, its advice) of every entry."""
-    lib = _native.lib()
+    lib = _native.loaded()
     tuning = ctypes.c_uint()
     entries = []
     index = 0
@@ -247,7 +269,7 @@ def implementation_for(features: Iterable[str], tuning: Iterable[str] = (), use:
     use = _use_bits(use)
     feature_bits = _bits(features, _feature_table(), "features", "feature")
     tuning_bits = _bits(tuning, _tuning_table(), "tuning", "tuning advice")
-    name: bytes = _native.lib().libsha_implementation_for(use, feature_bits, tuning_bits)
+    name: bytes = _native.loaded().libsha_implementation_for(use, feature_bits, tuning_bits)
     return name.decode()
 
 
@@ -315,7 +337,7 @@ def decide_x86(vendor: str, leaf1: Sequence[int], leaf7: Sequence[int] = (0, 0, 
     id_.leaf7[:] = _registers(leaf7, "leaf7")
     id_.xcr0 = _register(xcr0, "xcr0", 1 << 64)
     features, tuning, model = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_char_p()
-    check(_native.lib().libsha_x86_decide(ctypes.byref(id_), ctypes.byref(features), ctypes.byref(tuning),
+    _check(_native.loaded().libsha_x86_decide(ctypes.byref(id_), ctypes.byref(features), ctypes.byref(tuning),
                                           ctypes.byref(model)), "decide_x86")
     feature_names, tuning_names = _names(features.value, _feature_table()), _names(tuning.value, _tuning_table())
     return Decision(feature_names, tuning_names, None if model.value is None else model.value.decode(),
@@ -323,7 +345,7 @@ def decide_x86(vendor: str, leaf1: Sequence[int], leaf7: Sequence[int] = (0, 0, 
 
 
 def _each_implementation() -> Iterator[Implementation]:
-    lib = _native.lib()
+    lib = _native.loaded()
     runnable = ctypes.c_int()
     index = 0
     while True:
@@ -341,5 +363,5 @@ def implementations() -> list[Implementation]:
 
 def build_type() -> str:
     """The native library's build configuration, e.g. 'Release'."""
-    kind: bytes = _native.lib().libsha_build_type()
+    kind: bytes = _native.loaded().libsha_build_type()
     return kind.decode()

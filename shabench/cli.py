@@ -10,6 +10,7 @@ import sys
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import libsha
+from libsha import _native
 
 from . import context as run_context
 from . import report
@@ -239,6 +240,10 @@ def run_verify(args):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    problem = _native.configuration_problem()
+    if problem is not None:  # its tables start from the automatic choice, which LIBSHA_IMPL restricts
+        print(f"shabench: {problem}; fix or unset it", file=sys.stderr)
+        return 2
     if args.command == "verify":
         return run_verify(args)
     return run_benchmarks(args)

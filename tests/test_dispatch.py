@@ -1,10 +1,12 @@
 """Choosing an implementation: masks, names, select/using, LIBSHA_IMPL, switching under load."""
 
+import ctypes
 import hashlib
 import os
 import platform
 import subprocess
 import sys
+import textwrap
 import threading
 
 import pytest
@@ -193,12 +195,68 @@ def test_libsha_impl_restricts_the_automatic_choice(tmp_path, value, candidates)
     assert result.stderr == ""
 
 
-@pytest.mark.parametrize("value", ["bogus", "sse4,,avx2", "sse4;avx2", "SSE4", " sse4", "sse4,"])
-def test_invalid_libsha_impl_is_reported(tmp_path, value):
-    result = run_with_env(tmp_path, value)
-    assert result.returncode != 0
-    assert "ConfigurationError" in result.stderr and "LIBSHA_IMPL" in result.stderr
-    assert "standard, sse4, avx2, shani" in result.stderr
+@pytest.mark.parametrize("value, bad", [("bogus", "bogus"), ("sse4,,avx2", ""), ("sse4;avx2", "sse4;avx2"),
+                                        ("SSE4", "SSE4"), (" sse4", " sse4"), ("sse4,", "")])
+def test_invalid_libsha_impl_is_reported(tmp_path, value, bad):
+    code = "import libsha; print(libsha.sha256_digest(b'abc').hex())"
+    result = run_with_env(tmp_path, value, code)
+    assert result.returncode != 0 and result.stdout == ""
+    error = result.stderr.strip().splitlines()[-1]
+    assert error.startswith(f"libsha._errors.ConfigurationError: LIBSHA_IMPL={value!r}: {bad!r}")
+    assert "dispatch.select" in error and "libsha hashes with 'standard'" not in result.stderr  # not C's line
+    # Every word the message offers is one LIBSHA_IMPL takes (the list is the library's, not a copy).
+    words = error.split(" is not one of ", 1)[1].split(" (", 1)[0].split(", ")
+    assert "standard" in words
+    for word in words:
+        assert run_with_env(tmp_path, word, code).returncode == 0, word
+
+
+def test_an_invalid_libsha_impl_leaves_looking_and_choosing_by_name(tmp_path):
+    code = textwrap.dedent("""
+        import libsha
+        from libsha import dispatch
+        names = [i.name for i in dispatch.implementations()]
+        assert "standard" in names and dispatch.cpu_features() is not None and libsha.library_version()
+        assert dispatch.decide_x86("GenuineIntel", (0, 0, 0, 0)).implementation == "standard"
+        def refused(call):
+            try:
+                call()
+            except libsha.ConfigurationError as exc:
+                return "bogus" in str(exc)
+            return False
+        assert refused(lambda: libsha.sha256_digest(b"abc")) and refused(dispatch.implementation)
+        assert refused(lambda: libsha.sha256(b"abc").digest()) and refused(lambda: libsha.hmac_sha256(b"k", b"m"))
+        assert refused(dispatch.lanes) and refused(dispatch.autodetect)
+        with dispatch.using("standard"):
+            assert libsha.sha256_digest(b"abc").hex().startswith("ba7816bf")
+            assert dispatch.implementation() == "standard"
+        assert refused(lambda: libsha.sha256_digest(b"abc"))  # back to no choice by name
+        dispatch.select(names[0] if dispatch.implementations()[0].runnable else "standard")
+        assert libsha.sha256_digest(b"abc").hex().startswith("ba7816bf") and libsha.sha256(b"x" * 5000).digest()
+        assert refused(dispatch.autodetect)  # an automatic choice, still refused
+        print("ok")
+    """)
+    result = run_with_env(tmp_path, "bogus", code)
+    assert result.returncode == 0 and result.stdout == "ok\n", result.stderr
+    assert result.stderr == ""  # C never made the automatic choice, so never printed its line
+
+
+@pytest.mark.parametrize("value, ok", [(b"", True), (b"standard", True), (b"sse4,avx2,shani,avx512", True),
+                                       (b"bogus", False), (b"sse4,", False), (b"a\nb", False), (b"x" * 300, False)])
+def test_config_check_in_c(value, ok):
+    lib = _native.loaded()
+    message = ctypes.create_string_buffer(256)
+    code = lib.libsha_config_check(value, message, len(message))
+    assert (code == _errors.OK) == ok
+    if ok:
+        assert message.value == b""
+    else:
+        assert code == _errors.ERR_ARGUMENT and message.value.startswith(b"LIBSHA_IMPL='")
+        assert b"\n" not in message.value and len(message.value) < 256  # one line, cut to the buffer
+    assert lib.libsha_config_check(value, None, 0) == code  # no message wanted
+    assert lib.libsha_config_check(value, None, 5) == _errors.ERR_NULL
+    small = ctypes.create_string_buffer(8)
+    assert lib.libsha_config_check(value, small, len(small)) == code and len(small.value) < 8
 
 
 def test_invalid_libsha_impl_from_c_falls_back_to_standard_and_says_so(tmp_path):

@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -492,3 +493,11 @@ def test_streams_and_large_files_rows_are_catalogued():
             assert f"{name}{SEPARATE} using the '{impl}' SHA256 implementation" in titles
     assert any(t.startswith("FILES_16x64MiB using libsha.sha256_files(paths, jobs=1)") for t in titles)
     assert any(t.startswith("SUM_16x64MiB using libsha sum") for t in titles)
+
+
+@pytest.mark.parametrize("argv", [["--list"], ["--filter", "SHA256_32b"], ["verify"]])
+def test_an_invalid_libsha_impl_is_one_line_and_status_2(tmp_path, argv):
+    env = dict(os.environ, LIBSHA_IMPL="bogus")
+    result = subprocess.run([sys.executable, "-m", "shabench", *argv], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("shabench: LIBSHA_IMPL='bogus': 'bogus' is not one of")

@@ -46,10 +46,14 @@ extern "C" {
 #define LIBSHA_ERR_ARGUMENT (-6)    /* an argument out of its range */
 #define LIBSHA_ERR_SELFTEST (-7)    /* implementation failed its known-answer test */
 #define LIBSHA_ERR_IO (-8)          /* a file could not be opened or read (its errno value is given back) */
-#define LIBSHA_ERR_CANCELLED (-9)   /* stopped by libsha_files_progress.cancel */
+#define LIBSHA_ERR_CANCELLED (-9)   /* stopped by libsha_files_control.cancel */
 #define LIBSHA_ERR_NOMEM (-10)      /* scratch memory could not be allocated */
 
-/* Implementation mask bits, as Bitcoin Core's sha256_implementation. */
+/* Implementation mask bits, as Bitcoin Core's sha256_implementation. A row
+ * needs every bit of its families and of the ones it builds on: the AVX-512
+ * rows need LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_AVX512 (the one
+ * with SHA-NI LIBSHA_USE_SHANI too), as the AVX2 rows need LIBSHA_USE_SSE4
+ * (libsha_implementation_needs gives each row's). */
 #define LIBSHA_USE_STANDARD 0u
 #define LIBSHA_USE_SSE4 1u
 #define LIBSHA_USE_AVX2 2u
@@ -104,11 +108,27 @@ LIBSHA_API const char *libsha_cpu_feature_at(size_t index, unsigned *bit);
  * (first use and libsha_autodetect): a comma-separated list of the words
  * standard, sse4, avx2, shani and avx512, each allowing that implementation
  * family (avx2 and shani include the sse4 base they build on, avx512 the
- * sse4 and avx2 base, never SHA-NI). An invalid value is
- * reported on stderr once and restricts the choice to 'standard'; this
- * returns that report (a static string), or NULL when the value is valid or unset.
+ * sse4 and avx2 base, never SHA-NI). An invalid value stops only the
+ * automatic choice: everything that lists, reports or selects by name works
+ * as before. C, whose hashing calls cannot all return an error, then hashes
+ * with 'standard' and says so once on stderr; libsha_select() before the
+ * first hash makes the choice explicit (nothing printed). This returns a
+ * static description of the valid values, or NULL when the value is valid or
+ * unset; libsha_config_check says which word is wrong.
  */
 LIBSHA_API const char *libsha_config_error(void);
+
+/*
+ * Checks a LIBSHA_IMPL value (NULL: the environment's, as the automatic
+ * choice reads it). Returns LIBSHA_OK for a valid or empty value, with an
+ * empty message; else LIBSHA_ERR_ARGUMENT, with one line in message (at most
+ * size bytes with its NUL, cut if need be) that quotes the value and names
+ * the first unknown word and the valid ones, e.g. "LIBSHA_IMPL='bogus':
+ * 'bogus' is not one of standard, sse4, avx2, shani, avx512 (a comma-separated
+ * list of them)". message may be NULL when size is 0; else NULL is
+ * LIBSHA_ERR_NULL. Prints nothing.
+ */
+LIBSHA_API int libsha_config_check(const char *value, char *message, size_t size);
 
 /*
  * Enumerates the compiled-in implementations: for index 0, 1, ... returns

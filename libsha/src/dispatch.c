@@ -27,9 +27,8 @@ static const struct {
     unsigned use;
 } env_words[] = {{"standard", LIBSHA_USE_STANDARD}, USE_WORDS(WORD_ROW)};
 
-#define ENV_ERROR                                                                                  \
-    "LIBSHA_IMPL must be a comma-separated list of standard" USE_WORDS(WORD_TEXT) "; "              \
-    "until it is, libsha uses 'standard'"
+#define WORD_LIST "standard" USE_WORDS(WORD_TEXT)
+#define ENV_RULE "LIBSHA_IMPL must be a comma-separated list of " WORD_LIST
 
 /* A word's bit, with the bits every row whose highest bit it is also needs
  * (avx2 and shani rows on x86 need sse4's; avx512 rows sse4's and avx2's, but
@@ -46,19 +45,18 @@ static unsigned word_mask(unsigned bit)
     return mask == ~0u ? bit : mask;
 }
 
-static libsha_atomic_ptr env_error_printed; /* set by the one thread that prints */
-
-/* The mask LIBSHA_IMPL allows: every bit when unset, 'standard' when invalid. */
-static unsigned env_mask(int *invalid)
+/* The mask a LIBSHA_IMPL value allows: every bit when it is NULL or empty; 0 with *bad (and its
+ * length) at the first unknown word, empty words included. Pure: the one parser for the
+ * environment (env_mask) and for libsha_config_check. */
+static unsigned parse_words(const char *value, const char **bad, size_t *bad_len)
 {
-    const char *value = getenv("LIBSHA_IMPL");
     const char *p = value;
     unsigned mask = 0;
 
-    *invalid = 0;
+    *bad = NULL, *bad_len = 0;
     if (value == NULL || *value == '\0')
         return LIBSHA_USE_ALL;
-    for (;;) { /* each word, empty ones included, must be known */
+    for (;;) {
         size_t len = strcspn(p, ","), i;
         int known = 0;
         for (i = 0; i < sizeof env_words / sizeof env_words[0]; ++i) {
@@ -68,24 +66,89 @@ static unsigned env_mask(int *invalid)
             }
         }
         if (!known) {
-            *invalid = 1;
-            if (libsha_atomic_set_if_null(&env_error_printed, ENV_ERROR) == NULL)
-                fprintf(stderr, "libsha: LIBSHA_IMPL='%.64s': '%.*s' is unknown. %s\n", value,
-                        (int)(len > 32 ? 32 : len), p, ENV_ERROR);
-            return LIBSHA_USE_STANDARD;
+            *bad = p, *bad_len = len;
+            return 0;
         }
         if (p[len] == '\0')
-            break;
+            return mask;
         p += len + 1;
     }
-    return mask;
+}
+
+/* Appends text[0..len) to out (capacity size, used so far *at), control bytes as \xNN so the
+ * message stays one line; always NUL-terminated, cut where it must be. */
+static void append_escaped(char *out, size_t size, size_t *at, const char *text, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t i;
+    for (i = 0; i < len && *at + 1 < size; ++i) {
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 0x20 && c != 0x7f) {
+            out[(*at)++] = (char)c;
+        } else if (*at + 4 < size) {
+            out[(*at)++] = '\\', out[(*at)++] = 'x', out[(*at)++] = hex[c >> 4], out[(*at)++] = hex[c & 15];
+        } else {
+            break;
+        }
+    }
+    out[*at] = '\0';
+}
+
+static void append(char *out, size_t size, size_t *at, const char *text)
+{
+    append_escaped(out, size, at, text, strlen(text));
+}
+
+int libsha_config_check(const char *value, char *message, size_t size)
+{
+    const char *bad;
+    size_t bad_len, at = 0;
+    if (message == NULL && size != 0)
+        return LIBSHA_ERR_NULL;
+    if (value == NULL)
+        value = getenv("LIBSHA_IMPL");
+    parse_words(value, &bad, &bad_len);
+    if (size != 0)
+        message[0] = '\0';
+    if (bad == NULL)
+        return LIBSHA_OK;
+    if (size != 0) {
+        size_t shown = strlen(value) > 64 ? 64 : strlen(value);
+        append(message, size, &at, "LIBSHA_IMPL='");
+        append_escaped(message, size, &at, value, shown);
+        append(message, size, &at, shown < strlen(value) ? "...': '" : "': '");
+        append_escaped(message, size, &at, bad, bad_len > 32 ? 32 : bad_len);
+        append(message, size, &at, bad_len == 0 ? "' (an empty word)" : "'");
+        append(message, size, &at, " is not one of " WORD_LIST " (a comma-separated list of them)");
+    }
+    return LIBSHA_ERR_ARGUMENT;
+}
+
+static libsha_atomic_ptr env_error_printed; /* set by the one thread that prints */
+
+/* The mask LIBSHA_IMPL allows: every bit when unset, 'standard' when invalid (said once on stderr:
+ * a C caller gets no exception). */
+static unsigned env_mask(int *invalid)
+{
+    const char *value = getenv("LIBSHA_IMPL"), *bad;
+    size_t bad_len;
+    unsigned mask = parse_words(value, &bad, &bad_len);
+
+    *invalid = bad != NULL;
+    if (!*invalid)
+        return mask;
+    if (libsha_atomic_set_if_null(&env_error_printed, ENV_RULE) == NULL) {
+        char message[256];
+        libsha_config_check(value == NULL ? "" : value, message, sizeof message);
+        fprintf(stderr, "libsha: %s; libsha hashes with 'standard' until it is fixed or the program selects an "
+                        "implementation\n", message);
+    }
+    return LIBSHA_USE_STANDARD;
 }
 
 const char *libsha_config_error(void)
 {
-    int invalid;
-    env_mask(&invalid);
-    return invalid ? ENV_ERROR : NULL;
+    return libsha_config_check(NULL, NULL, 0) == LIBSHA_OK ? NULL : ENV_RULE;
 }
 
 /* Whether the automatic choice may take the row on a CPU with these features and advice. */

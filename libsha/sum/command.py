@@ -129,7 +129,9 @@ def _watched(hasher: FileHasher, out: Output, options: Options, names: list[byte
             progress.tick()
 
     yield from hasher.results(wait) if each_file else hasher.batches(wait)
-    if progress is not None:
+    if progress is not None and options.progress:
+        progress.finish()  # asked for: a last line with the totals, however quick the run was
+    elif progress is not None:
         progress.clear()
 
 
@@ -265,8 +267,9 @@ def _summary(counts: _Check, shown: str, options: Options, out: Output) -> bool:
 
 
 def _select(name: str, out: Output) -> bool:
-    code = _native.lib().libsha_select(name.encode("utf-8", "surrogateescape"))
+    code = _native.loaded().libsha_select(name.encode("utf-8", "surrogateescape"))
     if code == _errors.OK:
+        _native.allow_hashing()
         return True
     from ..dispatch import implementations
 
@@ -307,9 +310,13 @@ def _run(argv: list[str], out: Output) -> int:
         out.flush()
         return 0
     if options.version:
-        out.write(f"{PROG} (libsha) {_native.lib().libsha_version().decode()}\n".encode())
+        out.write(f"{PROG} (libsha) {_native.library_version()}\n".encode())
         out.flush()
         return 0
+    if options.impl is None and (problem := _native.configuration_problem()) is not None:
+        # The automatic choice would be refused: said once, before any file is read.
+        out.error(f"{problem}; fix or unset it, or name an implementation with --impl")
+        return 2
     _die_on_broken_pipe()
     try:
         if options.impl is not None and not _select(options.impl, out):

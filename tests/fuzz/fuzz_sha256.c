@@ -14,7 +14,8 @@
  * pointers, both offsets forms and binary views, with or without LIBSHA_DOUBLE, and
  * libsha_hex encodes the message. One input in four is also written to a file
  * and read back by libsha_sha256_file and libsha_sha256_files. The message's
- * first bytes are also CPUID readings for the CPU decision (check_decision).
+ * first bytes are also CPUID readings for the CPU decision (check_decision)
+ * and a LIBSHA_IMPL value for libsha_config_check (check_config).
  * Any difference aborts (a finding).
  */
 #include <stdint.h>
@@ -251,6 +252,35 @@ static void check_decision(const uint8_t *msg, size_t len, unsigned seed)
         abort();
 }
 
+/* A LIBSHA_IMPL value cut from the message: the same verdict whatever room the message has, the
+ * message one NUL-terminated line inside that room, empty when the value is valid. */
+static void check_config(const uint8_t *msg, size_t len)
+{
+    static const size_t rooms[] = {0, 1, 2, 9, 40, 256};
+    char value[200], message[256 + 8];
+    size_t n = len < sizeof value - 1 ? len : sizeof value - 1, r, i;
+    int verdict;
+
+    libsha_config_check(NULL, NULL, 0); /* the environment's value: read, never written */
+    memcpy(value, msg, n);
+    value[n] = '\0';
+    verdict = libsha_config_check(value, NULL, 0);
+    if (verdict != LIBSHA_OK && verdict != LIBSHA_ERR_ARGUMENT)
+        abort();
+    for (r = 0; r < sizeof rooms / sizeof rooms[0]; ++r) {
+        memset(message, 'Z', sizeof message);
+        if (libsha_config_check(value, rooms[r] ? message : NULL, rooms[r]) != verdict)
+            abort();
+        if (rooms[r] == 0)
+            continue;
+        for (i = 0; i < rooms[r] && message[i] != '\0'; ++i)
+            if ((unsigned char)message[i] < 0x20 || message[i] == 0x7f)
+                abort(); /* one line: control bytes are escaped */
+        if (i == rooms[r] || message[rooms[r]] != 'Z' || (verdict == LIBSHA_OK && message[0] != '\0'))
+            abort(); /* terminated inside its room, nothing past it, empty when valid */
+    }
+}
+
 static int openssl_many(void *peer, unsigned char *out, const unsigned char *data, const int64_t *offsets, size_t n)
 {
     size_t i;
@@ -340,6 +370,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 
     check_hmac(msg, len, input[1]);
     check_decision(msg, len, input[1]);
+    check_config(msg, len);
     check_merkle(msg, len);
     check_many(msg, len, input[1]);
     check_hex(msg, len);
