@@ -35,7 +35,20 @@ def sha256_file(file: PathOrFile, /) -> bytes:
         raise TypeError("sha256_file takes a path or a binary file object; for bytes use libsha.sha256_digest")
     if not hasattr(file, "readinto") and not hasattr(file, "read"):
         raise TypeError(f"sha256_file takes a path or a binary file object, not {type(file).__name__}")
+    _refuse_text(file, "sha256_file")
     return _digest(file)
+
+
+def _refuse_text(file: Any, caller: str) -> None:
+    """A TypeError for a file that reads str, before a byte of it is read: read(0) reads nothing."""
+    text = isinstance(file, io.TextIOBase)
+    if not text and not hasattr(file, "readinto"):
+        try:
+            text = isinstance(file.read(0), str)
+        except Exception:  # its reads will say what is wrong, in its own words
+            pass
+    if text:
+        raise TypeError(f"{caller} needs a binary file, not a text one: open it with 'rb' (or pass its .buffer)")
 
 
 def _small_file(f: Any) -> int:
@@ -67,8 +80,8 @@ def _digest(f: Any, hashed: Callable[[int], None] | None = None) -> bytes:
     small = _small_file(f)
     if readinto is None or small:  # plain reads: no readinto, or no need for two 4 MiB buffers
         while chunk := f.read(small or CHUNK):
-            if isinstance(chunk, str):
-                raise TypeError("sha256_file needs a binary file (open it with 'rb')")
+            if isinstance(chunk, str):  # a reader that gives str only once it has read
+                raise TypeError("sha256_file needs a binary file, not a text one: open it with 'rb'")
             h.update(chunk)
             if hashed is not None:
                 hashed(len(chunk))
@@ -118,6 +131,7 @@ def sha256_files(paths: Iterable[PathOrFile], *, jobs: int = 0) -> list[bytes | 
                 raise ValueError(f"embedded null byte in path {item!r}")
             items.append(path)
         elif hasattr(item, "readinto") or hasattr(item, "read"):
+            _refuse_text(item, "sha256_files")  # before any file is hashed
             items.append(_reader(item))
         else:
             raise TypeError(f"sha256_files takes paths or binary file objects, not {type(item).__name__}")

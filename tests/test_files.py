@@ -216,3 +216,34 @@ def test_a_bytesio_is_hashed_in_place_from_its_position(monkeypatch, size, start
     assert f.tell() == max(start, size)  # where reading it would have left it
     f.write(b"more")  # no export left behind: the BytesIO can still grow
     assert f.getvalue().endswith(b"more")
+
+
+@pytest.mark.parametrize("content", [b"ascii text\n", bytes(range(256)) * 40, "latin-1 \xe9".encode("latin-1") * 30000])
+@pytest.mark.parametrize("encoding", ["utf-8", "latin-1"])
+def test_a_text_mode_file_is_refused_before_a_byte_is_read(tmp_path, content, encoding):
+    path = tmp_path / "f"
+    path.write_bytes(content)
+    with open(path, encoding=encoding) as text:
+        with pytest.raises(TypeError, match="binary file, not a text one"):
+            libsha.sha256_file(text)
+        assert text.tell() == 0 and text.buffer.tell() == 0  # nothing read, nothing decoded
+        with pytest.raises(TypeError, match="binary file, not a text one"):
+            libsha.sha256_files([path, text])
+        assert text.buffer.tell() == 0
+    assert libsha.sha256_file(io.BytesIO(content)) == hashlib.sha256(content).digest()  # the same bytes, binary
+
+
+def test_an_object_reading_str_is_refused_before_it_reads():
+    class TextReader:
+        calls = []
+
+        def read(self, n=-1):
+            self.calls.append(n)
+            return "" if n == 0 else "abc"
+
+    reader = TextReader()
+    with pytest.raises(TypeError, match="binary file, not a text one"):
+        libsha.sha256_file(reader)
+    assert reader.calls == [0]  # the probe alone: read(0) consumes nothing
+    with pytest.raises(TypeError, match="binary file, not a text one"):
+        libsha.sha256_file(io.StringIO("abc"))
