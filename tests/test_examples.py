@@ -65,6 +65,29 @@ def test_c_program_via_pkg_config(prefix, tmp_path):
     assert result.returncode == 0 and result.stdout.decode().split()[0] == hashlib.sha256(data).hexdigest()
 
 
+@pytest.mark.skipif(shutil.which("pkg-config") is None, reason="needs pkg-config")
+@pytest.mark.parametrize("libdir_layout", ["lib64", "lib/x86_64-linux-gnu", "absolute"])
+def test_pkg_config_finds_the_tree_whatever_the_libdir(tmp_path, libdir_layout):
+    # GNUInstallDirs gives lib64 on Fedora and lib/<multiarch> for /usr on Debian: the .pc file's
+    # relative prefix must climb as many levels as its libdir has. Kernels left out: the layout is the test.
+    prefix = tmp_path / "prefix"
+    libdir = str(tmp_path / "elsewhere" / "lib") if libdir_layout == "absolute" else libdir_layout
+    no_kernels = [f"-DLIBSHA_NO_{family}=ON" for family in ("SSE41", "SHANI", "AVX", "AVX2", "BMI2", "AVX512", "ARM_SHA2")]
+    run("cmake", "-S", ROOT, "-B", tmp_path / "b", f"-DCMAKE_INSTALL_LIBDIR={libdir}", f"-DCMAKE_INSTALL_PREFIX={prefix}",
+        *no_kernels)
+    run("cmake", "--build", tmp_path / "b")
+    run("cmake", "--install", tmp_path / "b")
+    (pc,) = [f for f in tmp_path.rglob("libsha.pc") if (tmp_path / "b") not in f.parents]  # the installed one
+    env = dict(os.environ, PKG_CONFIG_PATH=str(pc.parent))
+    assert (Path(run("pkg-config", "--variable=libdir", "libsha", env=env).strip()) / "libsha.so").exists()
+    assert (Path(run("pkg-config", "--variable=includedir", "libsha", env=env).strip()) / "libsha.h").exists()
+    flags = run("pkg-config", "--cflags", "--libs", "libsha", env=env).split()
+    exe = tmp_path / "abc"
+    lib = run("pkg-config", "--variable=libdir", "libsha", env=env).strip()
+    run("cc", "-std=c11", EXAMPLES / "c" / "abc.c", *flags, f"-Wl,-rpath,{lib}", "-o", exe)
+    assert run(exe).split()[0] == ABC
+
+
 def test_cmake_find_package(prefix, tmp_path):
     run("cmake", "-S", EXAMPLES / "cmake", "-B", tmp_path / "b", f"-DCMAKE_PREFIX_PATH={prefix}")
     run("cmake", "--build", tmp_path / "b")

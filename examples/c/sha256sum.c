@@ -1,5 +1,7 @@
 /* SHA-256 of standard input, streamed: build with
- *   cc sha256sum.c $(pkg-config --cflags --libs libsha)
+ *   cc sha256sum.c $(pkg-config --cflags --libs libsha) -Wl,-rpath,"$(pkg-config --variable=libdir libsha)"
+ * where pkg-config finds libsha.pc: after `cmake --install build --prefix P`, set
+ * PKG_CONFIG_PATH=P/lib/pkgconfig (docs/c-api.md); the rpath lets the program find libsha.so.0 in P.
  */
 #include <stdio.h>
 
