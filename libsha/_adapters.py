@@ -12,7 +12,7 @@ import sys
 
 from . import _native
 from ._errors import NonContiguousError
-from ._errors import check
+from ._errors import a_type, check
 from ._batch import hash_list, run_parts
 
 TYPE_CHECKING = False
@@ -210,7 +210,7 @@ def _as_bytes(value: object, label: object) -> object:
         return value.encode()
     if isinstance(value, (bytes, bytearray, memoryview)):
         return value
-    raise TypeError(f"the value at index {label!r} is a {type(value).__name__}; sha256_many takes bytes or str")
+    raise TypeError(f"the value at index {label!r} is {a_type(value)}; sha256_many takes bytes or str")
 
 
 def _import_pyarrow() -> Any:

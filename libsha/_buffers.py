@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ctypes
 
-from ._errors import NonContiguousError
+from ._errors import NonContiguousError, a_type
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def contiguous_view(data: object, what: str = "data") -> memoryview:
         view = memoryview(data)  # type: ignore[arg-type]
     except TypeError:
         raise TypeError(
-            f"object supporting the buffer API required ({what} is a {type(data).__name__})"
+            f"object supporting the buffer API required ({what} is {a_type(data)})"
         ) from None
     if not view.c_contiguous:
         raise NonContiguousError(f"{what} must be a C-contiguous buffer (copy it with bytes() first)")
@@ -64,7 +64,7 @@ def item_view(item: object, name: str, what: str) -> memoryview:
     try:
         return contiguous_view(item, name)
     except TypeError:
-        raise TypeError(f"{name} is a {type(item).__name__}; {what}") from None
+        raise TypeError(f"{name} is {a_type(item)}; {what}") from None
 
 
 class borrow:

@@ -19,6 +19,12 @@ ERR_CANCELLED = -9
 ERR_NOMEM = -10
 
 
+def a_type(value: object) -> str:
+    """The value's type with its article, for messages: 'an int', 'a float'."""
+    name = type(value).__name__
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
+
+
 class NonContiguousError(ValueError, BufferError):
     """A buffer that is not C-contiguous (a ValueError, and the BufferError hashlib raises)."""
 

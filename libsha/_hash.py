@@ -288,13 +288,14 @@ _SEALED = True
 if FREE_THREADED:
     _serialize_methods(_Streaming)
 
-_NAMES = frozenset({"sha256", "sha-256"})
+_NAMES = frozenset({"sha256", "sha-256", "sha2-256"})  # hashlib's and OpenSSL's names for it, in any case
 
 
 def new(name: str, data: Buffer = b"", *, usedforsecurity: bool = True) -> sha256:
     """hashlib.new for the one algorithm libsha has: new("sha256", data) is sha256(data).
 
-    Any other name raises ValueError, as hashlib does for a name it does not know.
+    The name is sha256, sha-256 or sha2-256, in any case; any other raises ValueError, as hashlib
+    does for a name it does not know.
     """
     if not isinstance(name, str):
         raise TypeError(f"new() argument 'name' must be str, not {type(name).__name__}")

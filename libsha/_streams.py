@@ -7,7 +7,7 @@ from contextlib import ExitStack
 
 from . import _native
 from ._buffers import borrow, item_view
-from ._errors import check
+from ._errors import a_type, check
 from ._hash import _Streaming, _switch, sha256
 from ._hmac import HMAC
 
@@ -93,7 +93,7 @@ def _kind(hashers: list[Any]) -> bool:
         if isinstance(h, HMAC) != hmac or not isinstance(h, (sha256, HMAC)):
             kinds = "libsha.HMAC" if hmac else "libsha.sha256"
             raise TypeError(
-                f"hasher {i} is a {type(h).__name__}; update_many takes {kinds} objects, all of one kind"
+                f"hasher {i} is {a_type(h)}; update_many takes {kinds} objects, all of one kind"
             )
     return hmac
 

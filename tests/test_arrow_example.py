@@ -55,16 +55,16 @@ def test_hex_of_a_text_column(dataset):
     assert read_output(out).column("sha256").to_pylist() == [hashlib.sha256(s.encode()).hexdigest() for s in labels]
 
 
-@pytest.mark.parametrize("args, words", [
-    (("nope",), "no column 'nope' (the dataset has id, payload, label)"),
-    (("id",), "column 'id' is int64, not binary or string"),
-    (("payload", "--threads", "-1"), "--threads must be 0 or more"),
+@pytest.mark.parametrize("args, words, status", [  # docs/bad-input.md's statuses: 1 for the data, 2 for usage
+    (("nope",), "no column 'nope' (the dataset has id, payload, label)", 1),
+    (("id",), "column 'id' is int64, not binary or string", 1),
+    (("payload", "--threads", "-1"), "--threads must be 0 or more", 2),
 ])
-def test_bad_input_fails_clearly_and_writes_nothing(dataset, args, words):
+def test_bad_input_fails_clearly_and_writes_nothing(dataset, args, words, status):
     root, folder, _, _ = dataset
     out = root / "never"
     result = run_example(folder, args[0], out, *args[1:], cwd=root)
-    assert result.returncode != 0 and words in result.stderr
+    assert result.returncode == status and words in result.stderr
     assert "Traceback" not in result.stderr
     assert not out.exists() and not staging_left(root)
 

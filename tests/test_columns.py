@@ -123,7 +123,7 @@ def test_pandas_bad_dtypes():
     for series, name in bad:
         with pytest.raises(TypeError, match=f"not {name}"):
             libsha.sha256_many(series)
-    with pytest.raises(TypeError, match="index 'b' is a int"):
+    with pytest.raises(TypeError, match="index 'b' is an int"):
         libsha.sha256_many(pandas.Series([b"x", 5], index=["a", "b"], dtype=object))
 
 

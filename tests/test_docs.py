@@ -80,3 +80,22 @@ def test_no_test_or_page_types_a_row_name():
              *(ROOT / "libsha").glob("*.py"), ROOT / "CMakeLists.txt"]
     typed = [(f.relative_to(ROOT), n) for f in files for n in compound if n in f.read_text()]
     assert typed == []
+
+
+def test_every_c_function_is_on_the_c_api_page():
+    header = (ROOT / "libsha" / "include" / "libsha.h").read_text()
+    functions = re.findall(r"LIBSHA_API\s+[^;(]*?\b(libsha_\w+)\s*\(", header)
+    page = (ROOT / "docs" / "c-api.md").read_text()
+    assert len(functions) > 30 and [f for f in functions if f not in page] == []
+
+
+def test_the_header_names_only_what_it_declares():
+    # A comment that names libsha_files_progress.cancel where the struct is libsha_files_control fails here.
+    header = (ROOT / "libsha" / "include" / "libsha.h").read_text()
+    declared = set(re.findall(r"\b(libsha_\w+)\s*\(", header)) | set(re.findall(r"\b(?:struct|typedef struct)\s+(libsha_\w+)", header)) \
+        | set(re.findall(r"}\s*(libsha_\w+);", header))
+    for name, member in re.findall(r"\b(libsha_\w+)(?:\.(\w+))?", header):
+        assert name in declared, f"libsha.h names {name}, which it does not declare"
+        if member:
+            body = re.search(r"typedef struct " + name + r" \{(.*?)\}", header, re.S)
+            assert body and re.search(r"\b" + member + r"\b", body.group(1)), f"libsha.h names {name}.{member}"

@@ -88,6 +88,12 @@ def test_new_reads_as_hashlib_new_for_its_one_algorithm():
     assert libsha.new("SHA256").digest() == hashlib.new("SHA256").digest()
     assert libsha.new(name="sha256", data=b"abc", usedforsecurity=False).digest() == hashlib.sha256(b"abc").digest()
     assert isinstance(libsha.new("sha256"), libsha.sha256)
+    # The names docs/python.md gives, in any case; hashlib's own answer for the others depends on its OpenSSL.
+    for name in ("sha256", "SHA256", "sha-256", "SHA-256", "sha2-256", "Sha2-256"):
+        assert libsha.new(name, b"abc").digest() == hashlib.sha256(b"abc").digest(), name
+    for name in ("sha_256", "sha224", "sha256 ", "sha2_256", "sha", ""):
+        with pytest.raises(ValueError, match="unsupported hash type"):
+            libsha.new(name)
     with pytest.raises(ValueError, match="unsupported hash type md5"):
         libsha.new("md5")
     with pytest.raises(TypeError):

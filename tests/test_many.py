@@ -146,7 +146,7 @@ def test_a_real_block_s_txids_and_merkle_root():
     "bad, kind, words",
     [
         ([b"ok", "text"], TypeError, "message 1 is a str"),
-        ([b"ok", b"ok", 5], TypeError, "message 2 is a int"),
+        ([b"ok", b"ok", 5], TypeError, "message 2 is an int"),
         ([None], TypeError, "message 0 is a NoneType"),
         ([memoryview(bytes(8))[::2]], ValueError, "message 0 must be a C-contiguous"),
         (b"abc", TypeError, "not one bytes"),

@@ -91,6 +91,20 @@ def test_the_public_namespace_is_the_table():
             "cpu_models", "implementation_for", "decide_x86", "Decision"} <= set(dir(libsha.dispatch))
 
 
+def test_dispatch_shows_its_api_and_no_more():
+    import libsha.dispatch
+
+    public = set(libsha.dispatch.__all__)
+    assert set(dir(libsha.dispatch)) == public
+    assert not {"check", "ctypes", "operator", "TYPE_CHECKING", "annotations"} & public
+    assert all(hasattr(libsha.dispatch, name) for name in public)
+    namespace = {}
+    exec("from libsha.dispatch import *", namespace)
+    assert set(namespace) - {"__builtins__"} == public
+    page = (ROOT / "docs" / "python.md").read_text()
+    assert [name for name in public if name not in page] == []  # each one documented
+
+
 @pytest.mark.parametrize("argv", [["-c", "import libsha"], ["-m", "libsha.oracle", "--help"]])
 def test_a_shadowing_checkout_says_so(argv):
     import subprocess

@@ -117,11 +117,44 @@ def test_usage_errors_as_gnu(tmp_path, args):
     same_as_gnu(*args, cwd=tmp_path)
 
 
-@pytest.mark.parametrize("args", [["-j"], ["-j", "0"], ["-j", "x"], ["--jobs=-2"], ["--impl"]])
+@pytest.mark.parametrize("args", [["-j"], ["-j", "x"], ["--jobs=-2"], ["-j", "1025"], ["--impl"]])
 def test_bad_added_options(tmp_path, args):
     result = ours(*args, cwd=tmp_path)
     assert result.returncode == 1 and result.stdout == b""
     assert result.stderr.startswith(b"libsha sum: ") and b"Try 'libsha sum --help'" in result.stderr
+
+
+def test_jobs_zero_is_one_per_cpu_as_in_python(tmp_path):
+    for i in range(5):
+        (tmp_path / f"f{i}").write_bytes(pattern251(1000 * i, i))
+    names = [f"f{i}" for i in range(5)]
+    zero, one = ours("-j", "0", *names, cwd=tmp_path), ours("--jobs=1", *names, cwd=tmp_path)
+    assert zero.returncode == one.returncode == 0 and zero.stdout == one.stdout != b""
+
+
+def test_progress_when_asked_ends_with_a_line_of_totals_however_quick(tmp_path):
+    (tmp_path / "small").write_bytes(pattern251(50_000))
+    result = ours("--progress", "small", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.endswith(b"  small\n")
+    lines = result.stderr.decode().splitlines()
+    assert lines and lines[-1].startswith("48.8 KiB of 48.8 KiB (100%)"), result.stderr
+    assert ours("small", cwd=tmp_path).stderr == b""  # not asked, not on a terminal: nothing
+
+
+@pytest.mark.parametrize("value", ["bogus", "sse4,,avx2"])
+def test_an_invalid_libsha_impl_is_one_line_and_status_2(tmp_path, value):
+    (tmp_path / "f").write_bytes(b"data")
+    env = dict(ENV, LIBSHA_IMPL=value)
+    result = subprocess.run([sys.executable, "-m", "libsha", "sum", "f"], cwd=tmp_path, capture_output=True, env=env)
+    assert result.returncode == 2 and result.stdout == b""
+    assert result.stderr.decode().count("\n") == 1 and result.stderr.startswith(f"libsha sum: LIBSHA_IMPL='{value}'".encode())
+    assert b"--impl" in result.stderr
+    # Naming an implementation is a choice by name: the file is hashed, nothing said.
+    named = subprocess.run([sys.executable, "-m", "libsha", "sum", "--impl", "standard", "f"], cwd=tmp_path,
+                           capture_output=True, env=env)
+    assert named.returncode == 0 and named.stderr == b"" and named.stdout.startswith(hashlib.sha256(b"data").hexdigest().encode())
+    version = subprocess.run([sys.executable, "-m", "libsha", "--version"], cwd=tmp_path, capture_output=True, env=env)
+    assert version.returncode == 0 and version.stdout.strip() == libsha.library_version().encode()
 
 
 def test_help_and_version(tmp_path):

@@ -110,7 +110,7 @@ def test_bad_arguments_change_nothing():
     _refused([h, a], [b"x", b"y"], TypeError, "hasher 1 is a sha256; update_many takes libsha.HMAC")
     _refused([a, hashlib.sha256()], [b"x", b"y"], TypeError, "hasher 1 is a .*sha256")
     _refused([a, b], [b"x", "text"], TypeError, "chunk 1 is a str")
-    _refused([a, b], [b"x", 5], TypeError, "chunk 1 is a int")
+    _refused([a, b], [b"x", 5], TypeError, "chunk 1 is an int")
     strided = memoryview(bytearray(100))[::2]
     _refused([a, b], [b"x", strided], libsha.NonContiguousError, "chunk 1")
 

@@ -31,11 +31,13 @@ Only when verifying checksums (-c):
   -w, --warn            warn of each line that is not properly formatted
 
 Added by libsha:
-  -j, --jobs=N          hash N files at a time (default: the CPUs this process may use)
+  -j, --jobs=N          hash N files at a time (0, the default: the CPUs this
+                          process may use)
       --impl=NAME       use that SHA-256 implementation (python -c "import
                           libsha; print(libsha.dispatch.implementations())" lists them)
-      --progress        show progress on stderr (shown anyway on a terminal
-                          once hashing has taken 2 seconds)
+      --progress        show progress on stderr: a line every 2 seconds (in
+                          place on a terminal) and a last one with the totals
+                          (shown anyway on a terminal once hashing has taken 2 seconds)
 
       --help            display this help and exit
       --version         output version information and exit
@@ -100,8 +102,8 @@ def _set(options: Options, name: str, value: str | None) -> None:
         options.status, options.warn, options.quiet = name == "status", name == "warn", name == "quiet"
     elif name == "jobs":
         assert value is not None
-        if not value.isdigit() or not 0 < int(value) <= 1024:
-            raise UsageError(f"invalid number of jobs: {value!r} (1 to 1024)")
+        if not value.isdigit() or not 0 <= int(value) <= 1024:  # 0: one per CPU, as jobs=0 in Python
+            raise UsageError(f"invalid number of jobs: {value!r} (0 to 1024; 0: the CPUs this process may use)")
         options.jobs = int(value)
     elif name == "impl":
         options.impl = value

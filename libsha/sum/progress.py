@@ -12,8 +12,8 @@ if TYPE_CHECKING:
 
 class Progress:
     """Shown from `start` seconds on: redrawn in place on a terminal (5 times a second), a line
-    every 2 seconds elsewhere. The total is the size of the named files, looked up only when the
-    line is first shown (a run that ends sooner never pays for it)."""
+    every 2 seconds elsewhere; finish() writes the last one. The total is the size of the named
+    files, looked up only when the line is first shown (a run that ends sooner never pays for it)."""
 
     def __init__(self, stderr: Any, bytes_read: Callable[[], int], paths: list[bytes], start: float,
                  clock: Callable[[], float] = monotonic) -> None:
@@ -37,6 +37,18 @@ class Progress:
         if elapsed < self._start or now - self._last < (0.2 if self._tty else 2.0):
             return
         self._last = now
+        self._stderr.write("\r\033[K" + self._line(elapsed) if self._tty else self._line(elapsed) + "\n")
+        self._stderr.flush()
+        self._shown = True
+
+    def finish(self) -> None:
+        """The last line, with the totals, whether or not one was shown before (--progress asked)."""
+        line = self._line(self._clock() - self._begin)
+        self._stderr.write(("\r\033[K" if self._tty else "") + line + "\n")
+        self._stderr.flush()
+        self._shown = False
+
+    def _line(self, elapsed: float) -> str:
         if self._total is None:
             self._total = sum(_size(p) for p in self._paths)
         done = self._bytes_read()
@@ -45,9 +57,7 @@ class Progress:
             text += f" of {_amount(self._total)} ({min(100.0, 100.0 * done / self._total):.0f}%)"
         if elapsed > 0:
             text += f", {_amount(done / elapsed)}/s"
-        self._stderr.write("\r\033[K" + text if self._tty else text + "\n")
-        self._stderr.flush()
-        self._shown = True
+        return text
 
     def clear(self) -> None:
         """Erases the line on a terminal, before other output."""
