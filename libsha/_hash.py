@@ -49,10 +49,6 @@ _new_lock: Any = RLock if FREE_THREADED else allocate_lock
 _SWITCHING = allocate_lock()  # an object's one switch to _Streaming; making its lock
 _SEALED = False  # sha256 takes no subclass but this module's
 
-# The one-shot fast path (see _oneshot), bound here too once the library is loaded.
-_fast_below = -1
-_sha256_into_bytes: Any = None
-_native.bind_fast_path(globals())
 
 
 class sha256:
@@ -67,6 +63,7 @@ class sha256:
     name = "sha256"
     digest_size = _native.DIGEST_SIZE
     block_size = _native.BLOCK_SIZE
+    __module__ = "libsha"  # its public home, as the accelerator's type says it
 
     # _held: the constructor's bytes (kept, unused, after the switch). The
     # others are _Streaming's, set by the switch (_ctx may keep a long held
@@ -77,7 +74,11 @@ class sha256:
     _ctx: Any
     _lock: Any
 
-    def __init__(self, data: Buffer = b"", *, usedforsecurity: bool = True) -> None:
+    def __init__(self, data: Buffer = b"", *, usedforsecurity: bool = True, string: Buffer | None = None) -> None:
+        if string is not None:  # hashlib's name for it
+            if data != b"":
+                raise TypeError("sha256() takes 'data' or 'string', not both")
+            data = string
         if type(data) is bytes:
             self._held = data
             return
@@ -96,13 +97,6 @@ class sha256:
 
     def digest(self) -> bytes:
         held = self._held
-        if len(held) < _fast_below:
-            out = bytes(32)
-            _sha256_into_bytes(held, len(held), out)
-            return out
-        return self._digest_long(held)
-
-    def _digest_long(self, held: bytes) -> bytes:
         digest = sha256_digest(held)
         if len(held) >= HOLD_BYTES:
             with _SWITCHING:
@@ -227,30 +221,25 @@ class _Streaming(sha256):
         # reader that still sees none after joining has every byte.
         tail: bytes = b"".join(self._parts)
         if self._ctx is None:
-            if len(tail) < _fast_below:
-                out = bytes(32)
-                _sha256_into_bytes(tail, len(tail), out)
-                return out
             return sha256_digest(tail)
         with self._locked():
             tail = b"".join(self._parts)
             # final() wipes the copy it is given; this object goes on.
             ctx = _native.Context.from_buffer_copy(self._ctx)
         short = _native.lib_keeping_gil()  # the tail is below 5 KiB: not worth releasing the GIL
-        digest = _native.Digest()
         try:
             if tail:
                 check(short.libsha_sha256_update(ctx, tail, len(tail)))
         except BaseException:
             short.libsha_sha256_wipe(ctx)
             raise
-        check(short.libsha_sha256_final(ctx, digest))
-        return digest.raw
+        return _native.final_digest(ctx)
 
-    def __del__(self) -> None:
+    # Bound here, not looked up at the call: at interpreter exit the module's globals may be gone first.
+    def __del__(self, _wipe: Any = _native.wipe) -> None:
         ctx = self._ctx
         if ctx is not None:
-            _native.wipe("libsha_sha256_wipe", ctx)
+            _wipe("libsha_sha256_wipe", ctx)
 
     def copy(self) -> Self:
         other = _Streaming.__new__(_Streaming)
@@ -287,6 +276,9 @@ def _serialize_methods(cls: type) -> None:
 _SEALED = True
 if FREE_THREADED:
     _serialize_methods(_Streaming)
+
+if _native.ACCEL is not None:  # the same object as C methods (libsha/_accel.c); the classes above are the ctypes path
+    sha256 = _native.ACCEL.sha256  # type: ignore[misc]  # noqa: F811
 
 _NAMES = frozenset({"sha256", "sha-256", "sha2-256"})  # hashlib's and OpenSSL's names for it, in any case
 

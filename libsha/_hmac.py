@@ -37,6 +37,7 @@ class HMAC:
     name = "hmac-sha256"
     digest_size = _native.DIGEST_SIZE
     block_size = _native.BLOCK_SIZE
+    __module__ = "libsha"  # its public home, as the accelerator's type says it
 
     __slots__ = ("_ctx", "_lock")
 
@@ -66,14 +67,19 @@ class HMAC:
     def digest(self) -> bytes:
         with self._lock:
             ctx = _native.HmacContext.from_buffer_copy(self._ctx)  # final() wipes it; this object goes on
-        out = _native.Digest()
-        check(_native.lib_keeping_gil().libsha_hmac_sha256_final(ctx, out))
-        return out.raw
+        out = _native.take_digest()
+        try:
+            check(_native.lib_keeping_gil().libsha_hmac_sha256_final(ctx, out))
+            digest: bytes = out.raw
+            return digest
+        finally:
+            _native.give_digest(out)
 
-    def __del__(self) -> None:
+    # Bound here, not looked up at the call: at interpreter exit the module's globals may be gone first.
+    def __del__(self, _wipe: Any = _native.wipe) -> None:
         ctx = getattr(self, "_ctx", None)  # (None when __init__ failed before setting it)
         if ctx is not None:
-            _native.wipe("libsha_hmac_sha256_wipe", ctx)
+            _wipe("libsha_hmac_sha256_wipe", ctx)
 
     def hexdigest(self) -> str:
         return self.digest().hex()
@@ -90,6 +96,11 @@ class HMAC:
 
     def __repr__(self) -> str:
         return f"<libsha.{self.name} object @ {id(self):#x}>"
+
+
+if _native.ACCEL is not None:  # the same call and object in C (libsha/_accel.c)
+    hmac_sha256 = _native.ACCEL.hmac_sha256  # noqa: F811
+    HMAC = _native.ACCEL.HMAC  # type: ignore[misc]  # noqa: F811
 
 
 def hmac_new(key: Buffer, msg: Buffer | None = None) -> HMAC:

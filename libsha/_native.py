@@ -12,13 +12,15 @@ from _thread import allocate_lock
 from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint, c_uint32, c_uint64, c_void_p
 
 from . import _elf
-from ._errors import ConfigurationError, LibraryLoadError
+from ._errors import ConfigurationError, LibraryLoadError, check
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterable
 
 ENV_LIBRARY = "LIBSHA_LIBRARY"
+# "ctypes": the ctypes path even where the accelerator loads; "accelerated": the accelerator or an error.
+ENV_BINDING = "LIBSHA_BINDING"
 
 # name: (restype, argtypes), as in libsha/include/libsha.h
 SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
@@ -192,44 +194,54 @@ HmacContext: Any = None  # ctypes.c_char * sizeof(libsha_hmac_sha256_ctx), set b
 
 # The call short inputs take: it keeps the GIL and has no argtypes (ctypes
 # converts bytes and small ints itself, at half the cost of declared ones), so
-# its length is a C int. Set by lib(); None where the digest cannot be written
-# into a new bytes object (see _writes_into_bytes).
-sha256_into_bytes: Callable[..., None] | None = None
-# Bytes objects shorter than this take sha256_into_bytes: 0 where it is None.
+# its length is a C int; it writes the digest into a ctypes buffer the caller
+# owns (take_digest). Set when hashing is allowed; None before.
+short_sha256: Callable[..., None] | None = None
+# Bytes objects shorter than this take short_sha256: 0 while it is None.
 fast_below = 0
 
 # Namespaces of the modules whose hot paths read the two values above as
 # their own globals (faster in Python than another module's attributes).
 _fast_path_users: list[dict[str, Any]] = []
 
+# Digest buffers for the ctypes calls, reused: a call takes one (list.pop, atomic) and gives it
+# back, so threads never share one, and a digest costs no new ctypes object (about 50 ns of 300).
+# The hot paths inline take_digest.
+DIGESTS: list[Any] = []
+
+
+def take_digest() -> Any:
+    try:
+        return DIGESTS.pop()
+    except IndexError:
+        return Digest()
+
+
+give_digest = DIGESTS.append
+
+
+def final_digest(ctx: Any) -> bytes:
+    """The digest of a context (which final() wipes), through a reused buffer."""
+    out = take_digest()
+    try:
+        check(lib_keeping_gil().libsha_sha256_final(ctx, out))
+        digest: bytes = out.raw
+        return digest
+    finally:
+        give_digest(out)
+
 
 def _publish_fast_path(namespace: dict[str, Any]) -> None:
-    namespace["_sha256_into_bytes"] = sha256_into_bytes
+    namespace["_short_sha256"] = short_sha256
     namespace["_fast_below"] = fast_below
 
 
 def bind_fast_path(namespace: dict[str, Any]) -> None:
-    """Sets _sha256_into_bytes and _fast_below in namespace (a module's globals()) once the library is loaded."""
+    """Sets _short_sha256 and _fast_below in namespace (a module's globals()) once hashing is allowed."""
     with _LOADING:  # not between a load's publishing and its end
         _fast_path_users.append(namespace)
         if _lib is not None:
             _publish_fast_path(namespace)
-
-
-def _writes_into_bytes(function: Callable[..., None]) -> bool:
-    """Whether ctypes hands C the storage of a bytes object, so C can fill a fresh one.
-
-    CPython passes a bytes argument as a pointer to its own buffer. A bytes
-    object made by bytes(32) a moment earlier is referenced by nobody else and
-    has no cached hash yet, so filling it in place is the cheapest way to hand
-    a digest back (no ctypes array, no copy). Checked here on a known answer;
-    elsewhere (another ctypes, a future CPython) the copying path is used.
-    """
-    if sys.implementation.name != "cpython":
-        return False
-    out = bytes(DIGEST_SIZE)
-    function(b"abc", 3, out)
-    return out.hex() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"  # FIPS 180-4 B.1
 
 
 def loaded() -> ctypes.CDLL:
@@ -271,12 +283,43 @@ def allow_hashing() -> None:
 
 def refuse_hashing_again() -> None:
     """Back to no selection by name (dispatch.using's exit): refused again while LIBSHA_IMPL is invalid."""
-    global _lib, sha256_into_bytes, fast_below
+    global _lib, short_sha256, fast_below
     with _LOADING:
         if _refusal is not None and _lib is not None:
-            _lib, sha256_into_bytes, fast_below = None, None, 0
+            _lib, short_sha256, fast_below = None, None, 0
             for namespace in _fast_path_users:
                 _publish_fast_path(namespace)
+            if ACCEL is not None:
+                ACCEL.allow(False)
+
+
+def _accelerator() -> Any:
+    """libsha._accel (libsha/_accel.c: the per-call paths as C methods) where it was built and loads
+    here, CPython 3.11+ with the GIL, unless LIBSHA_BINDING says ctypes; else None (the ctypes path)."""
+    choice = os.environ.get(ENV_BINDING, "")
+    if choice not in ("", "ctypes", "accelerated"):
+        raise ConfigurationError(f"{ENV_BINDING}={choice!r}: it is 'ctypes', 'accelerated' or unset")
+    if choice == "ctypes":
+        return None
+    try:
+        from . import _accel  # type: ignore[attr-defined,unused-ignore]  # (absent from py3-none wheels)
+    except ImportError as exc:
+        if choice == "accelerated":
+            raise ConfigurationError(f"{ENV_BINDING}=accelerated, but the accelerator does not load here: {exc}") from None
+        return None
+    return _accel
+
+
+def _view_error(data: object, what: str) -> None:
+    """The accelerator's buffer errors, in the binding's words: raises what contiguous_view raises."""
+    from ._buffers import contiguous_view
+
+    contiguous_view(data, what)
+
+
+def binding() -> str:
+    """'accelerated' (the C methods of libsha._accel) or 'ctypes': the path the bindings' calls take."""
+    return "ctypes" if ACCEL is None else "accelerated"
 
 
 def hashing_allowed() -> bool:
@@ -337,15 +380,18 @@ def _load_once() -> None:
 def _publish(library: ctypes.CDLL) -> None:
     """Makes `library` the one lib() gives, with its fast path (under _LOADING). Its first hash here
     makes the automatic choice, so it waits for a valid LIBSHA_IMPL or a selection by name."""
-    global _lib, sha256_into_bytes, fast_below
-    into_bytes = ctypes.PyDLL(library._name).libsha_sha256_intlen  # keeps the GIL; no argtypes (see above)
-    # No return code to convert: the fast paths give it a bytes object and its
-    # true length, 0 <= len < 2 KiB, with which it cannot fail.
-    into_bytes.restype = None
-    sha256_into_bytes = into_bytes if _writes_into_bytes(into_bytes) else None
-    fast_below = GIL_RELEASE_BYTES if sha256_into_bytes is not None else 0
-    for namespace in _fast_path_users:
-        _publish_fast_path(namespace)
+    global _lib, short_sha256, fast_below
+    if ACCEL is not None:  # the same library's entry points, for the accelerator's C methods
+        addresses = tuple(ctypes.cast(getattr(library, name), c_void_p).value for name in ACCEL.ENTRY_POINTS)
+        ACCEL.bind(addresses, library.libsha_sha256_ctx_size(), library.libsha_hmac_sha256_ctx_size())
+    else:  # the ctypes path's one-shot (the accelerator's replaces it)
+        short = ctypes.PyDLL(library._name).libsha_sha256_intlen  # keeps the GIL; no argtypes (see above)
+        # No return code to convert: the fast paths give it a bytes object and its
+        # true length, 0 <= len < 2 KiB, with which it cannot fail.
+        short.restype = None
+        short_sha256, fast_below = short, GIL_RELEASE_BYTES
+        for namespace in _fast_path_users:
+            _publish_fast_path(namespace)
     _lib = library  # last: another thread that sees it sees everything above
 
 
@@ -353,3 +399,10 @@ def library_version() -> str:
     """The native library's version string."""
     version: bytes = loaded().libsha_version()
     return version.decode()
+
+
+# The accelerator, where it loads: its C methods ask lib() before their first hash (which loads the
+# library and binds them), and raise the binding's own errors through these helpers.
+ACCEL: Any = _accelerator()
+if ACCEL is not None:
+    ACCEL.setup(lib, _view_error, check, GIL_RELEASE_BYTES)

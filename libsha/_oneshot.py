@@ -18,21 +18,26 @@ if TYPE_CHECKING:
 # less than borrowing their memory (a Py_buffer or a ctypes array per call).
 COPY_BELOW = 4096
 
-# The bytes fast path, switched on once the library is loaded: until then
-# (and where C cannot fill a bytes object) no length is below it.
+# The bytes fast path, switched on once hashing is allowed: until then no length is below it.
 _fast_below = -1
-_sha256_into_bytes: Any = None
+_short_sha256: Any = None
 _native.bind_fast_path(globals())
+_take_digest, _give_digest, _Digest = _native.DIGESTS.pop, _native.DIGESTS.append, _native.Digest
 
 
 def sha256_digest(data: Buffer = b"", /) -> bytes:
     """SHA-256 of any C-contiguous buffer, as 32 bytes: hashlib.sha256(data).digest() in one call."""
     # The common case in as few Python operations as possible: a short bytes
-    # object, hashed with the GIL kept, the digest written into a new bytes.
+    # object, hashed with the GIL kept, into a reused digest buffer.
     if type(data) is bytes and len(data) < _fast_below:
-        out = bytes(32)
-        _sha256_into_bytes(data, len(data), out)
-        return out
+        try:
+            out = _take_digest()
+        except IndexError:
+            out = _Digest()
+        _short_sha256(data, len(data), out)
+        digest: bytes = out.raw
+        _give_digest(out)
+        return digest
     return _sha256_any(data)
 
 
@@ -55,6 +60,11 @@ def _sha256_any(data: Buffer) -> bytes:
 def sha256_hexdigest(data: Buffer = b"", /) -> str:
     """SHA-256 of any C-contiguous buffer, as 64 lowercase hex digits: hashlib.sha256(data).hexdigest()."""
     return sha256_digest(data).hex()
+
+
+if _native.ACCEL is not None:  # the same calls as C functions (libsha/_accel.c)
+    sha256_digest = _native.ACCEL.sha256_digest  # noqa: F811
+    sha256_hexdigest = _native.ACCEL.sha256_hexdigest  # noqa: F811
 
 
 def sha256d64(data: Buffer, /) -> bytes:

@@ -41,6 +41,9 @@ def update_many(hashers: Iterable[sha256 | HMAC], chunks: Iterable[Buffer], /) -
         if first != i:
             raise ValueError(f"hasher {i} is hasher {first} again: each stream takes one chunk per call")
     views = [item_view(chunk, f"chunk {i}", _WHAT) for i, chunk in enumerate(chunks)]
+    if _native.ACCEL is not None:  # the accelerator's objects: it locks them and calls C itself
+        _native.ACCEL.update_many(hashers, views, hmac)
+        return
     with ExitStack() as held:
         if hmac:
             contexts = _hmac_contexts(hashers, held)  # type: ignore[arg-type]  # checked by _kind

@@ -22,6 +22,7 @@ __all__ = [
     "USE_STANDARD", "USE_SSE4", "USE_AVX2", "USE_SHANI", "USE_AVX512", "USE_ALL", "CPU_FEATURES", "CPU_TUNING",
     "Implementation", "Decision", "autodetect", "implementation", "implementations", "lanes", "select", "using",
     "cpu_features", "cpu_tuning", "cpu_model", "cpu_models", "implementation_for", "decide_x86", "build_type",
+    "binding",
 ]
 
 # Implementation mask bits, as Bitcoin Core's sha256_implementation (LIBSHA_USE_* in libsha.h).
@@ -359,6 +360,12 @@ def _each_implementation() -> Iterator[Implementation]:
 def implementations() -> list[Implementation]:
     """Every implementation compiled in, best first, with whether this CPU runs it."""
     return list(_each_implementation())
+
+
+def binding() -> str:
+    """The path the Python calls take: 'accelerated' (the C methods of libsha._accel, CPython 3.11+
+    where the wheel built them) or 'ctypes' (everywhere else, and with LIBSHA_BINDING=ctypes)."""
+    return _native.binding()
 
 
 def build_type() -> str:

@@ -9,6 +9,8 @@ import pytest
 
 import libsha
 
+pytestmark = pytest.mark.binding
+
 
 class LyingBytearray(bytearray):
     def __len__(self):

@@ -9,7 +9,7 @@ import pytest
 import libsha
 from support.data import buffer_kinds, pattern251
 
-pytestmark = pytest.mark.core
+pytestmark = [pytest.mark.core, pytest.mark.binding]
 
 np = pytest.importorskip("numpy")
 

@@ -10,7 +10,7 @@ import pytest
 
 import libsha
 
-pytestmark = pytest.mark.core
+pytestmark = [pytest.mark.core, pytest.mark.binding]
 
 test_hashlib = pytest.importorskip("test.test_hashlib", reason="CPython's test package is not installed here")
 

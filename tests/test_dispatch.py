@@ -16,7 +16,7 @@ from support.data import sha256d64_by_hashlib
 from libsha import _errors, _native
 from support.rows import ARM, AVX2, AVX2_1WAY, AVX512, SHANI, SHANI_AVX512, SSE4
 
-pytestmark = pytest.mark.core
+pytestmark = [pytest.mark.core, pytest.mark.binding]
 
 RUNNABLE = {i.name for i in libsha.dispatch.implementations() if i.runnable}
 # What the automatic choice may take on this CPU, as the library decides it (runnable, and the CPU

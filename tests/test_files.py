@@ -11,6 +11,8 @@ import libsha
 from support.data import pattern251
 from libsha import _files
 
+pytestmark = pytest.mark.binding
+
 
 @pytest.fixture
 def small_chunks(monkeypatch):

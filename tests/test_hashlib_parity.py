@@ -9,8 +9,9 @@ import pytest
 import libsha
 from libsha import _hash, _native
 from support.data import pattern251
+from support.binding import ctypes_internals
 
-pytestmark = pytest.mark.core
+pytestmark = [pytest.mark.core, pytest.mark.binding]
 
 
 def test_from_libsha_import_sha256_reads_as_hashlib():
@@ -140,6 +141,7 @@ def test_each_path_works_as_the_first_use_of_the_library(code):
     assert len(result.stdout.strip()) == 64
 
 
+@ctypes_internals
 def test_the_held_message_is_the_callers_object_not_a_copy():
     data = pattern251(1000, 1)
     h = libsha.sha256(data)

@@ -13,8 +13,9 @@ from support.processes import run_threads
 from libsha import _errors, _native
 from libsha.reference import hmac_sha256 as reference_hmac
 from libsha.reference import nist
+from support.binding import ctypes_internals
 
-pytestmark = pytest.mark.core
+pytestmark = [pytest.mark.core, pytest.mark.binding]
 
 lib = _native.lib()
 CASES = nist.hmac_cases()
@@ -161,6 +162,7 @@ def test_context_is_wiped_by_final_and_by_wipe():
     assert lib.libsha_hmac_sha256_ctx_size() == 2 * lib.libsha_sha256_ctx_size()
 
 
+@ctypes_internals
 def test_python_contexts_are_wiped_when_freed():
     # The objects own their contexts and wipe them when freed; held here, the memory stays to look at.
     import gc

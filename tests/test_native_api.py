@@ -9,9 +9,10 @@ import pytest
 
 import libsha
 from libsha import _errors, _native
+from support.binding import accelerator_internals, ctypes_internals
 from shabench import internal
 
-pytestmark = pytest.mark.core
+pytestmark = [pytest.mark.core, pytest.mark.binding]
 
 lib = _native.lib()
 bench = internal.lib()  # with the internal benchmark loops declared
@@ -134,6 +135,7 @@ def test_message_length_limit():
     assert lib.libsha_sha256_update(ctx, b"a", 1) == _errors.OK
 
 
+@ctypes_internals
 def test_python_maps_the_length_limit_to_overflow_error():
     h = libsha.sha256()
     h.update(bytes(4096))  # an update this long goes to a C context
@@ -145,6 +147,7 @@ def test_python_maps_the_length_limit_to_overflow_error():
         h.digest()
 
 
+@ctypes_internals
 def test_a_refused_update_leaves_the_kept_bytes_hashed_once():
     h = libsha.sha256()
     h.update(bytes(4096))
@@ -261,3 +264,23 @@ def test_digests_written_into_new_bytes_objects_are_fresh():
     assert len({id(r) for r in results}) == 50
     assert results == [hashlib.sha256(bytes([i])).digest() for i in range(50)]
     assert hash(results[0]) == hash(hashlib.sha256(b"\0").digest())
+
+
+@accelerator_internals
+def test_the_accelerator_maps_the_length_limit_to_overflow_error():
+    from libsha import _accel
+
+    h = libsha.sha256(b"x")
+    # The (private) length field of the object's own context, 32 bytes in (libsha.h's layout).
+    length = ctypes.c_uint64.from_address(id(h) + _accel.SHA256_CONTEXT_OFFSET + 32)
+    assert length.value == 1
+    length.value = (1 << 61) - 1
+    with pytest.raises(OverflowError, match="2\\*\\*61"):
+        h.update(b"ab")
+    with pytest.raises(OverflowError, match="2\\*\\*61"):
+        libsha.update_many([h], [b"ab"])
+    assert length.value == (1 << 61) - 1  # refused: nothing hashed
+    mac = libsha.HMAC(b"key", b"x")  # its inner context comes first (libsha.h)
+    ctypes.c_uint64.from_address(id(mac) + _accel.HMAC_CONTEXT_OFFSET + 32).value = (1 << 61) - 1
+    with pytest.raises(OverflowError, match="2\\*\\*61"):
+        mac.update(b"ab")

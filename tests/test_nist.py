@@ -8,7 +8,7 @@ import libsha
 from libsha import reference
 from libsha.reference.nist import messages, monte, monte_checkpoints
 
-pytestmark = pytest.mark.core
+pytestmark = [pytest.mark.core, pytest.mark.binding]
 
 SHORT = messages("SHA256ShortMsg.rsp")
 LONG = messages("SHA256LongMsg.rsp")

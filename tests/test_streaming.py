@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 import libsha
 from support.data import pattern251
 from support.processes import run_threads
+from support.binding import ctypes_internals
 
-pytestmark = pytest.mark.core
+pytestmark = [pytest.mark.core, pytest.mark.binding]
 
 
 # Every split point, piece size and length to 1,100 of the C kernels is tests/c/test_libsha.c's (once
@@ -135,6 +136,7 @@ def test_random_update_sequences_with_copies_and_digests(one_stream_row, rng):
             assert mine.digest() == reference.digest()  # again: digest does not end it
 
 
+@ctypes_internals
 def test_many_short_updates_hold_bounded_memory():
     h, expected = libsha.sha256(), hashlib.sha256()
     for i in range(20000):

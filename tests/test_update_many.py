@@ -14,6 +14,8 @@ from libsha import _native
 from support.data import WIDEST_LANES, buffer_kinds, pattern251
 from conftest import runnable_implementations
 
+pytestmark = pytest.mark.binding
+
 
 def _states(rng):
     """Hashers in each state a sha256 object has (fresh, holding bytes, holding a long message

@@ -1,0 +1,709 @@
+/* libsha._accel: the binding's per-call paths as C methods, for CPython 3.11+ (limited API, abi3).
+ *
+ * It holds no SHA-256 code: bind() hands it the addresses of the entry points of the library that
+ * ctypes loaded (libsha/_native.py), so the dispatcher, select(), LIBSHA_IMPL and the self-test
+ * govern this path as they govern ctypes'. Until the binding allows hashing (a valid or unset
+ * LIBSHA_IMPL, or a row selected by name) every hashing call first asks _native.lib(), which loads
+ * the library and binds, or raises ConfigurationError. Errors that need words (a str, a buffer that
+ * is not C-contiguous, a code from the library) are raised by the binding's own Python helpers, so
+ * each message is written once.
+ *
+ * The GIL is released for inputs from GIL_RELEASE_BYTES on, as hashlib does; an object that has
+ * released it once has a lock, which every method then takes (hashlib's scheme), so threads that
+ * share an object see each update whole.
+ */
+#define Py_LIMITED_API 0x030B0000
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libsha.h"
+
+/* The library's entry points (bind()), with their types from libsha.h. Never cleared once set: an
+ * object freed after the binding refused hashing again still wipes its context. */
+typedef int oneshot_f(const void *data, size_t len, unsigned char *out);
+typedef void ctx_f(libsha_sha256_ctx *ctx);
+typedef int update_f(libsha_sha256_ctx *ctx, const void *data, size_t len);
+typedef int final_f(libsha_sha256_ctx *ctx, unsigned char *out);
+typedef int hmac_f(const void *key, size_t keylen, const void *msg, size_t msglen, unsigned char *out);
+typedef int hmac_init_f(libsha_hmac_sha256_ctx *ctx, const void *key, size_t keylen);
+typedef int hmac_update_f(libsha_hmac_sha256_ctx *ctx, const void *data, size_t len);
+typedef int hmac_final_f(libsha_hmac_sha256_ctx *ctx, unsigned char *out);
+typedef void hmac_ctx_f(libsha_hmac_sha256_ctx *ctx);
+typedef int hex_f(char *out, const void *in, size_t len);
+typedef int many_f(libsha_sha256_ctx *const *ctxs, const void *const *data, const size_t *lens, size_t n);
+typedef int hmac_many_f(libsha_hmac_sha256_ctx *const *ctxs, const void *const *data, const size_t *lens, size_t n);
+
+static struct {
+    oneshot_f *sha256;
+    ctx_f *init;
+    update_f *update;
+    final_f *final;
+    ctx_f *wipe;
+    hmac_f *hmac;
+    hmac_init_f *hmac_init;
+    hmac_update_f *hmac_update;
+    hmac_final_f *hmac_final;
+    hmac_ctx_f *hmac_wipe;
+    hex_f *hex;
+    many_f *update_many;
+    hmac_many_f *hmac_update_many;
+} lib;
+#define ENTRY_POINTS 13
+
+/* The declarations in libsha.h and the types above agree (_Generic does not evaluate its operand:
+ * no reference to the library, which this module never links). */
+#define SAME_TYPE(function, type) _Static_assert(_Generic(&function, type *: 1, default: 0), #function)
+SAME_TYPE(libsha_sha256, oneshot_f);
+SAME_TYPE(libsha_sha256_init, ctx_f);
+SAME_TYPE(libsha_sha256_update, update_f);
+SAME_TYPE(libsha_sha256_final, final_f);
+SAME_TYPE(libsha_sha256_wipe, ctx_f);
+SAME_TYPE(libsha_hmac_sha256, hmac_f);
+SAME_TYPE(libsha_hmac_sha256_init, hmac_init_f);
+SAME_TYPE(libsha_hmac_sha256_update, hmac_update_f);
+SAME_TYPE(libsha_hmac_sha256_final, hmac_final_f);
+SAME_TYPE(libsha_hmac_sha256_wipe, hmac_ctx_f);
+SAME_TYPE(libsha_hex, hex_f);
+SAME_TYPE(libsha_sha256_update_many, many_f);
+SAME_TYPE(libsha_hmac_sha256_update_many, hmac_many_f);
+
+static int allowed;                  /* hashing may run now (bind(), allow()) */
+static Py_ssize_t gil_release_bytes; /* inputs from this size on release the GIL */
+static PyObject *ask_lib;            /* _native.lib: loads and binds, or raises ConfigurationError */
+static PyObject *view_error;         /* _buffers.contiguous_view: raises the binding's buffer errors */
+static PyObject *check_code;         /* _errors.check: raises for a library return code */
+static PyObject *sha256_type, *hmac_type;
+
+static int ready(void)
+{
+    PyObject *result;
+    if (allowed)
+        return 0;
+    if (ask_lib == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "libsha._accel is used before libsha set it up");
+        return -1;
+    }
+    result = PyObject_CallNoArgs(ask_lib);
+    if (result == NULL)
+        return -1;
+    Py_DECREF(result);
+    if (!allowed) {
+        PyErr_SetString(PyExc_RuntimeError, "libsha._accel: the library loaded but was not bound");
+        return -1;
+    }
+    return 0;
+}
+
+static int raise_code(int code)
+{
+    PyObject *result = PyObject_CallFunction(check_code, "i", code);
+    if (result == NULL)
+        return -1;
+    Py_DECREF(result);
+    PyErr_Format(PyExc_RuntimeError, "libsha returned error %d", code);
+    return -1;
+}
+
+/* obj's bytes (C-contiguous, any buffer), or -1 with the binding's own exception for it. */
+static int get_view(PyObject *obj, Py_buffer *view, const char *what)
+{
+    PyObject *result;
+    if (!PyUnicode_Check(obj) && PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) == 0)
+        return 0;
+    PyErr_Clear();
+    result = PyObject_CallFunction(view_error, "Os", obj, what); /* raises TypeError or NonContiguousError */
+    if (result != NULL) {
+        Py_DECREF(result);
+        PyErr_Format(PyExc_TypeError, "%s: a buffer libsha cannot read", what);
+    }
+    return -1;
+}
+
+/* ---- one-shots ---- */
+
+static PyObject *digest_of(PyObject *data, int hex)
+{
+    Py_buffer view;
+    unsigned char out[32];
+    char text[64];
+    int code;
+    if (ready() < 0 || get_view(data, &view, "data") < 0)
+        return NULL;
+    if (view.len >= gil_release_bytes) {
+        Py_BEGIN_ALLOW_THREADS
+        code = lib.sha256(view.buf, (size_t)view.len, out);
+        Py_END_ALLOW_THREADS
+    } else {
+        code = lib.sha256(view.buf, (size_t)view.len, out);
+    }
+    PyBuffer_Release(&view);
+    if (code != LIBSHA_OK)
+        return raise_code(code), NULL;
+    if (!hex)
+        return PyBytes_FromStringAndSize((const char *)out, 32);
+    lib.hex(text, out, 32);
+    return PyUnicode_FromStringAndSize(text, 64);
+}
+
+static PyObject *oneshot(PyObject *const *args, Py_ssize_t nargs, int hex, const char *name)
+{
+    static PyObject *empty; /* the default argument, b"" */
+    if (nargs > 1)
+        return PyErr_Format(PyExc_TypeError, "%s() takes at most 1 argument (%zd given)", name, nargs);
+    if (nargs == 0 && empty == NULL && (empty = PyBytes_FromStringAndSize(NULL, 0)) == NULL)
+        return NULL;
+    return digest_of(nargs ? args[0] : empty, hex);
+}
+
+static PyObject *sha256_digest(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    return oneshot(args, nargs, 0, "sha256_digest");
+}
+
+static PyObject *sha256_hexdigest(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    return oneshot(args, nargs, 1, "sha256_hexdigest");
+}
+
+static PyObject *hmac_sha256(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer key, msg;
+    unsigned char out[32];
+    int code;
+    (void)module;
+    if (nargs != 2)
+        return PyErr_Format(PyExc_TypeError, "hmac_sha256() takes exactly 2 arguments (%zd given)", nargs);
+    if (ready() < 0 || get_view(args[0], &key, "key") < 0)
+        return NULL;
+    if (get_view(args[1], &msg, "msg") < 0) {
+        PyBuffer_Release(&key);
+        return NULL;
+    }
+    if (key.len + msg.len >= gil_release_bytes) {
+        Py_BEGIN_ALLOW_THREADS
+        code = lib.hmac(key.buf, (size_t)key.len, msg.buf, (size_t)msg.len, out);
+        Py_END_ALLOW_THREADS
+    } else {
+        code = lib.hmac(key.buf, (size_t)key.len, msg.buf, (size_t)msg.len, out);
+    }
+    PyBuffer_Release(&key);
+    PyBuffer_Release(&msg);
+    if (code != LIBSHA_OK)
+        return raise_code(code), NULL;
+    return PyBytes_FromStringAndSize((const char *)out, 32);
+}
+
+/* ---- the objects' shared parts: a lock made on first need, hashlib's scheme ---- */
+
+static void enter(PyThread_type_lock lock)
+{
+    if (lock != NULL && !PyThread_acquire_lock(lock, 0)) {
+        Py_BEGIN_ALLOW_THREADS
+        PyThread_acquire_lock(lock, 1);
+        Py_END_ALLOW_THREADS
+    }
+}
+
+static void leave(PyThread_type_lock lock)
+{
+    if (lock != NULL)
+        PyThread_release_lock(lock);
+}
+
+static allocfunc type_alloc; /* the types' tp_alloc (the generic one), read once at import */
+
+static PyObject *alloc(PyObject *type)
+{
+    return type_alloc((PyTypeObject *)type, 0);
+}
+
+static void release_object(PyObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    freefunc release = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    release(self);
+    Py_DECREF(type);
+}
+
+static PyObject *refuse_pickle(PyObject *self, PyObject *unused)
+{
+    PyObject *name = PyType_GetName(Py_TYPE(self)); /* as the ctypes path's objects say it */
+    (void)unused;
+    if (name == NULL)
+        return NULL;
+    PyErr_Format(PyExc_TypeError, "cannot pickle %R object", name);
+    Py_DECREF(name);
+    return NULL;
+}
+
+static PyObject *object_repr(PyObject *self)
+{
+    PyObject *name = PyObject_GetAttrString(self, "name"), *text;
+    if (name == NULL)
+        return NULL;
+    text = PyUnicode_FromFormat("<libsha.%U object @ %p>", name, (void *)self);
+    Py_DECREF(name);
+    return text;
+}
+
+static PyObject *digest_result(const unsigned char out[32], int hex)
+{
+    char text[64];
+    if (!hex)
+        return PyBytes_FromStringAndSize((const char *)out, 32);
+    lib.hex(text, out, 32);
+    return PyUnicode_FromStringAndSize(text, 64);
+}
+
+/* ---- the two objects, libsha.sha256 and libsha.HMAC: a lock, then a context of their kind ---- */
+
+typedef struct {
+    PyObject_HEAD
+    PyThread_type_lock lock; /* NULL until an update releases the GIL */
+    libsha_sha256_ctx ctx;
+} Sha256;
+
+typedef struct {
+    PyObject_HEAD
+    PyThread_type_lock lock;
+    libsha_hmac_sha256_ctx ctx;
+} Hmac;
+
+/* What differs between them: the context's place and size, and the library calls on it (through
+ * these wrappers, so one code path calls either with its own type). */
+typedef struct {
+    size_t offset, size;
+    int (*update)(void *ctx, const void *data, size_t len);
+    int (*final)(void *ctx, unsigned char *out);
+    void (*wipe)(void *ctx);
+    const char *what; /* the argument's name in errors */
+} Kind;
+
+static int sha256_update_any(void *ctx, const void *data, size_t len) { return lib.update(ctx, data, len); }
+static int sha256_final_any(void *ctx, unsigned char *out) { return lib.final(ctx, out); }
+static void sha256_wipe_any(void *ctx) { lib.wipe(ctx); }
+static int hmac_update_any(void *ctx, const void *data, size_t len) { return lib.hmac_update(ctx, data, len); }
+static int hmac_final_any(void *ctx, unsigned char *out) { return lib.hmac_final(ctx, out); }
+static void hmac_wipe_any(void *ctx) { lib.hmac_wipe(ctx); }
+
+static const Kind SHA256_KIND = {offsetof(Sha256, ctx), sizeof(libsha_sha256_ctx), sha256_update_any, sha256_final_any,
+                            sha256_wipe_any, "data"};
+static const Kind HMAC_KIND = {offsetof(Hmac, ctx), sizeof(libsha_hmac_sha256_ctx), hmac_update_any, hmac_final_any,
+                          hmac_wipe_any, "msg"};
+
+typedef struct {
+    PyObject_HEAD
+    PyThread_type_lock lock;
+} Locked;
+
+#define LOCK(op) (((Locked *)(op))->lock)
+#define CONTEXT(op, kind) ((void *)((char *)(op) + (kind)->offset))
+
+static int feed(PyObject *op, const Kind *kind, PyObject *data)
+{
+    Py_buffer view;
+    int code;
+    if (get_view(data, &view, kind->what) < 0)
+        return -1;
+    if (view.len >= gil_release_bytes) {
+        if (LOCK(op) == NULL && (LOCK(op) = PyThread_allocate_lock()) == NULL) {
+            PyBuffer_Release(&view);
+            PyErr_NoMemory();
+            return -1;
+        }
+        Py_BEGIN_ALLOW_THREADS
+        PyThread_acquire_lock(LOCK(op), 1);
+        code = kind->update(CONTEXT(op, kind), view.buf, (size_t)view.len);
+        PyThread_release_lock(LOCK(op));
+        Py_END_ALLOW_THREADS
+    } else {
+        enter(LOCK(op));
+        code = kind->update(CONTEXT(op, kind), view.buf, (size_t)view.len);
+        leave(LOCK(op));
+    }
+    PyBuffer_Release(&view);
+    return code == LIBSHA_OK ? 0 : raise_code(code);
+}
+
+static PyObject *finish(PyObject *op, const Kind *kind, int hex)
+{
+    union {
+        libsha_sha256_ctx sha256;
+        libsha_hmac_sha256_ctx hmac;
+    } copy;
+    unsigned char out[32];
+    int code;
+    if (ready() < 0)
+        return NULL;
+    enter(LOCK(op));
+    memcpy(&copy, CONTEXT(op, kind), kind->size);
+    leave(LOCK(op));
+    code = kind->final(&copy, out); /* final() wipes the copy; this object goes on */
+    if (code != LIBSHA_OK)
+        return raise_code(code), NULL;
+    return digest_result(out, hex);
+}
+
+static PyObject *copy_of(PyObject *op, const Kind *kind)
+{
+    PyObject *other;
+    if (ready() < 0 || (other = alloc((PyObject *)Py_TYPE(op))) == NULL)
+        return NULL;
+    enter(LOCK(op));
+    memcpy(CONTEXT(other, kind), CONTEXT(op, kind), kind->size);
+    leave(LOCK(op));
+    return other;
+}
+
+static void release(PyObject *op, const Kind *kind)
+{
+    if (lib.wipe != NULL)
+        kind->wipe(CONTEXT(op, kind)); /* a state reveals the message's prefix; an HMAC's is as good as the key */
+    if (LOCK(op) != NULL)
+        PyThread_free_lock(LOCK(op));
+    release_object(op);
+}
+
+static PyObject *update_method(PyObject *op, PyObject *data, const Kind *kind)
+{
+    if (ready() < 0 || feed(op, kind, data) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* The methods, one set per kind. */
+#define METHODS(name, KIND)                                                                                  \
+    static PyObject *name##_update(PyObject *op, PyObject *data) { return update_method(op, data, &KIND); }   \
+    static PyObject *name##_digest(PyObject *op, PyObject *unused) { (void)unused; return finish(op, &KIND, 0); } \
+    static PyObject *name##_hexdigest(PyObject *op, PyObject *unused) { (void)unused; return finish(op, &KIND, 1); } \
+    static PyObject *name##_copy(PyObject *op, PyObject *unused) { (void)unused; return copy_of(op, &KIND); }  \
+    static void name##_dealloc(PyObject *op) { release(op, &KIND); }                                          \
+    static PyMethodDef name##_methods[] = {                                                                   \
+        {"update", name##_update, METH_O, "Feeds more of the message (any C-contiguous buffer)."},           \
+        {"digest", name##_digest, METH_NOARGS, "The result for the message so far, as 32 bytes."},          \
+        {"hexdigest", name##_hexdigest, METH_NOARGS, "The result as 64 lowercase hex digits."},              \
+        {"copy", name##_copy, METH_NOARGS, "An independent copy of this object."},                           \
+        {"__reduce__", refuse_pickle, METH_NOARGS, NULL},                                                     \
+        {NULL, NULL, 0, NULL},                                                                                \
+    };
+
+METHODS(sha256_object, SHA256_KIND)
+METHODS(hmac_object, HMAC_KIND)
+
+static PyObject *sha256_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"data", "string", "usedforsecurity", NULL};
+    PyObject *data = NULL, *string = NULL, *usedforsecurity = NULL, *self;
+    Py_ssize_t nargs = PyTuple_Size(args);
+    if (kwds == NULL && nargs <= 1) /* sha256() and sha256(data), the common calls: no parsing */
+        data = nargs ? PyTuple_GetItem(args, 0) : NULL;
+    else if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O$OO:sha256", keywords, &data, &string, &usedforsecurity))
+        return NULL;
+    if (data != NULL && string != NULL) {
+        PyErr_SetString(PyExc_TypeError, "sha256() takes 'data' or 'string', not both");
+        return NULL;
+    }
+    if (ready() < 0 || (self = alloc((PyObject *)type)) == NULL)
+        return NULL;
+    lib.init(&((Sha256 *)self)->ctx);
+    if (data == NULL)
+        data = string;
+    if (data != NULL && feed(self, &SHA256_KIND, data) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return self;
+}
+
+static PyObject *hmac_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"key", "msg", NULL};
+    PyObject *key, *msg = Py_None, *self;
+    Py_buffer view;
+    int code;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|O:HMAC", keywords, &key, &msg))
+        return NULL;
+    if (ready() < 0 || get_view(key, &view, "key") < 0)
+        return NULL;
+    if ((self = alloc((PyObject *)type)) == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    code = lib.hmac_init(&((Hmac *)self)->ctx, view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    if (code != LIBSHA_OK) {
+        raise_code(code);
+        Py_DECREF(self);
+        return NULL;
+    }
+    if (msg != Py_None && feed(self, &HMAC_KIND, msg) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return self;
+}
+
+static PyType_Slot sha256_slots[] = {
+    {Py_tp_doc, "SHA-256 with hashlib's interface: sha256(data).digest(), update, hexdigest, copy.\n\n"
+                "A drop-in for hashlib.sha256, e.g. in hmac.new(key, msg, libsha.sha256) and\n"
+                "hashlib.file_digest(f, libsha.sha256). Safe to share between threads."},
+    {Py_tp_new, sha256_new},
+    {Py_tp_dealloc, sha256_object_dealloc},
+    {Py_tp_methods, sha256_object_methods},
+    {Py_tp_repr, object_repr},
+    {0, NULL},
+};
+
+static PyType_Spec sha256_spec = {"libsha.sha256", sizeof(Sha256), 0, Py_TPFLAGS_DEFAULT, sha256_slots};
+
+static PyType_Slot hmac_slots[] = {
+    {Py_tp_doc, "HMAC-SHA256 with hmac.HMAC's interface: update, digest, hexdigest, copy.\n\n"
+                "The key's two chaining states live in a C context that is wiped when the object\n"
+                "is freed; the key itself is not kept. Safe to share between threads."},
+    {Py_tp_new, hmac_new},
+    {Py_tp_dealloc, hmac_object_dealloc},
+    {Py_tp_methods, hmac_object_methods},
+    {Py_tp_repr, object_repr},
+    {0, NULL},
+};
+
+static PyType_Spec hmac_spec = {"libsha.HMAC", sizeof(Hmac), 0, Py_TPFLAGS_DEFAULT, hmac_slots};
+
+/* ---- update_many: the streams' blocks together through the library's lanes ---- */
+
+static int by_address(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t) * (PyObject *const *)a, y = (uintptr_t) * (PyObject *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* update_many(hashers, chunks, hmac): lists of one length, checked by _streams.update_many (one
+ * kind, each hasher once, each chunk a C-contiguous buffer); checked again here where a mistake
+ * would reach memory. The objects' locks are taken in address order, the one order every call
+ * takes them in, so calls sharing objects cannot deadlock. */
+static PyObject *update_many(PyObject *module, PyObject *args)
+{
+    PyObject *hashers, *chunks, *result = NULL, **order = NULL;
+    int hmac, code = LIBSHA_OK;
+    Py_ssize_t n, i, taken = 0, got = 0, total = 0;
+    Py_buffer *views = NULL;
+    void **ctxs = NULL;
+    const void **data = NULL;
+    size_t *lens = NULL;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "O!O!p:update_many", &PyList_Type, &hashers, &PyList_Type, &chunks, &hmac))
+        return NULL;
+    if ((n = PyList_Size(hashers)) != PyList_Size(chunks))
+        return PyErr_Format(PyExc_ValueError, "update_many: %zd hashers, %zd chunks", n, PyList_Size(chunks));
+    if (ready() < 0)
+        return NULL;
+    if (n == 0)
+        Py_RETURN_NONE;
+    views = PyMem_Calloc((size_t)n, sizeof *views);
+    ctxs = PyMem_Calloc((size_t)n, sizeof *ctxs);
+    data = PyMem_Calloc((size_t)n, sizeof *data);
+    lens = PyMem_Calloc((size_t)n, sizeof *lens);
+    order = PyMem_Calloc((size_t)n, sizeof *order);
+    if (views == NULL || ctxs == NULL || data == NULL || lens == NULL || order == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (i = 0; i < n; ++i) {
+        PyObject *h = PyList_GetItem(hashers, i);
+        if ((PyObject *)Py_TYPE(h) != (hmac ? hmac_type : sha256_type)) {
+            PyErr_Format(PyExc_TypeError, "update_many: hasher %zd is not a libsha.%s", i, hmac ? "HMAC" : "sha256");
+            goto done;
+        }
+        ctxs[i] = CONTEXT(h, hmac ? &HMAC_KIND : &SHA256_KIND);
+        order[i] = h;
+    }
+    for (; got < n; ++got) {
+        if (get_view(PyList_GetItem(chunks, got), &views[got], "chunk") < 0)
+            goto done;
+        data[got] = views[got].buf, lens[got] = (size_t)views[got].len, total += views[got].len;
+    }
+    qsort(order, (size_t)n, sizeof *order, by_address);
+    for (i = 1; i < n; ++i)
+        if (order[i] == order[i - 1]) {
+            PyErr_SetString(PyExc_ValueError, "update_many: a hasher given twice");
+            goto done;
+        }
+    for (i = 0; i < n; ++i) /* every lock exists before any is taken: the GIL goes below */
+        if (LOCK(order[i]) == NULL && (LOCK(order[i]) = PyThread_allocate_lock()) == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    for (; taken < n; ++taken)
+        enter(LOCK(order[taken]));
+    if (total >= gil_release_bytes) {
+        Py_BEGIN_ALLOW_THREADS
+        code = hmac ? lib.hmac_update_many((libsha_hmac_sha256_ctx *const *)ctxs, data, lens, (size_t)n)
+                    : lib.update_many((libsha_sha256_ctx *const *)ctxs, data, lens, (size_t)n);
+        Py_END_ALLOW_THREADS
+    } else {
+        code = hmac ? lib.hmac_update_many((libsha_hmac_sha256_ctx *const *)ctxs, data, lens, (size_t)n)
+                    : lib.update_many((libsha_sha256_ctx *const *)ctxs, data, lens, (size_t)n);
+    }
+    if (code == LIBSHA_OK) {
+        Py_INCREF(Py_None);
+        result = Py_None;
+    } else {
+        raise_code(code);
+    }
+done:
+    while (taken > 0)
+        leave(LOCK(order[--taken]));
+    while (got > 0)
+        PyBuffer_Release(&views[--got]);
+    PyMem_Free(views), PyMem_Free(ctxs), PyMem_Free(data), PyMem_Free(lens), PyMem_Free(order);
+    return result;
+}
+
+/* ---- set-up from libsha/_native.py ---- */
+
+static void replace(PyObject **slot, PyObject *value)
+{
+    PyObject *old = *slot;
+    Py_INCREF(value);
+    *slot = value;
+    Py_XDECREF(old);
+}
+
+static PyObject *setup(PyObject *module, PyObject *args)
+{
+    PyObject *lib_callable, *view_errors, *check;
+    Py_ssize_t threshold;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OOOn:setup", &lib_callable, &view_errors, &check, &threshold))
+        return NULL;
+    replace(&ask_lib, lib_callable);
+    replace(&view_error, view_errors);
+    replace(&check_code, check);
+    gil_release_bytes = threshold;
+    Py_RETURN_NONE;
+}
+
+/* Integers from the loader as function pointers (implementation-defined in ISO C, as dlsym is). */
+#define ENTRY(field, type, address) (lib.field = (type *)(uintptr_t)(address))
+
+/* The library's addresses, in the order of the table above, and the sizes of its contexts: a
+ * library whose contexts differ from this header's is refused (ValueError), nothing bound. */
+static PyObject *bind(PyObject *module, PyObject *args)
+{
+    unsigned long long a[ENTRY_POINTS];
+    Py_ssize_t ctx_size, hmac_ctx_size;
+    size_t i;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "(KKKKKKKKKKKKK)nn:bind", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7],
+                          &a[8], &a[9], &a[10], &a[11], &a[12], &ctx_size, &hmac_ctx_size))
+        return NULL;
+    if ((size_t)ctx_size != sizeof(libsha_sha256_ctx) || (size_t)hmac_ctx_size != sizeof(libsha_hmac_sha256_ctx))
+        return PyErr_Format(PyExc_ValueError, "libsha._accel was built for contexts of %zu and %zu bytes; this library "
+                            "has %zd and %zd", sizeof(libsha_sha256_ctx), sizeof(libsha_hmac_sha256_ctx), ctx_size,
+                            hmac_ctx_size);
+    for (i = 0; i < ENTRY_POINTS; ++i)
+        if (a[i] == 0)
+            return PyErr_Format(PyExc_ValueError, "entry point %zu is NULL", i);
+    ENTRY(sha256, oneshot_f, a[0]), ENTRY(init, ctx_f, a[1]), ENTRY(update, update_f, a[2]);
+    ENTRY(final, final_f, a[3]), ENTRY(wipe, ctx_f, a[4]), ENTRY(hmac, hmac_f, a[5]);
+    ENTRY(hmac_init, hmac_init_f, a[6]), ENTRY(hmac_update, hmac_update_f, a[7]);
+    ENTRY(hmac_final, hmac_final_f, a[8]), ENTRY(hmac_wipe, hmac_ctx_f, a[9]), ENTRY(hex, hex_f, a[10]);
+    ENTRY(update_many, many_f, a[11]), ENTRY(hmac_update_many, hmac_many_f, a[12]);
+    allowed = 1;
+    Py_RETURN_NONE;
+}
+
+/* allow(False): hashing asks _native.lib() again first (an invalid LIBSHA_IMPL, nothing selected). */
+static PyObject *allow(PyObject *module, PyObject *flag)
+{
+    int yes = PyObject_IsTrue(flag);
+    (void)module;
+    if (yes < 0)
+        return NULL;
+    if (yes && lib.sha256 == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "libsha._accel.allow(True) before bind()");
+        return NULL;
+    }
+    allowed = yes;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_functions[] = {
+    {"sha256_digest", (PyCFunction)(void (*)(void))sha256_digest, METH_FASTCALL,
+     "SHA-256 of any C-contiguous buffer, as 32 bytes: hashlib.sha256(data).digest() in one call."},
+    {"sha256_hexdigest", (PyCFunction)(void (*)(void))sha256_hexdigest, METH_FASTCALL,
+     "SHA-256 of any C-contiguous buffer, as 64 lowercase hex digits."},
+    {"hmac_sha256", (PyCFunction)(void (*)(void))hmac_sha256, METH_FASTCALL,
+     "HMAC-SHA256 of msg under key (any C-contiguous buffers), as 32 bytes."},
+    {"update_many", update_many, METH_VARARGS, NULL},
+    {"setup", setup, METH_VARARGS, NULL},
+    {"bind", bind, METH_VARARGS, NULL},
+    {"allow", allow, METH_O, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "libsha._accel", "libsha's per-call paths as C methods over the ctypes-loaded library.",
+    -1, module_functions, NULL, NULL, NULL, NULL,
+};
+
+/* hashlib's attributes, on the class as on its objects. */
+static int set_attribute(PyObject *type, const char *name, PyObject *value)
+{
+    int result = value == NULL ? -1 : PyObject_SetAttrString(type, name, value);
+    Py_XDECREF(value);
+    return result;
+}
+
+static int add_type(PyObject *module, PyType_Spec *spec, const char *attribute, const char *name, PyObject **slot)
+{
+    PyObject *type = PyType_FromSpec(spec);
+    if (type == NULL)
+        return -1;
+    if (set_attribute(type, "name", PyUnicode_FromString(name)) < 0
+        || set_attribute(type, "digest_size", PyLong_FromLong(LIBSHA_DIGEST_SIZE)) < 0
+        || set_attribute(type, "block_size", PyLong_FromLong(LIBSHA_BLOCK_SIZE)) < 0
+        || set_attribute(type, "__module__", PyUnicode_FromString("libsha")) < 0
+        || PyModule_AddObject(module, attribute, type) < 0) { /* steals the reference on success */
+        Py_DECREF(type);
+        return -1;
+    }
+    *slot = type; /* the module holds it for as long as the process runs */
+    type_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)type, Py_tp_alloc);
+    return 0;
+}
+
+PyMODINIT_FUNC PyInit__accel(void)
+{
+    PyObject *module = PyModule_Create(&module_def), *names;
+    if (module == NULL)
+        return NULL;
+    /* What bind() takes, in its order: _native.py hands over these functions' addresses. */
+    names = Py_BuildValue("(sssssssssssss)", "libsha_sha256", "libsha_sha256_init", "libsha_sha256_update",
+                          "libsha_sha256_final", "libsha_sha256_wipe", "libsha_hmac_sha256", "libsha_hmac_sha256_init",
+                          "libsha_hmac_sha256_update", "libsha_hmac_sha256_final", "libsha_hmac_sha256_wipe",
+                          "libsha_hex", "libsha_sha256_update_many", "libsha_hmac_sha256_update_many");
+    if (names == NULL || PyModule_AddObject(module, "ENTRY_POINTS", names) < 0) {
+        Py_XDECREF(names);
+        Py_DECREF(module);
+        return NULL;
+    }
+    /* Where an object's C context starts, for the tests that edit a context's length field. */
+    if (PyModule_AddIntConstant(module, "SHA256_CONTEXT_OFFSET", (long)offsetof(Sha256, ctx)) < 0
+        || PyModule_AddIntConstant(module, "HMAC_CONTEXT_OFFSET", (long)offsetof(Hmac, ctx)) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    if (add_type(module, &sha256_spec, "sha256", "sha256", &sha256_type) < 0
+        || add_type(module, &hmac_spec, "HMAC", "hmac-sha256", &hmac_type) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
