@@ -24,12 +24,20 @@ pytestmark = pytest.mark.build
 
 
 @needs_source
-def test_wheel_is_py3_none_platform_and_carries_the_library(tmp_path):
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", tmp_path, ROOT, env={**os.environ, "CMAKE_BUILD_PARALLEL_LEVEL": "2"})
+@pytest.mark.parametrize("py_api", [None, "py3"])
+def test_the_wheel_is_abi3_with_the_accelerator_or_py3_none_without(tmp_path, py_api):
+    # CPython 3.11+ with the GIL: cp311-abi3 with libsha._accel (pyproject.toml's override); elsewhere,
+    # or asked with -C wheel.py-api=py3, py3-none with the library alone.
+    settings = ["-C", f"wheel.py-api={py_api}"] if py_api else []
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", tmp_path, ROOT, *settings,
+        env={**os.environ, "CMAKE_BUILD_PARALLEL_LEVEL": "2"})
     (wheel,) = tmp_path.glob("libsha-*.whl")
     platform = sysconfig.get_platform().replace("-", "_").replace(".", "_")
-    assert wheel.name.endswith(f"-py3-none-{platform}.whl"), wheel.name
+    abi3 = py_api is None and sys.implementation.name == "cpython" and sys.version_info >= (3, 11) \
+        and not sysconfig.get_config_var("Py_GIL_DISABLED")
+    assert wheel.name.endswith(f"-{'cp311-abi3' if abi3 else 'py3-none'}-{platform}.whl"), wheel.name
     names = zipfile.ZipFile(wheel).namelist()
+    assert ("libsha/_accel.abi3.so" in names) == abi3
     assert "libsha/libsha.so" in names
     assert "libsha/include/libsha.h" in names
     assert "libsha/reference/sha256.py" in names and "shabench/cli.py" in names

@@ -42,13 +42,15 @@ def api_names():
     return sorted(module.api_functions(HEADER.read_text()) | module.internal_functions())
 
 
-def make_wheel(folder, tag, library, library_name="libsha.so", record_ok=True, wheel_tag=None):
+def make_wheel(folder, tag, library, library_name="libsha.so", record_ok=True, wheel_tag=None, accelerator=None):
     """A wheel as scikit-build-core lays it out: the installed package's Python files, the header,
-    the given library, WHEEL and a RECORD."""
+    the given library (and accelerator, as _accel.abi3.so), WHEEL and a RECORD."""
     package = Path(libsha.__file__).parent
     files = {f"libsha/{p.name}": p.read_bytes() for p in package.glob("*.py")}
     files["libsha/include/libsha.h"] = HEADER.read_bytes()
     files[f"libsha/{library_name}"] = Path(library).read_bytes()
+    if accelerator is not None:
+        files["libsha/_accel.abi3.so"] = Path(accelerator).read_bytes()
     full_tag = tag if tag.count("-") == 2 else f"py3-none-{tag}"  # a platform alone, or python-abi-platform
     files["libsha-0.1.0.dist-info/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\n"
                                               f"Tag: {wheel_tag or full_tag}\n").encode()
@@ -103,9 +105,10 @@ def test_a_sound_wheel_passes_and_says_what_it_found(tmp_path):
 
 @pytest.mark.parametrize("tag, refusal", [
     ("linux_aarch64", "is for linux x86_64, the tag linux_aarch64 says linux arm64"),
-    ("win_amd64", "on windows the loader looks for libsha/libsha.dll"),
-    ("macosx_11_0_x86_64", "on macos the loader looks for libsha/libsha.dylib"),
+    ("win_amd64", "a py3-none wheel for windows holds ['libsha/libsha.dll']"),
+    ("macosx_11_0_x86_64", "a py3-none wheel for macos holds ['libsha/libsha.dylib']"),
     ("cp311-cp311-linux_x86_64", "tag cp311-cp311: libsha's wheels are py3-none"),
+    ("cp311-abi3-linux_x86_64", "a cp311-abi3 wheel for linux holds ['libsha/_accel.abi3.so', 'libsha/libsha.so']"),
     ("py3-none-any", "platform tag 'any' is not one libsha's wheels use"),
 ])
 def test_a_wrong_tag_is_refused(tmp_path, tag, refusal):
@@ -190,3 +193,29 @@ def test_a_macos_library_needing_a_newer_macos_than_its_tag_is_refused(tmp_path)
                    extra_args=["-Wl,-install_name,@rpath/libsha.dylib"])
     code, out = check(make_wheel(tmp_path / "newer", "macosx_11_0_arm64", lib, library_name="libsha.dylib"))
     assert code == 1 and "needs macOS (13, 0) or later, the tag claims (11, 0)" in out, out
+
+
+
+def installed_accelerator():
+    path = Path(libsha.__file__).parent / "_accel.abi3.so"
+    if not path.exists():
+        pytest.skip("the installed libsha has no accelerator (a py3-none wheel)")
+    return path
+
+
+def test_an_abi3_wheel_with_its_accelerator_passes(tmp_path):
+    code, out = check(make_wheel(tmp_path, "cp311-abi3-linux_x86_64", installed_library(), accelerator=installed_accelerator()))
+    assert code == 0, out
+    assert "libsha/_accel.abi3.so: ELF, linux x86_64, exports PyInit__accel" in out
+
+
+def test_an_accelerator_carrying_sha256_is_refused(tmp_path):
+    # The library itself in the accelerator's place: its exports, its symbols and its round constants.
+    code, out = check(make_wheel(tmp_path, "cp311-abi3-linux_x86_64", installed_library(), accelerator=installed_library()))
+    assert code == 1 and "not PyInit__accel alone" in out and "holds SHA-256's round constants" in out, out
+    assert "names libsha_" in out, out
+
+
+def test_an_accelerator_in_a_py3_wheel_is_refused(tmp_path):
+    code, out = check(make_wheel(tmp_path, "linux_x86_64", installed_library(), accelerator=installed_accelerator()))
+    assert code == 1 and "a py3-none wheel for linux holds ['libsha/libsha.so']" in out, out

@@ -72,3 +72,15 @@ def test_the_workflow_is_valid_for_github(tmp_path):
     broken.write_text(WORKFLOW.read_text().replace("    runs-on: ${{ matrix.runner }}\n", "    run-on: ${{ matrix.runner }}\n"))
     result = check_jsonschema(broken)
     assert result.returncode != 0 and "run-on" in result.stdout + result.stderr, result.stdout
+
+
+def test_the_workflow_builds_the_abi3_wheel_first_then_the_py3_one_for_every_python():
+    # One pass that starts at 3.11 (the abi3 wheel, reused for the later ones), one for the rest: a
+    # py3-none wheel built first would be reused for 3.11+ and the accelerator never built.
+    yaml = pytest.importorskip("yaml", reason="pyyaml is in the release extra (part of the test extras)")
+    steps = yaml.safe_load(WORKFLOW.read_text())["jobs"]["wheels"]["steps"]
+    passes = [step["env"]["CIBW_BUILD"].split() for step in steps if "cibuildwheel --config-file" in step.get("run", "")]
+    assert [selectors[0] for selectors in passes] == ["cp311-*", "cp39-*"]
+    assert sorted(s.removesuffix("-*") for selectors in passes for s in selectors) == sorted(PYTHONS)
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert 'wheel.py-api = "cp311"' in pyproject and 'if.python-version = ">=3.11"' in pyproject

@@ -7,7 +7,7 @@
 Reads the wheel and the native library inside it (with lief, which parses ELF, Mach-O and PE; no
 header is parsed by hand here) and refuses the wheel, exit 1, listing every problem, unless:
 - the file name's tag and the WHEEL metadata agree, and the tag is py3-none-<platform> (ctypes
-  needs no Python ABI);
+  needs no Python ABI) or cp311-abi3-<platform> (the same with the accelerator, libsha._accel);
 - the RECORD lists every file with its right hash and size;
 - the wheel holds exactly one native library, under the name the wheel's own `_native.py` looks
   for first on that OS, and no other binary;
@@ -17,7 +17,10 @@ header is parsed by hand here) and refuses the wheel, exit 1, listing every prob
   that shabench calls (LIBSHA_INTERNAL_API in the checkout's libsha/src/bench.h), and nothing else;
 - it needs nothing but the system's C library: libSystem on macOS; KERNEL32 and the C runtime on
   Windows (the UCRT, part of Windows 10 and later, msvcrt, or the VCRUNTIME140 that CPython ships);
-  libc on Linux and FreeBSD.
+  libc on Linux and FreeBSD;
+- an abi3 wheel's accelerator is for the same OS and CPU, exports PyInit__accel alone, needs only the
+  C library (and python3.dll on Windows), and holds no SHA-256: no libsha symbol, no round constant
+  (it calls the library's entry points, handed over at import).
 With --library, the library's checks alone, against the checkout's libsha.h (for builds with no
 wheel, such as FreeBSD's, whose tags PyPI does not take). Needs `lief` (pip install lief; it is in the test extras).
 """
@@ -71,6 +74,13 @@ def parse_platform_tag(tag: str) -> Platform | None:
         return Platform("freebsd", "x86_64" if m[1] == "amd64" else "arm64")
     return None
 
+
+# The accelerator's wheel tag and file (Windows's, else the abi3 suffix): libsha/_accel.c, CMakeLists.txt.
+ACCELERATED_TAG = ("cp311", "abi3")
+ACCELERATOR_FILE = {False: "_accel.abi3.so", True: "_accel.pyd"}
+# SHA-256's first two round constants, 428a2f98 71374491 (FIPS 180-4 4.2.2), as a table of 32-bit
+# words holds them in little-endian and in big-endian memory.
+SHA256_K = (bytes.fromhex("982f8a4291443771"), bytes.fromhex("428a2f9871374491"))
 
 INTERNAL_HEADER = Path(__file__).resolve().parent.parent / "libsha" / "src" / "bench.h"
 INTERNAL_PREFIX = "libsha_internal_"
@@ -177,8 +187,10 @@ def check(wheel_path: Path) -> tuple[list[str], list[str]]:
     if not m:
         return [f"{wheel_path.name} is not a wheel file name"], facts
     _, _, py, abi, plat = m.groups()
-    if (py, abi) != ("py3", "none"):
-        problems.append(f"tag {py}-{abi}: libsha's wheels are py3-none (ctypes needs no Python ABI)")
+    accelerated = (py, abi) == ACCELERATED_TAG
+    if (py, abi) != ("py3", "none") and not accelerated:
+        problems.append(f"tag {py}-{abi}: libsha's wheels are py3-none (ctypes needs no Python ABI) or "
+                        f"{'-'.join(ACCELERATED_TAG)} (with the accelerator)")
     # A compressed tag set (manylinux_2_17_x86_64.manylinux2014_x86_64) must name one OS and CPU.
     platforms = [parse_platform_tag(p) for p in plat.split(".")]
     if None in platforms or len({(p.os, p.arch, p.macos_min) for p in platforms if p}) != 1:
@@ -204,9 +216,15 @@ def check(wheel_path: Path) -> tuple[list[str], list[str]]:
             expected = "libsha/" + loader_filename(unpacked, platform.os)
         except RuntimeError as exc:
             return problems + [str(exc)], facts
-        if binaries != [expected]:
-            problems.append(f"the wheel's binaries are {binaries}; on {platform.os} the loader looks for {expected}, "
-                            "and nothing else should be there")
+        accelerator = "libsha/" + ACCELERATOR_FILE[platform.os == "windows"]
+        wanted = sorted([expected] + ([accelerator] if accelerated else []))
+        if binaries != wanted:
+            problems.append(f"the wheel's binaries are {binaries}; a {py}-{abi} wheel for {platform.os} holds {wanted}, "
+                            "and nothing else")
+        if accelerated and accelerator in wheel.namelist():
+            accel_problems, accel_facts = check_accelerator(unpacked / accelerator, platform, plat, accelerator)
+            problems += accel_problems
+            facts += accel_facts
         if expected not in wheel.namelist():
             return problems, facts
         header_path = unpacked / "libsha" / "include" / "libsha.h"
@@ -262,6 +280,36 @@ def check_library(path: Path, header: str, platform: Platform, plat: str, name: 
     foreign = [d for d in found["needs"] if not any(re.fullmatch(a, d, flags) for a in allowed)]
     if foreign:
         problems.append(f"{name} needs {', '.join(foreign)}: not part of {platform.os}'s C library")
+    return problems, facts
+
+
+def check_accelerator(path: Path, platform: Platform, plat: str, name: str) -> tuple[list[str], list[str]]:
+    """(problems, facts) of the accelerator: a CPython module for the tag's platform that holds no SHA-256."""
+    import lief
+
+    lief.logging.disable()
+    found = binary_facts(lief, path)
+    if "os" not in found:
+        return [f"{name} is {found['format']}"], []
+    facts = [f"{name}: {found['format']}, {found['os']} {found['arch']}, exports {', '.join(sorted(found['exports']))}, "
+             f"needs {', '.join(found['needs']) or 'nothing'}"]
+    problems = []
+    if (found["os"], found["arch"]) != (platform.os, platform.arch):
+        problems.append(f"{name} is for {found['os']} {found['arch']}, the tag {plat} says {platform.os} {platform.arch}")
+    if found["exports"] != {"PyInit__accel"}:
+        problems.append(f"{name} exports {sorted(found['exports'])}, not PyInit__accel alone")
+    allowed = ALLOWED_DEPENDENCIES[platform.os] + ([r"python3\.dll"] if platform.os == "windows" else [])
+    flags = re.I if platform.os == "windows" else 0
+    foreign = [d for d in found["needs"] if not any(re.fullmatch(a, d, flags) for a in allowed)]
+    if foreign:
+        problems.append(f"{name} needs {', '.join(foreign)}: an abi3 module needs the C library (and python3.dll)")
+    binary = lief.parse(str(path))
+    named = sorted({s.name.lstrip("_") for s in binary.symbols if s.name.lstrip("_").startswith("libsha_")})
+    if named:
+        problems.append(f"{name} names {', '.join(named)}: it must reach the library through the addresses bound at import")
+    data = path.read_bytes()
+    if any(k in data for k in SHA256_K):
+        problems.append(f"{name} holds SHA-256's round constants: a copy of a kernel, not a call into libsha")
     return problems, facts
 
 
