@@ -30,6 +30,12 @@ build() {  # build DIR CFLAGS [LDFLAGS]
   cmake --build "$1" >/dev/null
 }
 
+package() {  # package DIR CFLAGS [LDFLAGS]: the Python package, its library and its accelerator, built with clang and these flags into DIR
+  CC="$clang" "$python" -m pip install -q --no-deps --target "$1" "$repo" -C build-dir="$1.build" -C install.strip=false \
+    -C cmake.define.CMAKE_C_FLAGS="$2" -C cmake.define.CMAKE_SHARED_LINKER_FLAGS="${3:-}" \
+    -C cmake.define.CMAKE_MODULE_LINKER_FLAGS="${3:-}" >/dev/null
+}
+
 fresh_corpus() {  # fresh_corpus SEEDS DIR: fuzzing adds files, never to the checkout
   rm -rf "$2" && cp -r "$1" "$2"
 }
@@ -64,8 +70,10 @@ else
   "$clang" -shared -o "$work/asan_with_fuzzer.so" -Wl,--whole-archive "$work/asan-objects/asan.a" \
     "$runtime/libclang_rt.fuzzer_no_main-x86_64.a" -Wl,--no-whole-archive -lpthread -ldl -lm -lrt -lstdc++
   fresh_corpus "$repo/tests/fuzz/corpus_python" "$work/corpus-python"
+  # The package built the same way, so the accelerator's C methods guide the fuzzer and ASan checks them.
+  package "$work/fuzz-site" "-fsanitize=address,undefined -fno-sanitize-recover=all -fsanitize=fuzzer-no-link"
   # From $work: in the checkout, its libsha/ would shadow the installed package.
-  (cd "$work" && LD_PRELOAD="$work/asan_with_fuzzer.so" LIBSHA_LIBRARY="$work/fuzz/libsha.so" \
+  (cd "$work" && LD_PRELOAD="$work/asan_with_fuzzer.so" PYTHONPATH="$work/fuzz-site" \
     ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=16:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1 \
     "$python" "$repo/tests/fuzz/fuzz_python.py" -max_total_time="${ATHERIS_SECONDS:-45}" -timeout=10 \
     -print_final_stats=1 "$work/corpus-python" 2>&1 | summary; exit "${PIPESTATUS[0]}")
@@ -74,9 +82,12 @@ fi
 echo "== Coverage of libsha's C sources when each harness replays its corpus"
 build "$work/coverage" "-fprofile-instr-generate -fcoverage-mapping" "-fprofile-instr-generate"
 profdata=$(llvm_tool llvm-profdata) cov=$(llvm_tool llvm-cov)
-report() {  # report NAME: per-file region and line coverage from $work/NAME-*.profraw
+report() {  # report NAME [OBJECTS...]: per-file region and line coverage from $work/NAME-*.profraw
   "$profdata" merge -o "$work/$1.profdata" "$work/$1"-*.profraw
-  "$cov" report "$work/coverage/libsha.so" -instr-profile="$work/$1.profdata" \
+  local name=$1
+  shift
+  [ $# -gt 0 ] || set -- "$work/coverage/libsha.so"
+  "$cov" report "$@" -instr-profile="$work/$name.profdata" \
     | awk -v repo="$repo/" 'BEGIN { printf "  %-28s %8s %8s\n", "file (with code)", "regions", "lines" }
         /^(TOTAL|[^ ]*\.[ch] )/ && $2 != "0" { sub(repo, ""); printf "  %-28s %8s %8s\n", $1, $4, $10 }'
 }
@@ -86,10 +97,11 @@ LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_streams" -runs=0 "$w
 echo "libFuzzer corpora ($(ls "$work/corpus-c" | wc -l) + $(ls "$work/corpus-streams" | wc -l) streams inputs):"
 report c
 if [ -d "$work/corpus-python" ]; then
-  # The preload again: this libsha has sancov hooks too (LIBSHA_BUILD_FUZZERS), for atheris's libFuzzer.
-  (cd "$work" && LLVM_PROFILE_FILE="$work/python-%p.profraw" LIBSHA_LIBRARY="$work/coverage/libsha.so" \
+  package "$work/coverage-site" "-fprofile-instr-generate -fcoverage-mapping" "-fprofile-instr-generate"
+  # The preload again: the harness's own libFuzzer hooks need it.
+  (cd "$work" && LLVM_PROFILE_FILE="$work/python-%p.profraw" PYTHONPATH="$work/coverage-site" \
     LD_PRELOAD="$work/asan_with_fuzzer.so" ASAN_OPTIONS=detect_leaks=0 \
     "$python" "$repo/tests/fuzz/fuzz_python.py" -runs=0 "$work/corpus-python" >/dev/null 2>&1)
-  echo "atheris corpus ($(ls "$work/corpus-python" | wc -l) inputs):"
-  report python
+  echo "atheris corpus ($(ls "$work/corpus-python" | wc -l) inputs), the package's library and accelerator:"
+  report python "$work/coverage-site/libsha/libsha.so" -object "$work/coverage-site/libsha/_accel.abi3.so"
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # libsha under the sanitizers (run by CI after the test suite):
-#   1. ASan + UBSan (-fno-sanitize-recover): the C tests, then the pytest suite against that
-#      library (LIBSHA_LIBRARY, with the sanitizer runtimes preloaded into Python);
+#   1. ASan + UBSan (-fno-sanitize-recover): the C tests, then the pytest suite against the package
+#      built the same way, its library and its accelerator (the sanitizer runtimes preloaded into Python);
 #   2. TSan: the C thread-stress test (hashing while others switch implementations), and
 #      sha256_many(threads=) from Python against that library (the TSan runtime preloaded);
 #   3. valgrind memcheck: the C tests, for the implementations valgrind can execute.
@@ -27,9 +27,16 @@ export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktra
 ctest --test-dir "$work/asan" --output-on-failure | tail -3
 # Python itself is not instrumented: preload the runtimes; CPython's allocations are not leaks to report.
 # From $work: in the checkout, its libsha/ would shadow the installed package.
+# The package itself built with the sanitizers, its library and its accelerator (libsha._accel)
+# both, installed apart and put first on the path: the binding's C methods are checked too, and the
+# ctypes path's rerun (tests/test_binding_paths.py) runs under the same runtimes.
+sanitized="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+"$python" -m pip install -q --no-deps --target "$work/asan-site" "$repo" -C build-dir="$work/asan-package" \
+  -C cmake.define.CMAKE_C_FLAGS="$sanitized" -C cmake.define.LIBSHA_WARNINGS_AS_ERRORS=ON
 cd "$work"
-LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)" \
-LIBSHA_LIBRARY="$(realpath "$work/asan/libsha.so")" \
+LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)" PYTHONPATH="$work/asan-site" \
+  "$python" -c "import libsha; print('== pytest on', libsha.__file__, 'binding:', libsha.dispatch.binding())"
+LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)" PYTHONPATH="$work/asan-site" \
   "$python" -m pytest "$repo/tests" -q -p no:cacheprovider -n 2 --dist worksteal \
   -m "not build and not emulated and not external and not slow and not tooling" | tail -2
 unset ASAN_OPTIONS UBSAN_OPTIONS

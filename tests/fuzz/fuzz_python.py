@@ -5,7 +5,8 @@ calls, which buffer type carries each piece (bytes, bytearray, memoryview at an
 offset, read-only memoryview, array, ctypes array) and where digest()/copy()
 happen mid-stream; whole 64-byte blobs also go through sha256d64, an HMAC
 under a key cut from the message's front is checked against the stdlib, and
-sha256_many hashes the message cut into pieces (each in its own buffer type); one input in
+sha256_many hashes the message cut into pieces (each in its own buffer type), update_many feeds
+streams of sha256 or HMAC objects in rounds; one input in
 eight writes pieces to files for sha256_files and sha256_file. decide_x86 gets CPUID readings the
 input makes, some out of range. Bad input is
 fuzzed too: every call either returns the right digest or raises the documented
@@ -125,6 +126,31 @@ def check_many(fdp, message):
     assert got == expected, "sha256_many"
 
 
+def check_update_many(fdp, message):
+    """update_many over 1..20 sha256 or HMAC streams fed the message's pieces in rounds, beside hashlib's
+    and hmac's separate updates; now and then a stream updated alone between rounds."""
+    count, use_hmac = fdp.ConsumeIntInRange(1, 20), fdp.ConsumeBool()
+    if use_hmac:
+        ours = [libsha.HMAC(message[:i]) for i in range(count)]
+        theirs = [hmac.new(message[:i], digestmod="sha256") for i in range(count)]
+    else:
+        ours, theirs = [libsha.sha256() for _ in range(count)], [hashlib.sha256() for _ in range(count)]
+    pos = 0
+    for _ in range(fdp.ConsumeIntInRange(1, 4)):
+        chunks = []
+        for _ in range(count):
+            step = fdp.ConsumeIntInRange(0, 700) if fdp.remaining_bytes() else 0
+            chunks.append(message[pos:pos + step])
+            pos = (pos + step) % (len(message) + 1)
+        libsha.update_many(ours, [carried(fdp, c) for c in chunks])
+        for h, c in zip(theirs, chunks):
+            h.update(c)
+        if fdp.ConsumeBool():
+            ours[0].update(message[:9])
+            theirs[0].update(message[:9])
+    assert [h.digest() for h in ours] == [h.digest() for h in theirs], "update_many"
+
+
 FOLDER = tempfile.mkdtemp(prefix="libsha-fuzz-")
 atexit.register(shutil.rmtree, FOLDER, True)
 
@@ -235,6 +261,7 @@ def test_one_input(data):
     check_d64(fdp, message)
     check_hmac(fdp, message)
     check_many(fdp, message)
+    check_update_many(fdp, message)
     if fdp.ConsumeIntInRange(0, 7) == 0:
         check_files(fdp, message)
 
