@@ -41,6 +41,7 @@ def collect(options):
         "libsha_version": libsha.library_version(),
         "build_type": libsha.dispatch.build_type(),
         "implementation": libsha.dispatch.implementation(),
+        "binding": libsha.dispatch.binding(),
         "python": platform.python_version(),
         "openssl": ssl.OPENSSL_VERSION,
         "platform": platform.platform(),
@@ -56,12 +57,17 @@ def warnings(context):
     return notes
 
 
+# What each path of the binding is, as the header says it (libsha.dispatch.binding()).
+BINDINGS = {"accelerated": "Python calls through the accelerator's C methods",
+            "ctypes": "Python calls through ctypes"}
+
+
 def header_lines(context):
     features = ", ".join(context["features"]) or "none that libsha uses"
     return [
         f"CPU: {context['cpu']} ({context['machine']}, {context['cpu_count']} logical); features: {features}",
-        f"libsha {context['libsha_version']} ({context['build_type']} build), Python {context['python']},"
-        f" {context['openssl']}",
+        f"libsha {context['libsha_version']} ({context['build_type']} build), Python {context['python']}"
+        f" ({BINDINGS.get(context['binding'], context['binding'])}), {context['openssl']}",
         *warnings(context),
         f"Using the '{context['implementation']}' SHA256 implementation",
     ]

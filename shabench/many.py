@@ -16,6 +16,7 @@ from libsha import _errors
 
 from . import internal
 from .rows import Benchmark, ours_label, peer_label
+from . import stringzilla
 
 # (row name, message count, message length)
 C_BATCHES = [("SHA256_MANY_1000x16KiB", 1000, 16384), ("SHA256_MANY_10000x1KiB", 10000, 1024),
@@ -97,7 +98,7 @@ def _merkle_by_hashlib(leaves):
 
 
 def _one_call(call):
-    return ours_label(call, "one Python call")
+    return ours_label(call, "one Python call", path=False)  # batches go through ctypes on either path
 
 
 def python_many_benchmarks():
@@ -111,6 +112,8 @@ def python_many_benchmarks():
         Benchmark(name, peer_label("sha256", "list comprehension"), unit,
                   _python_call(_hashlib_list, messages), True, max_epochs=5),
     ]
+    if stringzilla.available():
+        rows.append(stringzilla.many(name, unit, messages, _python_call))
     # The Arrow row needs pyarrow (pip install 'libsha[columns]'). Looked up, not
     # imported: importing it loads numpy, whose BLAS threads spin for a while
     # and would take a core from the rows measured meanwhile.

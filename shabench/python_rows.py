@@ -6,6 +6,7 @@ import hmac
 
 import libsha
 
+from . import stringzilla
 from .native import D64_BLOBS
 from .rows import MESSAGE_1M, Benchmark, backend, hashlib_oneshot, ours_label, peer_label, python_loop
 
@@ -59,14 +60,21 @@ def python_benchmarks():
             rows.append(Benchmark(name, ours_label("libsha.sha256(m).digest()"), size,
                                   python_loop(_object_digest, size), True))
         rows.append(Benchmark(name, peer_label("sha256"), size, python_loop(hashlib_oneshot("sha256"), size), True))
-    rows.append(Benchmark("SHA256_32b_stream", ours_label("libsha.sha256, update, digest"), 32,
-                          python_loop(lambda: _three_calls(libsha.sha256), 32), True))
+        if stringzilla.available():
+            rows.append(stringzilla.oneshot(name, size))
     openssl = backend("sha256")
-    rows.append(Benchmark("SHA256_32b_stream", f"hashlib.sha256, update, digest ({openssl}, Python loop)",
-                          32, python_loop(lambda: _three_calls(hashlib.sha256), 32), True))
+    for name, size in (("SHA256_32b_stream", 32), ("SHA256_1K_stream", 1024)):
+        rows.append(Benchmark(name, ours_label("libsha.sha256, update, digest"), size,
+                              python_loop(lambda: _three_calls(libsha.sha256), size), True))
+        rows.append(Benchmark(name, f"hashlib.sha256, update, digest ({openssl}, Python loop)",
+                              size, python_loop(lambda: _three_calls(hashlib.sha256), size), True))
+        if stringzilla.available():
+            rows.append(stringzilla.stream(name, size))
     for call, make_call, ours in _hmac_calls():
         runner = ours_label(call) if ours else f"{call} ({openssl}, Python loop)"
         rows.append(Benchmark("HMAC_SHA256_32b", runner, 32, python_loop(make_call, 32), True))
+    if stringzilla.available():
+        rows.append(stringzilla.hmac("HMAC_SHA256_32b", 32, KEY_32))
     rows.append(Benchmark(f"SHA256D64_{D64_BLOBS}", peer_label("sha256"), 64 * D64_BLOBS, _hashlib_d64, True))
     return rows
 

@@ -45,9 +45,11 @@ def peer_label(algorithm, how="Python loop"):
     return f"hashlib.{algorithm} ({backend(algorithm)}, {how})"
 
 
-def ours_label(call, how="Python loop"):
-    """A libsha Python row's runner, with the implementation active while it runs."""
-    return f"{call} ('{libsha.dispatch.implementation()}', {how})"
+def ours_label(call, how="Python loop", path=True):
+    """A libsha Python row's runner, with the implementation active while it runs and, for the calls
+    the accelerator makes C methods (path), the path they take: accelerated or ctypes."""
+    binding = f"{libsha.dispatch.binding()}, " if path else ""
+    return f"{call} ('{libsha.dispatch.implementation()}', {binding}{how})"
 
 
 # Python loops, ours and the peers' alike: one call per message, on the same

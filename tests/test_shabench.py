@@ -137,7 +137,7 @@ def test_the_catalogue_covers_every_implementation_and_peer():
                        ("SHA256_32b_stream", "libsha.sha256, update, digest"), ("HMAC_SHA256_32b", "libsha.hmac_sha256"),
                        ("HMAC_SHA256_32b", "hmac.new(digestmod=libsha.sha256)")):
         # What a Python caller gets, labelled as a Python loop, beside hashlib's row of the same name.
-        assert f"{name} using {call} ('{active}', Python loop)" in titles
+        assert f"{name} using {call} ('{active}', {libsha.dispatch.binding()}, Python loop)" in titles
         assert any(t.startswith(f"{name} using h") and "libsha" not in t and t.endswith("Python loop)") for t in titles)
     for impl in RUNNABLE:  # many messages at once, timed in C
         for name in ("SHA256_MANY_1000x16KiB", "SHA256_MANY_10000x1KiB", "SHA256_MANY_1000000x64b"):
@@ -378,7 +378,8 @@ def test_debug_builds_are_flagged():
     (note,) = context.warnings({"build_type": "Debug"})
     assert "Debug" in note and "not representative" in note
     lines = context.header_lines({"cpu": "c", "machine": "m", "cpu_count": 2, "features": [], "libsha_version": "1",
-                                  "build_type": "Debug", "python": "3", "openssl": "o", "implementation": "standard"})
+                                  "build_type": "Debug", "python": "3", "openssl": "o", "implementation": "standard",
+                                  "binding": "ctypes"})
     assert any(line.startswith("Warning:") for line in lines)
 
 
