@@ -12,7 +12,9 @@
  * released it once has a lock, which every method then takes (hashlib's scheme), so threads that
  * share an object see each update whole.
  */
-#define Py_LIMITED_API 0x030B0000
+#ifndef Py_LIMITED_API /* CMake's USE_SABI defines it: CPython 3.11's stable ABI */
+#define Py_LIMITED_API 0x030b0000
+#endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stddef.h>
