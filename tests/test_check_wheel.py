@@ -19,7 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 CHECK = ROOT / "tools" / "check_wheel.py"
 HEADER = ROOT / "libsha" / "include" / "libsha.h"
 
+# tooling: it checks tools/check_wheel.py on stand-ins and on the installed library, which in the
+# sanitizer runs is an instrumented build that needs the sanitizers' runtimes.
 pytestmark = [
+    pytest.mark.tooling,
     pytest.mark.skipif(not CHECK.exists(), reason="needs the source checkout"),
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="builds ELF stand-ins with gcc on Linux"),
 ]
