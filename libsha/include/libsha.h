@@ -345,20 +345,22 @@ LIBSHA_API void libsha_sha256d64(unsigned char *out, const unsigned char *in, si
  * Many independent messages at once: out[32*i..32*i+32) receives the digest of
  * message i, for i < n. The messages go through the active implementation's
  * widest multi-message kernel (several messages in flight, one per lane).
- * Flags: 0, or LIBSHA_DOUBLE for SHA256(SHA256(m)) (Bitcoin txids).
- * out must not overlap any input (the messages, lens, msgs or offsets).
+ * Flags: LIBSHA_DOUBLE for SHA256(SHA256(m)) (Bitcoin txids); LIBSHA_HEX for
+ * the digests as lowercase hex, out[64*i..64*i+64) each (no NUL), made in the
+ * same call. out must not overlap any input (the messages, lens, msgs or offsets).
  * n == 0 is valid and writes nothing. On error nothing is written. Returns
  * LIBSHA_OK or
  *   LIBSHA_ERR_NULL      out, msgs, lens, offsets or data NULL where a byte
  *                        must be read or written (a message of length 0 may
  *                        be NULL; with offsets, data may be NULL when every
  *                        message is empty);
- *   LIBSHA_ERR_ARGUMENT  unknown flag bits, n * 32 overflows, out overlaps an
+ *   LIBSHA_ERR_ARGUMENT  unknown flag bits, n * 64 overflows, out overlaps an
  *                        input, an offset below 0 or below the one before it,
  *                        or a message that would run past the address space;
  *   LIBSHA_ERR_TOO_LONG  a message over 2^61 - 1 bytes.
  */
 #define LIBSHA_DOUBLE 1u
+#define LIBSHA_HEX 2u
 
 /* Message i is msgs[i][0..lens[i]). */
 LIBSHA_API int libsha_sha256_many(unsigned char *out, const void *const *msgs, const size_t *lens, size_t n,
@@ -371,6 +373,12 @@ LIBSHA_API int libsha_sha256_many_offsets32(unsigned char *out, const void *data
                                             size_t n, unsigned flags);
 LIBSHA_API int libsha_sha256_many_offsets64(unsigned char *out, const void *data, const int64_t *offsets,
                                             size_t n, unsigned flags);
+
+/* Rows of one length: message i is data[stride*i .. stride*i + len) (a 2-D
+ * array's rows, a fixed-width column; stride may be larger than len, or 0).
+ * data may be NULL when len is 0. */
+LIBSHA_API int libsha_sha256_many_rows(unsigned char *out, const void *data, size_t stride, size_t len, size_t n,
+                                       unsigned flags);
 
 /* Arrow's binary-view layout (BinaryView, Utf8View; Polars' and DuckDB's
  * strings): n views of 16 bytes, each an int32 length, then the value itself

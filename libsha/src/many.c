@@ -23,7 +23,8 @@
 struct libsha_batch {
     /* Pointers and lengths (msgs, lens); or Arrow's layout: data and n + 1
      * offsets of 32 or 64 bits (one of off32, off64); or Arrow's binary views
-     * (16 bytes each) into buffers. */
+     * (16 bytes each) into buffers; or rows of one length, `stride` bytes
+     * apart from data (rows set: a numpy array's, a fixed-width column's). */
     const void *const *msgs;
     const size_t *lens;
     const unsigned char *data;
@@ -31,6 +32,8 @@ struct libsha_batch {
     const int64_t *off64;
     const unsigned char *views;
     const void *const *buffers;
+    int rows;
+    size_t stride, row_len;
 };
 
 /* A binary view's int32 field at byte `at` (0: length, 8: buffer index, 12: offset). */
@@ -64,6 +67,11 @@ static inline void message(const struct libsha_batch *b, size_t i, const unsigne
     if (b->lens != NULL) {
         *p = (const unsigned char *)b->msgs[i];
         *len = b->lens[i];
+        return;
+    }
+    if (b->rows) {
+        *len = b->row_len;
+        *p = b->row_len > 0 ? b->data + b->stride * i : NULL;
         return;
     }
     if (b->views != NULL) {
@@ -338,12 +346,15 @@ static void many_run(const struct libsha_impl *impl, unsigned char *out, const s
         run_lanes(impl, out, batch, done, n, flags);
 }
 
+/* The bytes out receives per message: a digest, or its 64 hex characters. */
+#define OUT_SIZE(flags) ((flags) & LIBSHA_HEX ? (size_t)64 : (size_t)32)
+
 /* What every form checks first: out, n and the flags. */
 static int check_common(const unsigned char *out, size_t n, unsigned flags)
 {
-    if (flags & ~(unsigned)LIBSHA_DOUBLE)
+    if (flags & ~(unsigned)(LIBSHA_DOUBLE | LIBSHA_HEX))
         return LIBSHA_ERR_ARGUMENT;
-    if (n > SIZE_MAX / 32 - 1)
+    if (n > SIZE_MAX / 64 - 1)
         return LIBSHA_ERR_ARGUMENT;
     if (out == NULL && n > 0)
         return LIBSHA_ERR_NULL;
@@ -359,7 +370,8 @@ static int check_pointers(const unsigned char *out, const void *const *msgs, con
         return err;
     if (msgs == NULL || lens == NULL)
         return LIBSHA_ERR_NULL;
-    if (libsha_overlaps(out, 32 * n, msgs, sizeof *msgs * n) || libsha_overlaps(out, 32 * n, lens, sizeof *lens * n))
+    if (libsha_overlaps(out, OUT_SIZE(flags) * n, msgs, sizeof *msgs * n)
+        || libsha_overlaps(out, OUT_SIZE(flags) * n, lens, sizeof *lens * n))
         return LIBSHA_ERR_ARGUMENT;
     for (i = 0; i < n; ++i) {
         if (lens[i] == 0)
@@ -368,7 +380,7 @@ static int check_pointers(const unsigned char *out, const void *const *msgs, con
             return LIBSHA_ERR_NULL;
         if ((uint64_t)lens[i] > LIBSHA_MAX_MESSAGE_BYTES)
             return LIBSHA_ERR_TOO_LONG;
-        if ((uintptr_t)msgs[i] > UINTPTR_MAX - lens[i] || libsha_overlaps(out, 32 * n, msgs[i], lens[i]))
+        if ((uintptr_t)msgs[i] > UINTPTR_MAX - lens[i] || libsha_overlaps(out, OUT_SIZE(flags) * n, msgs[i], lens[i]))
             return LIBSHA_ERR_ARGUMENT;
     }
     return LIBSHA_OK;
@@ -392,10 +404,11 @@ static int check_pointers(const unsigned char *out, const void *const *msgs, con
                 for (i = 0; i < n; ++i)                                                                       \
                     if ((uint64_t)((OFF)[i + 1] - (OFF)[i]) > LIBSHA_MAX_MESSAGE_BYTES)                       \
                         return LIBSHA_ERR_TOO_LONG;                                                           \
-            if (libsha_overlaps(out, 32 * n, (const unsigned char *)data + first_, (size_t)(last_ - first_)))       \
+            if (libsha_overlaps(out, OUT_SIZE(flags) * n, (const unsigned char *)data + first_,                  \
+                                (size_t)(last_ - first_)))                                                    \
                 return LIBSHA_ERR_ARGUMENT;                                                                   \
         }                                                                                                     \
-        if (libsha_overlaps(out, 32 * n, (OFF), sizeof *(OFF) * (n + 1)))                                            \
+        if (libsha_overlaps(out, OUT_SIZE(flags) * n, (OFF), sizeof *(OFF) * (n + 1)))                       \
             return LIBSHA_ERR_ARGUMENT;                                                                       \
     } while (0)
 
@@ -426,7 +439,7 @@ static int check_views(const unsigned char *out, const unsigned char *views, con
         return err;
     if (views == NULL || (nbuffers > 0 && (buffers == NULL || buffer_sizes == NULL)))
         return LIBSHA_ERR_NULL;
-    if (n > SIZE_MAX / 16 || libsha_overlaps(out, 32 * n, views, 16 * n))
+    if (libsha_overlaps(out, OUT_SIZE(flags) * n, views, 16 * n))
         return LIBSHA_ERR_ARGUMENT;
     for (i = 0; i < nbuffers; ++i) {
         if (buffer_sizes[i] < 0)
@@ -434,7 +447,7 @@ static int check_views(const unsigned char *out, const unsigned char *views, con
         if (buffer_sizes[i] > 0 && buffers[i] == NULL)
             return LIBSHA_ERR_NULL;
         if ((uint64_t)buffer_sizes[i] > (uint64_t)(UINTPTR_MAX - (uintptr_t)buffers[i])
-            || libsha_overlaps(out, 32 * n, buffers[i], (size_t)buffer_sizes[i]))
+            || libsha_overlaps(out, OUT_SIZE(flags) * n, buffers[i], (size_t)buffer_sizes[i]))
             return LIBSHA_ERR_ARGUMENT;
     }
     for (i = 0; i < n; ++i) {
@@ -451,13 +464,46 @@ static int check_views(const unsigned char *out, const unsigned char *views, con
     return LIBSHA_OK;
 }
 
+/* Rows of one length: each inside the address space, clear of out. */
+static int check_rows(const unsigned char *out, const void *data, size_t stride, size_t len, size_t n, unsigned flags)
+{
+    size_t span;
+    int err = check_common(out, n, flags);
+    if (err != LIBSHA_OK || n == 0 || len == 0)
+        return err;
+    if (data == NULL)
+        return LIBSHA_ERR_NULL;
+    if ((uint64_t)len > LIBSHA_MAX_MESSAGE_BYTES)
+        return LIBSHA_ERR_TOO_LONG;
+    if (stride != 0 && n - 1 > (SIZE_MAX - len) / stride)
+        return LIBSHA_ERR_ARGUMENT;
+    span = stride * (n - 1) + len; /* from data to the last row's end */
+    if ((uintptr_t)data > UINTPTR_MAX - span || libsha_overlaps(out, OUT_SIZE(flags) * n, data, span))
+        return LIBSHA_ERR_ARGUMENT;
+    return LIBSHA_OK;
+}
+
 /* The batch hashed on impl if its checks passed (err == LIBSHA_OK); nothing written otherwise. */
 static int run_checked(int err, const struct libsha_impl *impl, unsigned char *out,
                        const struct libsha_batch *batch, size_t n, unsigned flags)
 {
-    if (err == LIBSHA_OK)
+    size_t i;
+    if (err != LIBSHA_OK)
+        return err;
+    if (!(flags & LIBSHA_HEX)) {
         many_run(impl, out, batch, n, flags);
-    return err;
+        return LIBSHA_OK;
+    }
+    /* With LIBSHA_HEX the digests go to the upper half of out's 64 * n bytes, then each becomes its
+     * 64 characters from the front: digest i's text ends at 64 * i + 64, which is at most where
+     * digest i itself ends (32 * n + 32 * i + 32), so no digest is overwritten before it is read. */
+    many_run(impl, out + 32 * n, batch, n, flags & ~(unsigned)LIBSHA_HEX);
+    for (i = 0; i < n; ++i) {
+        unsigned char digest[32];
+        memcpy(digest, out + 32 * n + 32 * i, 32);
+        libsha_hex((char *)out + 64 * i, digest, 32);
+    }
+    return LIBSHA_OK;
 }
 
 /* Each entry point takes the active implementation once, for the whole batch. */
@@ -491,6 +537,15 @@ int libsha_sha256_many_offsets64(unsigned char *out, const void *data, const int
     const struct libsha_impl *impl = libsha_active();
     libsha_enter();
     return libsha_many_offsets_on(impl, out, data, NULL, offsets, n, flags);
+}
+
+int libsha_sha256_many_rows(unsigned char *out, const void *data, size_t stride, size_t len, size_t n,
+                            unsigned flags)
+{
+    const struct libsha_impl *impl = libsha_active();
+    const struct libsha_batch batch = {.data = (const unsigned char *)data, .rows = 1, .stride = stride, .row_len = len};
+    libsha_enter();
+    return run_checked(check_rows(out, data, stride, len, n, flags), impl, out, &batch, n, flags);
 }
 
 int libsha_sha256_many_views(unsigned char *out, const void *views, const void *const *buffers,

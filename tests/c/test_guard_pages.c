@@ -118,6 +118,18 @@ static void lanes_placement(const char *impl, const unsigned char *in, size_t le
                   && memcmp(out, expected[len], 32) == 0;
         }
         check(ok, impl, "many, offsets", len, offset);
+        /* Rows: the message MESSAGES times over at stride 0 (the same row), up to the output's end,
+         * and once as hex (64 characters a digest), up to the output's end too. */
+        ok = libsha_sha256_many_rows(out_end - 32 * MESSAGES, in, 0, len, MESSAGES, 0) == LIBSHA_OK;
+        for (j = 0; j < MESSAGES; ++j)
+            ok &= memcmp(out_end - 32 * (MESSAGES - j), expected[len], 32) == 0;
+        {
+            char hex[64];
+            libsha_hex(hex, expected[len], 32);
+            ok &= libsha_sha256_many_rows(out_end - 64, in, len, len, 1, LIBSHA_HEX) == LIBSHA_OK
+                  && memcmp(out_end - 64, hex, 64) == 0;
+        }
+        check(ok, impl, "many rows, hex", len, offset);
     }
     if (offset < 2 * MESSAGES) { /* many streams: the guarded one in each lane position (twice), in two chunks */
         libsha_sha256_ctx ctx[MESSAGES], *ctxs[MESSAGES];

@@ -306,7 +306,35 @@ static int many_batch(const unsigned char *pool, const size_t *starts, const siz
         ok &= libsha_sha256_many_views(got, views, buffers, sizes, 2, n, flags) == LIBSHA_OK
               && memcmp(got, expected, 32 * n) == 0;
     }
+    { /* hex, made in the same call, 64 characters a digest */
+        static unsigned char text[MANY_MAX * 64 + 1], want[MANY_MAX * 64];
+        libsha_hex((char *)want, expected, 32 * n);
+        text[64 * n] = 0xa5;
+        ok &= libsha_sha256_many(text, msgs, lens, n, flags | LIBSHA_HEX) == LIBSHA_OK
+              && memcmp(text, want, 64 * n) == 0 && text[64 * n] == 0xa5;
+        memset(text, 0, 64 * n);
+        ok &= libsha_sha256_many_offsets64(text, joined, off64, n, flags | LIBSHA_HEX) == LIBSHA_OK
+              && memcmp(text, want, 64 * n) == 0;
+    }
     return ok && got[32 * n] == 0xa5; /* nothing past the n digests */
+}
+
+/* n rows of len bytes, stride apart from data, through libsha_sha256_many_rows (and as hex), against one_digest. */
+static int many_rows(const unsigned char *data, size_t stride, size_t len, size_t n, unsigned flags)
+{
+    static unsigned char got[MANY_MAX * 64 + 1], expected[MANY_MAX * 32], want[MANY_MAX * 64];
+    size_t i;
+    int ok;
+    for (i = 0; i < n; ++i)
+        one_digest(data + stride * i, len, flags, expected + 32 * i);
+    got[32 * n] = 0xa5;
+    ok = libsha_sha256_many_rows(got, data, stride, len, n, flags) == LIBSHA_OK && memcmp(got, expected, 32 * n) == 0
+         && got[32 * n] == 0xa5;
+    libsha_hex((char *)want, expected, 32 * n);
+    got[64 * n] = 0xa5;
+    ok &= libsha_sha256_many_rows(got, data, stride, len, n, flags | LIBSHA_HEX) == LIBSHA_OK
+          && memcmp(got, want, 64 * n) == 0 && got[64 * n] == 0xa5;
+    return ok;
 }
 
 /* Many messages: every length 0..300 in every lane position (with different
@@ -340,6 +368,9 @@ static void many(const char *impl, size_t positions, unsigned long long seed)
                 for (i = 0; i < batch; ++i)
                     lens[i] = len, starts[i] = 3 + 307 * i;
                 all_ok &= many_batch(pool, starts, lens, batch, flags);
+                /* the same messages as rows 307 bytes apart, as rows packed end to end, and one row n times */
+                all_ok &= many_rows(pool + 3, 307, len, batch, flags) && many_rows(pool + 5, len, len, batch, flags)
+                          && many_rows(pool + 1, 0, len, batch, flags);
             }
         check(all_ok, impl, flags ? "many DOUBLE: batches of one length 0..300" : "many: batches of one length 0..300", 300);
 
@@ -382,10 +413,17 @@ static void many(const char *impl, size_t positions, unsigned long long seed)
         check(libsha_sha256_many(out, msgs, two, 2, 0) == LIBSHA_ERR_NULL && memcmp(out, fill, sizeof out) == 0,
               impl, "many: NULL message with a length refused, nothing written", 0);
         two[1] = 0;
-        check(libsha_sha256_many(out, msgs, two, 2, 2) == LIBSHA_ERR_ARGUMENT && memcmp(out, fill, sizeof out) == 0,
+        check(libsha_sha256_many(out, msgs, two, 2, 4) == LIBSHA_ERR_ARGUMENT && memcmp(out, fill, sizeof out) == 0,
               impl, "many: unknown flag refused", 0);
-        check(libsha_sha256_many(out, msgs, two, (size_t)-1 / 16, 0) == LIBSHA_ERR_ARGUMENT, impl,
-              "many: n * 32 overflow refused", 0);
+        check(libsha_sha256_many(out, msgs, two, (size_t)-1 / 16, 0) == LIBSHA_ERR_ARGUMENT
+                  && libsha_sha256_many(out, msgs, two, (size_t)-1 / 64, LIBSHA_HEX) == LIBSHA_ERR_ARGUMENT, impl,
+              "many: n * 32 and n * 64 overflow refused", 0);
+        msgs[0] = out + 70; /* clear of 2 digests, inside their 128 hex characters (refused before a write) */
+        check(libsha_sha256_many(out, msgs, two, 2, 0) == LIBSHA_OK
+                  && libsha_sha256_many(out, msgs, two, 2, LIBSHA_HEX) == LIBSHA_ERR_ARGUMENT, impl,
+              "many: out's hex size counted in the overlap checks", 0);
+        memset(fill, 0x5a, sizeof fill);
+        memcpy(out, fill, sizeof out);
         msgs[0] = out + 40;
         check(libsha_sha256_many(out, msgs, two, 2, 0) == LIBSHA_ERR_ARGUMENT && memcmp(out, fill, sizeof out) == 0,
               impl, "many: out overlapping a message refused", 0);
@@ -431,6 +469,14 @@ static void many(const char *impl, size_t positions, unsigned long long seed)
                       && libsha_sha256_many_views(NULL, NULL, NULL, NULL, 0, 0, 0) == LIBSHA_OK,
                   impl, "many views: NULLs", 0);
         }
+        /* rows: NULL data with bytes to read, a span past the address space, out over the rows */
+        check(libsha_sha256_many_rows(out, NULL, 8, 8, 2, 0) == LIBSHA_ERR_NULL
+                  && libsha_sha256_many_rows(out, NULL, 8, 0, 2, 0) == LIBSHA_OK
+                  && libsha_sha256_many_rows(out, pool, (size_t)-1 / 2, 8, 3, 0) == LIBSHA_ERR_ARGUMENT
+                  && libsha_sha256_many_rows(out, out + 8, 8, 8, 2, 0) == LIBSHA_ERR_ARGUMENT
+                  && libsha_sha256_many_rows(NULL, pool, 8, 8, 2, 0) == LIBSHA_ERR_NULL
+                  && libsha_sha256_many_rows(out, pool, 8, 8, 2, 4) == LIBSHA_ERR_ARGUMENT,
+              impl, "many rows: contracts", 0);
         off32[1] = off32[2] = 5, off64[1] = off64[2] = 5;
         check(libsha_sha256_many_offsets32(out, NULL, off32, 2, 0) == LIBSHA_OK
                   && libsha_sha256_many_offsets64(out, NULL, off64, 2, LIBSHA_DOUBLE) == LIBSHA_OK,

@@ -156,6 +156,30 @@ static void check_many(const uint8_t *msg, size_t len, unsigned seed)
             || memcmp(got, expected, 32 * n) != 0)
             abort();
     }
+    { /* the same digests as hex, made by the hashing call */
+        static unsigned char text[64 * MAX_MSGS];
+        static const char digit[] = "0123456789abcdef";
+        if (libsha_sha256_many_offsets64(text, msg, off64, n, flags | LIBSHA_HEX) != LIBSHA_OK)
+            abort();
+        for (i = 0; i < 32 * n; ++i)
+            if (text[2 * i] != digit[expected[i] >> 4] || text[2 * i + 1] != digit[expected[i] & 15])
+                abort();
+    }
+    { /* rows of one length the last bytes pick, stride apart (0: one row over and over) */
+        size_t row_len = len > 0 ? msg[len - 1] % 150u : 0, gap = len > 1 ? msg[len - 2] % 9u : 0;
+        size_t stride = gap == 8 ? 0 : row_len + gap, rows = 0;
+        while (rows < MAX_MSGS && (rows == 0 ? row_len : stride * rows + row_len) <= len
+               && (rows == 0 || stride > 0 || rows < 5)) {
+            openssl_sha256(msg + stride * rows, row_len, expected + 32 * rows);
+            if (flags)
+                openssl_sha256(expected + 32 * rows, 32, expected + 32 * rows);
+            ++rows;
+        }
+        memset(got, 0, sizeof got);
+        if (libsha_sha256_many_rows(got, row_len ? msg : NULL, stride, row_len, rows, flags) != LIBSHA_OK
+            || memcmp(got, expected, 32 * rows) != 0)
+            abort();
+    }
     for (i = 0; i + 1 < n; ++i) /* one decreasing offset: refused, nothing written */
         if (off64[i + 1] > off64[i]) {
             int64_t keep = off64[i + 1];
