@@ -32,7 +32,9 @@ _HEX_TYPES = ("string", "large_string")
 
 
 def numpy_rows(array: Any, flags: int, workers: int, hex: bool) -> Any:
-    """(n, 32) uint8 digests of the rows of a 2-D C-contiguous uint8 array (hex: n str of 64)."""
+    """(n, 32) uint8 digests of the rows of a 2-D uint8 array whose rows are contiguous (hex: n str of 64).
+
+    The rows go down as they lie, (address, stride, length): a slice of rows or columns needs no copy."""
     numpy = sys.modules["numpy"]
     if array.ndim != 2:
         raise ValueError(
@@ -41,17 +43,22 @@ def numpy_rows(array: Any, flags: int, workers: int, hex: bool) -> Any:
         )
     if array.dtype != numpy.uint8:
         raise TypeError(f"sha256_many takes a numpy array of uint8, not {array.dtype}")
-    if not array.flags.c_contiguous:
-        raise NonContiguousError("the numpy array must be C-contiguous (numpy.ascontiguousarray copies it)")
     n, length = array.shape
-    out = numpy.empty((n, 32), dtype=numpy.uint8)
-    offsets = numpy.arange(n + 1, dtype=numpy.int64) * length
-    _offsets_call(out.ctypes.data, array.ctypes.data, offsets.ctypes.data, 8, n, flags, workers)
-    if hex:
-        text = numpy.empty(n, dtype="S64")
-        check(_native.lib().libsha_hex(text.ctypes.data, out.ctypes.data, 32 * n))
-        return text.astype("U64")
-    return out
+    stride = array.strides[0] if n > 1 else length
+    if (length > 1 and array.strides[1] != 1) or stride < 0:
+        raise NonContiguousError("the numpy array's rows must each be contiguous, in order "
+                                 "(numpy.ascontiguousarray copies it)")
+    out = numpy.empty((n, 64) if hex else (n, 32), dtype=numpy.uint8)
+    function = _native.lib().libsha_sha256_many_rows
+    flags |= _native.HEX if hex else 0
+
+    def part(start: int, stop: int) -> int:
+        code: int = function(out.ctypes.data + out.strides[0] * start, array.ctypes.data + stride * start, stride,
+                             length, stop - start, flags)
+        return code
+
+    run_parts(part, n, workers, "sha256_many", lambda i: i * length)
+    return out.view("S64").reshape(n).astype("U64") if hex else out
 
 
 def digest_type(arrow_type: object, hex: bool) -> Any:
@@ -91,7 +98,8 @@ def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = No
     validity = buffers[0]
     # Arrow's memory pool, not bytearray: its freed pages are reused, where a
     # fresh 64 MB bytearray is mapped and faulted in page by page on each call.
-    out = pyarrow.allocate_buffer(32 * n)
+    out = pyarrow.allocate_buffer(64 * n if hex else 32 * n)  # hex: made in the same call
+    flags |= _native.HEX if hex else 0
     if n and width == _VIEWS:
         _views_call(out.address, buffers[1], buffers[2:], column.offset, n, flags, workers)
     elif n:
@@ -102,13 +110,8 @@ def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = No
         validity = column.is_valid().buffers()[1]
     if result == pyarrow.binary(32):
         return pyarrow.Array.from_buffers(result, n, [validity, out], null_count=column.null_count)
-    if not hex:  # binary or large_binary: the same 32-byte digests, with offsets 0, 32, 64, ...
-        return pyarrow.Array.from_buffers(result, n, [validity, _fixed_offsets(pyarrow, n, 32, result), out],
-                                          null_count=column.null_count)
-    text = pyarrow.allocate_buffer(64 * n)
-    if n:
-        check(_native.lib().libsha_hex(text.address, out.address, 32 * n))
-    return pyarrow.Array.from_buffers(result, n, [validity, _fixed_offsets(pyarrow, n, 64, result), text],
+    # binary, large_binary or hex's strings: the digests or their text, with offsets 0, 32 (64), 64 (128), ...
+    return pyarrow.Array.from_buffers(result, n, [validity, _fixed_offsets(pyarrow, n, 64 if hex else 32, result), out],
                                       null_count=column.null_count)
 
 
@@ -145,13 +148,17 @@ def _views_call(out: int, views: Any, data_buffers: list[Any], first: int, n: in
     addresses = (ctypes.c_void_p * max(count, 1))(*[b.address if b is not None else None for b in data_buffers])
     sizes = (ctypes.c_int64 * max(count, 1))(*[b.size if b is not None else 0 for b in data_buffers])
     function = _native.lib().libsha_sha256_many_views
+    size = 64 if flags & _native.HEX else 32
 
     def part(start: int, stop: int) -> int:
-        code: int = function(out + 32 * start, views.address + 16 * (first + start), addresses, sizes, count,
+        code: int = function(out + size * start, views.address + 16 * (first + start), addresses, sizes, count,
                              stop - start, flags)
         return code
 
-    run_parts(part, n, workers, "sha256_many")
+    # Views give no running total of their lengths: the parts assume the bytes
+    # of the data buffers are spread evenly over the views.
+    spread = sum(sizes[:count])
+    run_parts(part, n, workers, "sha256_many", lambda i: spread * i // n)
 
 
 def polars_series(series: Any, flags: int, workers: int, hex: bool) -> Any:
@@ -247,11 +254,14 @@ def _fixed_offsets(pyarrow: Any, n: int, width: int, arrow_type: Any) -> Any:
 def _offsets_call(out: int, data: int | None, offsets: int, width: int, n: int, flags: int, workers: int) -> None:
     lib = _native.lib()
     function = lib.libsha_sha256_many_offsets32 if width == 4 else lib.libsha_sha256_many_offsets64
+    size = 64 if flags & _native.HEX else 32
+    read = (ctypes.c_int32 if width == 4 else ctypes.c_int64) * (n + 1)
+    at = read.from_address(offsets)  # the parts are split by the bytes they hash
 
     def part(start: int, stop: int) -> int:
         # Offsets from `start` on: the C side reads data + offsets[i], so a part
         # needs no rebasing (its first offset is simply above 0).
-        code: int = function(out + 32 * start, data, offsets + width * start, stop - start, flags)
+        code: int = function(out + size * start, data, offsets + width * start, stop - start, flags)
         return code
 
-    run_parts(part, n, workers, "sha256_many")
+    run_parts(part, n, workers, "sha256_many", lambda i: at[i] - at[0])

@@ -38,6 +38,7 @@ def hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: 
     """Digests (bytes, or str with hex) of a list or tuple of bytes-like messages, in order."""
     digests: list[Any] = []
     unpack = _unpack_hex if hex else _unpack
+    flags |= _native.HEX if hex else 0
     if workers == 1 or len(msgs) <= CHUNK:
         for chunk in _chunks(msgs):
             digests.extend(unpack(_hash_chunk(*chunk, flags), chunk[2]))
@@ -102,7 +103,7 @@ def _uniform_offsets(length: int, count: int) -> array[int]:
 def _hash_chunk(part: list[Any] | tuple[Any, ...], offsets: array[int], count: int, flags: int) -> ctypes.Array[ctypes.c_char]:
     # In a worker thread, join copies a chunk of 1 MiB or more without the GIL too.
     data = b"".join(part)
-    out = ctypes.create_string_buffer(32 * count)
+    out = ctypes.create_string_buffer((64 if flags & _native.HEX else 32) * count)
     check(_native.lib().libsha_sha256_many_offsets64(out, data, offsets.buffer_info()[0], count, flags))
     return out
 
@@ -116,25 +117,70 @@ _HEX_SLICES = [slice(i, i + 64) for i in range(0, 64 * CHUNK, 64)]
 
 
 def _unpack_hex(out: ctypes.Array[ctypes.c_char], count: int) -> Iterable[str]:
-    """The digests as 64-character lowercase str, encoded in C."""
-    text = ctypes.create_string_buffer(64 * count)
-    check(_native.lib().libsha_hex(text, out, 32 * count))
-    return map(text.raw.decode("ascii").__getitem__, _HEX_SLICES[:count])
+    """The digests' 64-character lowercase text, made by the hashing call (LIBSHA_HEX)."""
+    return map(out.raw.decode("ascii").__getitem__, _HEX_SLICES[:count])
 
 
-def run_parts(call: Callable[[int, int], int], n: int, workers: int, what: str = "") -> None:
-    """call(start, stop) over [0, n) in up to `workers` contiguous parts, in threads.
+# A part of a split batch is worth a thread from about this much work: a
+# message's bytes plus a block for its padding and call (1 ms at 0.5 GB/s).
+PART_WORK = 512 << 10
+# Parts per worker: the workers take parts as they finish, so one held back
+# (a vCPU the host wakes late, another process) leaves its share to the others.
+PARTS_PER_WORKER = 2
+
+
+def run_parts(call: Callable[[int, int], int], n: int, workers: int, what: str = "",
+              bytes_before: Callable[[int], int] | None = None) -> None:
+    """call(start, stop) over [0, n) in contiguous parts of about equal work, on up to `workers` threads.
 
     Each part is one C call that releases the GIL; the first error is raised.
+    bytes_before(i), the bytes of messages 0 .. i - 1, splits a batch by its
+    bytes, not its count (without it every message counts as one block). The
+    calling thread is one of the workers.
     """
-    parts = max(1, min(workers, n // 1024 or 1))  # small batches: one call, no threads
-    bounds = [n * k // parts for k in range(parts + 1)]
-    if parts == 1:
+    def work(i: int) -> int:
+        return (bytes_before(i) if bytes_before is not None else 0) + 64 * i
+
+    total = work(n)
+    workers = max(1, min(workers, n, total // PART_WORK))  # small batches: one call, no threads
+    if workers == 1:
         check(call(0, n), what)
         return
-    from concurrent.futures import ThreadPoolExecutor
+    parts = min(n, workers * PARTS_PER_WORKER, max(workers, total // PART_WORK))
+    bounds = [0] + [_first_reaching(work, total * k // parts, n) for k in range(1, parts)] + [n]
+    from queue import Empty, SimpleQueue
+    from threading import Thread
 
-    with ThreadPoolExecutor(max_workers=parts) as pool:
-        codes = list(pool.map(call, bounds[:-1], bounds[1:]))
+    todo: SimpleQueue[tuple[int, int]] = SimpleQueue()
+    for start, stop in zip(bounds[:-1], bounds[1:]):
+        if start < stop:
+            todo.put((start, stop))
+    codes: list[int] = []
+
+    def take_parts() -> None:
+        try:
+            while True:
+                codes.append(call(*todo.get_nowait()))
+        except Empty:
+            pass
+
+    helpers = [Thread(target=take_parts, daemon=True) for _ in range(workers - 1)]
+    for helper in helpers:
+        helper.start()
+    take_parts()
+    for helper in helpers:
+        helper.join()
     for code in codes:
         check(code, what)
+
+
+def _first_reaching(work: Callable[[int], int], target: int, n: int) -> int:
+    """The least i in [0, n] with work(i) >= target (work grows with i)."""
+    low, high = 0, n
+    while low < high:
+        middle = (low + high) // 2
+        if work(middle) < target:
+            low = middle + 1
+        else:
+            high = middle
+    return low

@@ -64,6 +64,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_sha256_many_offsets32": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
     "libsha_sha256_many_offsets64": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
     "libsha_sha256_many_views": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_size_t, c_uint]),
+    "libsha_sha256_many_rows": (c_int, [c_void_p, c_void_p, c_size_t, c_size_t, c_size_t, c_uint]),
     "libsha_hex": (c_int, [c_void_p, c_void_p, c_size_t]),
     "libsha_sha256_file": (c_int, [c_char_p, c_void_p, POINTER(c_int)]),
     "libsha_sha256_files": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_void_p]),
@@ -73,8 +74,9 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
 FILE_CANCELLED = -1
 FILE_DEFERRED = -2
 
-# sha256_many's flag: SHA256(SHA256(m)).
+# sha256_many's flags: SHA256(SHA256(m)); the digests as hex, made in the same call.
 DOUBLE = 1
+HEX = 2
 
 DIGEST_SIZE = 32
 BLOCK_SIZE = 64
@@ -200,9 +202,10 @@ short_sha256: Callable[..., None] | None = None
 # Bytes objects shorter than this take short_sha256: 0 while it is None.
 fast_below = 0
 
-# Namespaces of the modules whose hot paths read the two values above as
-# their own globals (faster in Python than another module's attributes).
-_fast_path_users: list[dict[str, Any]] = []
+# Callbacks of the modules whose hot paths keep the two values above as their
+# own globals (faster in Python than another module's attributes): each is
+# called with both whenever they change, and sets its own module's globals.
+_fast_path_listeners: list[Callable[[Any, int], None]] = []
 
 # Digest buffers for the ctypes calls, reused: a call takes one (list.pop, atomic) and gives it
 # back, so threads never share one, and a digest costs no new ctypes object (about 50 ns of 300).
@@ -231,17 +234,16 @@ def final_digest(ctx: Any) -> bytes:
         give_digest(out)
 
 
-def _publish_fast_path(namespace: dict[str, Any]) -> None:
-    namespace["_short_sha256"] = short_sha256
-    namespace["_fast_below"] = fast_below
+def _publish_fast_path() -> None:
+    for listener in _fast_path_listeners:
+        listener(short_sha256, fast_below)
 
 
-def bind_fast_path(namespace: dict[str, Any]) -> None:
-    """Sets _short_sha256 and _fast_below in namespace (a module's globals()) once hashing is allowed."""
+def listen_fast_path(listener: Callable[[Any, int], None]) -> None:
+    """Calls listener(short_sha256, fast_below) now and whenever hashing is allowed or refused again."""
     with _LOADING:  # not between a load's publishing and its end
-        _fast_path_users.append(namespace)
-        if _lib is not None:
-            _publish_fast_path(namespace)
+        _fast_path_listeners.append(listener)
+        listener(short_sha256, fast_below)
 
 
 def loaded() -> ctypes.CDLL:
@@ -287,8 +289,7 @@ def refuse_hashing_again() -> None:
     with _LOADING:
         if _refusal is not None and _lib is not None:
             _lib, short_sha256, fast_below = None, None, 0
-            for namespace in _fast_path_users:
-                _publish_fast_path(namespace)
+            _publish_fast_path()
             if ACCEL is not None:
                 ACCEL.allow(False)
 
@@ -390,8 +391,7 @@ def _publish(library: ctypes.CDLL) -> None:
         # true length, 0 <= len < 2 KiB, with which it cannot fail.
         short.restype = None
         short_sha256, fast_below = short, GIL_RELEASE_BYTES
-        for namespace in _fast_path_users:
-            _publish_fast_path(namespace)
+        _publish_fast_path()
     _lib = library  # last: another thread that sees it sees everything above
 
 

@@ -21,7 +21,14 @@ COPY_BELOW = 4096
 # The bytes fast path, switched on once hashing is allowed: until then no length is below it.
 _fast_below = -1
 _short_sha256: Any = None
-_native.bind_fast_path(globals())
+
+
+def _set_fast_path(short_sha256: Any, fast_below: int) -> None:
+    global _short_sha256, _fast_below
+    _short_sha256, _fast_below = short_sha256, fast_below
+
+
+_native.listen_fast_path(_set_fast_path)
 _take_digest, _give_digest, _Digest = _native.DIGESTS.pop, _native.DIGESTS.append, _native.Digest
 
 

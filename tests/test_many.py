@@ -200,8 +200,25 @@ def test_numpy_bad_input():
         libsha.sha256_many(numpy.zeros((2, 2, 2), dtype=numpy.uint8))
     with pytest.raises(TypeError, match="uint8, not int32"):
         libsha.sha256_many(numpy.zeros((2, 2), dtype=numpy.int32))
-    with pytest.raises(ValueError, match="C-contiguous"):
-        libsha.sha256_many(numpy.zeros((4, 8), dtype=numpy.uint8)[:, ::2])
+    for strided in (numpy.zeros((4, 8), dtype=numpy.uint8)[:, ::2], numpy.zeros((4, 8), dtype=numpy.uint8)[::-1],
+                    numpy.asfortranarray(numpy.zeros((4, 8), dtype=numpy.uint8))):
+        with pytest.raises(libsha.NonContiguousError, match="rows must each be contiguous"):
+            libsha.sha256_many(strided)
+
+
+def test_numpy_rows_in_place(rng):
+    """Rows that lie apart (a slice of rows or columns, a broadcast row) go down as (address, stride)."""
+    numpy = pytest.importorskip("numpy")
+    table = numpy.frombuffer(rng.randbytes(3001 * 83), dtype=numpy.uint8).reshape(3001, 83)
+    one_row = numpy.frombuffer(rng.randbytes(70), dtype=numpy.uint8)
+    for rows in (table[:, 5:69], table[1::3, :64], table[::7, 40:], table[:1, 3:], table[2:2],
+                 numpy.broadcast_to(one_row, (1500, 70))):
+        assert not rows.flags.c_contiguous or rows.shape[0] <= 1
+        expected = [hashlib.sha256(bytes(row)).digest() for row in rows]
+        for threads in (1, 2):
+            got = libsha.sha256_many(rows, threads=threads)
+            assert [bytes(row) for row in got] == expected
+            assert list(libsha.sha256_many(rows, hex=True, threads=threads)) == [d.hex() for d in expected]
 
 
 ARROW_TYPES = ["binary", "large_binary", "string", "large_string", "binary_view", "string_view"]
