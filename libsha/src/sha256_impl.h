@@ -106,8 +106,8 @@ static inline size_t libsha_widest_many(const struct libsha_impl *impl)
 
 /* The kernel width for `active` busy lanes (a row's widest is `widest`): the
  * narrowest width the row has that holds them all if they fill more than half
- * of it, else the widest one they fill (1 is the transform). How many.c and
- * streams.c shrink a batch's last lanes. */
+ * of it, else the widest one they fill (1 is the transform). How the lane
+ * scheduler (lanes.c) shrinks a batch's last lanes. */
 static inline size_t libsha_pick_width(const struct libsha_impl *impl, size_t widest, size_t active)
 {
     size_t w;
@@ -120,17 +120,6 @@ static inline size_t libsha_pick_width(const struct libsha_impl *impl, size_t wi
     for (w = active; w != 1 && impl->many[w] == NULL; --w)
         ;
     return w;
-}
-
-/* n blocks of each of w lanes (states and block pointers, w >= 1) through the row's w-lane kernel,
- * the transform for one: how many.c and streams.c run their lanes. */
-static inline void libsha_run_width(const struct libsha_impl *impl, size_t w, uint32_t *const states[],
-                                    const unsigned char *const next[], size_t n)
-{
-    if (w == 1)
-        impl->transform(states[0], next[0], n);
-    else
-        impl->many[w](states, next, n);
 }
 
 /* FIPS 180-4 4.2.2: the round constants. */
@@ -262,8 +251,6 @@ void libsha_stream_init(libsha_sha256_ctx *ctx);
 int libsha_stream_update(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, const void *data,
                          size_t len);
 int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, unsigned char out[32]);
-void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in,
-                    size_t blocks);
 /* A live context's marker: any value unlikely in uninitialised memory. */
 #define LIBSHA_CTX_MARKER 0x53484132u
 /* Whether ctx was initialised and not yet finalised. */
@@ -279,6 +266,9 @@ void libsha_wipe_bytes(void *p, size_t n);
 int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], const unsigned char *leaves,
                       size_t n, int *mutated);
 
+/* many.c: SHA256D64 of `blocks` 64-byte blobs on impl (out may be in; nothing done when either is NULL). */
+void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in,
+                    size_t blocks);
 /* many.c: the offsets forms, checks included, on impl (also the benchmark's): one of
  * off32 and off64 is NULL. */
 int libsha_many_offsets_on(const struct libsha_impl *impl, unsigned char *out, const void *data,

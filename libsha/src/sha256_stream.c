@@ -93,23 +93,6 @@ int libsha_stream_final(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, 
     return LIBSHA_OK;
 }
 
-void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in,
-                    size_t blocks)
-{
-    size_t width;
-    if (out == NULL || in == NULL)
-        return;
-    /* Widest kernel first, then the tail on narrower ones; each step's output
-     * never reaches input not yet read. */
-    for (width = LIBSHA_MAX_LANES; width >= 1; --width) {
-        libsha_d64_fn d64 = impl->d64[width];
-        if (d64 == NULL)
-            continue;
-        for (; blocks >= width; blocks -= width, out += width * 32, in += width * 64)
-            d64(out, in);
-    }
-}
-
 void libsha_wipe_bytes(void *p, size_t n)
 {
 #if defined(__GNUC__) || defined(__clang__)

@@ -1,39 +1,21 @@
 /* Many streams at once: libsha_sha256_update_many and final_many, and the HMAC
- * form. Each stream's chunk fills its pending block first (one block, in the
- * context), then its own whole blocks are read in place; both are segments a
- * lane runs through, one stream per lane of the row's widest many-message
- * kernel, a lane taking the next stream when its own has no block left (as
- * many.c takes the next message). Each kernel call runs the busy lanes for as
- * many blocks as the shortest segment among them has left, and the last lanes
- * move to narrower kernels, down to the transform. The bytes after the last
- * whole block wait in the context, as libsha_sha256_update leaves them.
- * Streams fed in step (every chunk of the call the same shape) skip that
- * bookkeeping: they go through in fixed groups of the widest kernel.
+ * form. Every argument is checked before the first byte is written; then each
+ * stream's chunk becomes a job for the lane scheduler (lanes.c): its pending
+ * block first when the chunk completes it (the bytes that complete it are
+ * copied there), then its own whole blocks, read in place. The bytes after
+ * the last whole block wait in the context, as libsha_sha256_update leaves
+ * them.
  *
  * Nothing outside the contexts is kept between calls, so a call owns what it
- * is given. Every argument is checked before the first byte is written. */
+ * is given. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sha256_impl.h"
+#include "lanes.h"
 
 /* The checks sort the contexts' addresses: on the stack up to this many. */
 #define SORTED_ON_STACK 64
-
-/* One stream's chunk: segment 0 is its pending block when the chunk completes
- * it, segment 1 the chunk's whole blocks after that; rest is what is left. */
-struct stream {
-    libsha_sha256_ctx *ctx;
-    const unsigned char *next; /* the current segment's next block */
-    size_t blocks;             /* left in the current segment */
-    const unsigned char *body; /* segment 1 */
-    size_t body_blocks;
-    const unsigned char *rest; /* the bytes after the last whole block, rest_len < 64 */
-    size_t rest_len;
-    size_t len;
-    int at_pending; /* in segment 0 */
-};
 
 static int by_address(const void *a, const void *b)
 {
@@ -165,17 +147,17 @@ static int check_update(void *const *objs, int hmac, const void *const *data, co
 }
 
 /* The stream's bytes after its last whole block wait in its pending block. */
-static void keep_rest(struct stream *s)
+static void keep_rest(struct libsha_stream_job *s)
 {
     if (s->rest_len > 0)
         memcpy(s->ctx->pending, s->rest, s->rest_len);
     s->ctx->length += s->len;
 }
 
-/* A stream's chunk set up as segments: the bytes that complete its pending
+/* A stream's chunk set up as a job: the bytes that complete its pending
  * block are copied there now (the chunk and the context are disjoint).
  * Returns whether it has a block to hash; if not, its rest is kept now. */
-static int start_stream(struct stream *s, libsha_sha256_ctx *ctx, const unsigned char *p, size_t len)
+static int start_stream(struct libsha_stream_job *s, libsha_sha256_ctx *ctx, const unsigned char *p, size_t len)
 {
     size_t used = (size_t)(ctx->length % 64), take = 0;
     s->ctx = ctx, s->len = len;
@@ -190,111 +172,10 @@ static int start_stream(struct stream *s, libsha_sha256_ctx *ctx, const unsigned
     s->rest = s->body + 64 * s->body_blocks;
     s->rest_len = len - take - 64 * s->body_blocks;
     s->at_pending = used > 0 && used + take == 64;
-    if (s->at_pending) {
-        s->next = ctx->pending, s->blocks = 1;
-        return 1;
-    }
-    s->next = s->body, s->blocks = s->body_blocks;
-    if (s->blocks > 0)
+    if (s->at_pending || s->body_blocks > 0)
         return 1;
     keep_rest(s);
     return 0;
-}
-
-/* The stream's current segment is done: on to its body, or 0 when none is left. */
-static int next_segment(struct stream *s)
-{
-    if (s->at_pending && s->body_blocks > 0) {
-        s->at_pending = 0;
-        s->next = s->body;
-        s->blocks = s->body_blocks;
-        return 1;
-    }
-    return 0;
-}
-
-/* Whether every stream's chunk has the same shape (a pending block or not, the same body): the
- * common call, streams fed in step, runs in fixed groups without the lanes' bookkeeping. */
-static int same_shape(const struct stream *streams, size_t n)
-{
-    size_t i;
-    for (i = 1; i < n; ++i)
-        if (streams[i].at_pending != streams[0].at_pending || streams[i].body_blocks != streams[0].body_blocks)
-            return 0;
-    return 1;
-}
-
-/* Streams of one shape, a kernel's width at a time: each group's pending blocks, then its bodies. */
-static void run_same_shape(const struct libsha_impl *impl, struct stream *streams, size_t n, size_t widest)
-{
-    uint32_t spare[LIBSHA_MAX_LANES][8];
-    uint32_t *states[LIBSHA_MAX_LANES];
-    const unsigned char *pending[LIBSHA_MAX_LANES], *body[LIBSHA_MAX_LANES];
-    size_t first, used, w, i;
-    for (first = 0; first < n; first += used) {
-        w = libsha_pick_width(impl, widest, n - first);
-        used = w < n - first ? w : n - first;
-        for (i = 0; i < w; ++i) {
-            struct stream *s = &streams[first + (i < used ? i : 0)];
-            states[i] = i < used ? s->ctx->state : spare[i];
-            pending[i] = s->ctx->pending, body[i] = s->body;
-        }
-        if (streams[first].at_pending)
-            libsha_run_width(impl, w, states, pending, 1);
-        if (streams[first].body_blocks > 0)
-            libsha_run_width(impl, w, states, body, streams[first].body_blocks);
-    }
-}
-
-/* The streams' blocks (each has some) through the lanes: lane[k] is the stream it runs, or
- * NULL; each round takes a kernel width for the busy lanes and runs them for
- * the shortest segment's blocks. */
-static void run_streams(const struct libsha_impl *impl, struct stream *streams, size_t n)
-{
-    struct stream *lane[LIBSHA_MAX_LANES];
-    size_t widest = libsha_widest_many(impl), waiting = 0, active = 0, k;
-
-    if (same_shape(streams, n)) {
-        run_same_shape(impl, streams, n, widest);
-        return;
-    }
-    for (k = 0; k < widest; ++k) {
-        lane[k] = NULL;
-        if (waiting < n)
-            lane[k] = &streams[waiting++], ++active;
-    }
-    while (active > 0) {
-        uint32_t spare[LIBSHA_MAX_LANES][8]; /* states of the lanes a kernel has beyond the busy ones */
-        uint32_t *states[LIBSHA_MAX_LANES];
-        const unsigned char *next[LIBSHA_MAX_LANES];
-        size_t picked[LIBSHA_MAX_LANES]; /* the lanes run */
-        size_t w = libsha_pick_width(impl, widest, active), used = 0, blocks = SIZE_MAX, i;
-        for (k = 0; k < widest && used < w; ++k) {
-            if (lane[k] == NULL)
-                continue;
-            picked[used] = k;
-            states[used] = lane[k]->ctx->state;
-            next[used] = lane[k]->next;
-            if (lane[k]->blocks < blocks)
-                blocks = lane[k]->blocks;
-            ++used;
-        }
-        for (i = used; i < w; ++i)
-            states[i] = spare[i], next[i] = next[0];
-        libsha_run_width(impl, w, states, next, blocks);
-        for (i = 0; i < used; ++i) {
-            struct stream *s = lane[picked[i]];
-            s->blocks -= blocks;
-            s->next += 64 * blocks;
-            if (s->blocks > 0 || next_segment(s))
-                continue;
-            k = picked[i];
-            if (waiting < n)
-                lane[k] = &streams[waiting++];
-            else
-                lane[k] = NULL, --active;
-        }
-    }
 }
 
 /* Streams are set up in groups of this many, on the stack. */
@@ -305,7 +186,8 @@ int libsha_streams_update_on(const struct libsha_impl *impl, void *const *objs, 
 {
     void *stack[SORTED_ON_STACK];
     struct objects o;
-    struct stream streams[GROUP];
+    struct libsha_stream_job streams[GROUP];
+    struct libsha_jobs work = {NULL, NULL, 0, streams, 0};
     size_t first;
     int err;
 
@@ -328,8 +210,9 @@ int libsha_streams_update_on(const struct libsha_impl *impl, void *const *objs, 
         for (i = 0; i < count; ++i) /* the streams with blocks to hash, in order */
             jobs += (size_t)start_stream(&streams[jobs], (libsha_sha256_ctx *)objs[first + i],
                                          (const unsigned char *)data[first + i], lens[first + i]);
-        libsha_enter(); /* memcpy may leave upper state dirty: see many.c */
-        run_streams(impl, streams, jobs);
+        work.n = jobs;
+        libsha_enter(); /* memcpy may leave upper state dirty: see lanes.c */
+        libsha_lanes_run(impl, &work);
         for (i = 0; i < jobs; ++i)
             keep_rest(&streams[i]);
     }

@@ -222,7 +222,7 @@ void libsha_x86_shani_d64_2way(unsigned char *out, const unsigned char *in)
 }
 
 /* Many messages: two lanes' blocks with their round chains interleaved, as
- * in the 2-way D64 kernel (the scheduler in many.c feeds the lanes). */
+ * in the 2-way D64 kernel (the lane scheduler, lanes.c, feeds them). */
 void libsha_x86_shani_many_2way(uint32_t *const state[], const unsigned char *const blocks[], size_t n)
 {
     const __m128i mask = BSWAP32_MASK;

@@ -1,0 +1,482 @@
+/* The lane scheduler, after isa-l_crypto's multi-buffer manager: every lane of
+ * the row's widest many-message kernel holds a job (a message, or a stream's
+ * chunk), and a lane whose job ends takes the next one, so lanes stay busy
+ * whatever the lengths. The only caller of the row's lane kernels (run_kernel).
+ *
+ * A lane walks through segments of whole 64-byte blocks, on its state: a
+ * message's own full blocks (read in place), then its padded tail (one or two
+ * blocks in the lane's buffer), then with LIBSHA_DOUBLE the outer block (the
+ * digest, padded as a 32-byte message); a stream's pending block (in its
+ * context), then its chunk's whole blocks, on the context's state. Each
+ * kernel call runs the selected lanes for as many blocks as the shortest
+ * segment among them has left. Where the row has a many_last kernel and
+ * every selected lane is at a one-block tail, the tails are padded in
+ * registers instead and the lanes finish in that one call (outer hash
+ * included). Once no job is waiting, the last lanes move to narrower kernels,
+ * down to the transform, so a long last message does not hold eight lanes.
+ *
+ * Jobs of one shape skip the lanes' bookkeeping and go through in step
+ * (run_in_step): runs of messages of one length through the row's many_whole
+ * kernel (a fixed-width column), SHA256D64's blobs through its d64 kernels,
+ * streams fed in step through fixed groups of the widest kernel.
+ *
+ * A new kind of job is a new `start` (where its segments and state come
+ * from) and a new `advance` case (what follows a segment). */
+#include <string.h>
+
+#include "lanes.h"
+
+/* ---- The kernels: every call the scheduler makes goes through run_kernel. ---- */
+
+enum kernel_kind { BLOCKS, LAST_BLOCKS, WHOLE, D64 };
+
+struct kernel_call {
+    enum kernel_kind kind;
+    size_t width;
+    uint32_t *const *states;           /* BLOCKS, LAST_BLOCKS */
+    const unsigned char *const *next;  /* BLOCKS: each lane's next block */
+    size_t blocks;                     /* BLOCKS: how many of each */
+    const struct libsha_tail *tails;   /* LAST_BLOCKS */
+    const unsigned char *const *msgs;  /* WHOLE */
+    size_t len;                        /* WHOLE: every message's length */
+    unsigned char *const *outs;        /* LAST_BLOCKS, WHOLE: each lane's digest */
+    unsigned flags;                    /* LAST_BLOCKS, WHOLE */
+    unsigned char *out;                /* D64 */
+    const unsigned char *in;           /* D64 */
+};
+
+/* The width 1 of BLOCKS is the transform (one lane). */
+static inline void run_kernel(const struct libsha_impl *impl, const struct kernel_call *c)
+{
+    switch (c->kind) {
+    case BLOCKS:
+        if (c->width == 1)
+            impl->transform(c->states[0], c->next[0], c->blocks);
+        else
+            impl->many[c->width](c->states, c->next, c->blocks);
+        break;
+    case LAST_BLOCKS:
+        impl->many_last[c->width](c->states, c->tails, c->outs, c->flags);
+        break;
+    case WHOLE:
+        impl->many_whole[c->width](c->msgs, c->len, c->outs, c->flags);
+        break;
+    case D64:
+        impl->d64[c->width](c->out, c->in);
+        break;
+    }
+}
+
+static inline void run_blocks_on(const struct libsha_impl *impl, size_t w, uint32_t *const states[],
+                                 const unsigned char *const next[], size_t blocks)
+{
+    struct kernel_call c = {BLOCKS, w, states, next, blocks, NULL, NULL, 0, NULL, 0, NULL, NULL};
+    run_kernel(impl, &c);
+}
+
+/* ---- Where the jobs' bytes are ---- */
+
+/* Message i; an empty one may have a NULL pointer, which is never offset. */
+static inline void message(const struct libsha_batch *b, size_t i, const unsigned char **p, size_t *len)
+{
+    int64_t start;
+    if (b->lens != NULL) {
+        *p = (const unsigned char *)b->msgs[i];
+        *len = b->lens[i];
+        return;
+    }
+    if (b->rows) {
+        *len = b->row_len;
+        *p = b->row_len > 0 ? b->data + b->stride * i : NULL;
+        return;
+    }
+    if (b->views != NULL) {
+        const unsigned char *view = b->views + 16 * i;
+        *len = (size_t)libsha_view_field(view, 0);
+        if (*len <= 12)
+            *p = view + 4; /* short values live in the view itself */
+        else
+            *p = (const unsigned char *)b->buffers[libsha_view_field(view, 8)] + libsha_view_field(view, 12);
+        return;
+    }
+    start = b->off32 != NULL ? b->off32[i] : b->off64[i];
+    *len = (size_t)((b->off32 != NULL ? b->off32[i + 1] : b->off64[i + 1]) - start);
+    *p = *len > 0 ? b->data + start : NULL;
+}
+
+/* ---- Lanes ---- */
+
+/* A lane's place in its job: a stream's PENDING then BODY; a message's BODY, TAIL, OUTER. */
+enum stage { IDLE, PENDING, BODY, TAIL, OUTER };
+
+struct lane {
+    uint32_t *state;           /* own (a message's), or a stream's context's */
+    const unsigned char *next; /* the next block of the current segment */
+    size_t blocks;             /* blocks left in it */
+    size_t index;              /* the job this lane runs */
+    enum stage stage;
+    /* messages only: */
+    const unsigned char *rest; /* the message's bytes after its full blocks */
+    size_t rest_len;           /* < 64 */
+    size_t before;             /* the message's bytes before rest */
+    uint64_t bits;
+    int padded;               /* the tail is in block[] */
+    uint32_t own[8];
+    unsigned char block[128]; /* the padded tail, or the outer block */
+};
+
+/* Pads the message's last rest_len bytes into the lane's block buffer. Rows
+ * without a many_last kernel do this when the message starts, long before the
+ * blocks are read, so those reads need not wait for these narrow stores to
+ * reach the cache. */
+static inline void pad_tail(struct lane *l)
+{
+    size_t blocks = l->rest_len < 56 ? 1 : 2;
+    memset(l->block, 0, 64 * blocks);
+    if (l->rest_len > 0)
+        memcpy(l->block, l->rest, l->rest_len);
+    l->block[l->rest_len] = 0x80;
+    libsha_store_be64(l->block + 64 * blocks - 8, l->bits);
+    l->padded = 1;
+}
+
+/* The lane's tail is its next segment (padded now if it was not yet). */
+static inline void to_tail(struct lane *l)
+{
+    if (!l->padded)
+        pad_tail(l);
+    l->next = l->block;
+    l->blocks = l->rest_len < 56 ? 1 : 2;
+    l->stage = TAIL;
+}
+
+static inline void start_message(struct lane *l, const struct libsha_batch *b, size_t index, int eager)
+{
+    const unsigned char *p;
+    size_t len, full;
+
+    message(b, index, &p, &len);
+    full = len / 64;
+    l->state = l->own;
+    memcpy(l->own, LIBSHA_H0, sizeof l->own);
+    l->index = index;
+    l->bits = (uint64_t)len * 8;
+    l->rest_len = len % 64;
+    l->before = len - l->rest_len;
+    l->rest = full > 0 ? p + 64 * full : p;
+    l->padded = 0;
+    if (eager)
+        pad_tail(l);
+    if (full > 0) {
+        l->next = p;
+        l->blocks = full;
+        l->stage = BODY;
+    } else {
+        l->stage = TAIL; /* the segment is set up when it runs (to_tail) */
+        l->blocks = 0;
+    }
+}
+
+static inline void start_stream(struct lane *l, const struct libsha_stream_job *s, size_t index)
+{
+    l->state = s->ctx->state;
+    l->index = index;
+    if (s->at_pending) {
+        l->next = s->ctx->pending, l->blocks = 1, l->stage = PENDING;
+    } else {
+        l->next = s->body, l->blocks = s->body_blocks, l->stage = BODY;
+    }
+}
+
+/* One stretch of a call's jobs in the lanes: its lanes, and the jobs still waiting. */
+struct stretch {
+    struct lane lane[LIBSHA_MAX_LANES];
+    size_t widest;  /* the row's widest many-message kernel */
+    size_t active;  /* lanes not IDLE */
+    size_t waiting; /* the next job to take */
+    size_t n;       /* the stretch ends before job n */
+    int eager;      /* pad tails when a message starts (rows without many_last kernels) */
+    const struct libsha_jobs *jobs;
+};
+
+/* The lane's job is done: the lane takes the next waiting one, or goes IDLE when none is left. */
+static inline void take_next(struct stretch *st, struct lane *l)
+{
+    if (st->waiting >= st->n) {
+        l->stage = IDLE;
+        --st->active;
+    } else if (st->jobs->streams != NULL) {
+        start_stream(l, &st->jobs->streams[st->waiting], st->waiting);
+        ++st->waiting;
+    } else {
+        start_message(l, st->jobs->batch, st->waiting++, st->eager);
+    }
+}
+
+/* The lane's segment is done: on to its next one, or its job is finished. */
+static inline void advance(struct stretch *st, struct lane *l)
+{
+    switch (l->stage) {
+    case PENDING: {
+        const struct libsha_stream_job *s = &st->jobs->streams[l->index];
+        if (s->body_blocks > 0) {
+            l->next = s->body, l->blocks = s->body_blocks, l->stage = BODY;
+            return;
+        }
+        break;
+    }
+    case BODY:
+        if (st->jobs->streams != NULL)
+            break; /* a stream's chunk ends with its body; its rest waits in the context */
+        l->stage = TAIL;
+        l->blocks = 0;
+        return;
+    case TAIL:
+        if (st->jobs->flags & LIBSHA_DOUBLE) {
+            libsha_store_digest(l->block, l->state);
+            memset(l->block + 32, 0, 32);
+            l->block[32] = 0x80;
+            libsha_store_be64(l->block + 56, 256);
+            memcpy(l->state, LIBSHA_H0, sizeof l->own);
+            l->next = l->block;
+            l->blocks = 1;
+            l->stage = OUTER;
+            return;
+        }
+        libsha_store_digest(st->jobs->out + 32 * l->index, l->state);
+        break;
+    case OUTER:
+        libsha_store_digest(st->jobs->out + 32 * l->index, l->state);
+        break;
+    case IDLE:
+        return;
+    }
+    take_next(st, l);
+}
+
+/* Jobs first .. n - 1 into as many lanes as the widest kernel has. */
+static void fill_lanes(struct stretch *st, const struct libsha_impl *impl, const struct libsha_jobs *jobs,
+                       size_t first, size_t n)
+{
+    size_t i;
+    st->widest = 1, st->active = 0, st->waiting = first, st->n = n, st->eager = 1, st->jobs = jobs;
+    for (i = 2; i <= LIBSHA_MAX_LANES; ++i) {
+        if (impl->many[i] != NULL)
+            st->widest = i;
+        if (impl->many_last[i] != NULL)
+            st->eager = 0;
+    }
+    for (i = 0; i < st->widest; ++i) {
+        st->lane[i].stage = IDLE;
+        if (st->waiting < n) {
+            take_next(st, &st->lane[i]);
+            ++st->active;
+        }
+    }
+}
+
+/* Up to w busy lanes, in lane order; returns how many. */
+static size_t pick_lanes(struct stretch *st, size_t w, struct lane *picked[])
+{
+    size_t i, used = 0;
+    for (i = 0; i < st->widest && used < w; ++i)
+        if (st->lane[i].stage != IDLE)
+            picked[used++] = &st->lane[i];
+    return used;
+}
+
+/* Whether every picked lane is at a message's one-block tail not yet padded: a many_last kernel pads it in
+ * registers. */
+static int at_short_tails(struct lane *const picked[], size_t used)
+{
+    size_t i;
+    for (i = 0; i < used; ++i)
+        if (picked[i]->stage != TAIL || picked[i]->padded || picked[i]->rest_len >= 56)
+            return 0;
+    return 1;
+}
+
+/* The picked lanes' last blocks, padded in registers, through the wl-lane many_last kernel (the lanes it
+ * has beyond `used` copy the first); each lane's digest goes out and it takes its next message. */
+static void run_last_blocks(const struct libsha_impl *impl, struct stretch *st, struct lane *const picked[],
+                            size_t used, size_t wl)
+{
+    uint32_t spare[LIBSHA_MAX_LANES][8]; /* states of padding lanes, thrown away */
+    unsigned char spare_out[LIBSHA_MAX_LANES][32];
+    uint32_t *states[LIBSHA_MAX_LANES];
+    struct libsha_tail tails[LIBSHA_MAX_LANES];
+    unsigned char *outs[LIBSHA_MAX_LANES];
+    struct kernel_call c = {LAST_BLOCKS, wl, states, NULL, 0, tails, NULL, 0, outs, st->jobs->flags, NULL, NULL};
+    size_t i;
+    for (i = 0; i < wl; ++i) {
+        struct lane *l = picked[i < used ? i : 0];
+        states[i] = i < used ? l->state : spare[i];
+        tails[i].rest = l->rest;
+        tails[i].len = l->rest_len;
+        tails[i].before = l->before;
+        tails[i].bits = l->bits;
+        outs[i] = i < used ? st->jobs->out + 32 * l->index : spare_out[i];
+    }
+    run_kernel(impl, &c);
+    for (i = 0; i < used; ++i)
+        take_next(st, picked[i]);
+}
+
+/* The picked lanes' next blocks, as many as the shortest segment among them has left, through the w-lane
+ * kernel (the transform for one); lanes at the end of a segment move on to the next. */
+static void run_picked(const struct libsha_impl *impl, struct stretch *st, struct lane *const picked[], size_t used,
+                       size_t w)
+{
+    uint32_t spare[LIBSHA_MAX_LANES][8];
+    uint32_t *states[LIBSHA_MAX_LANES];
+    const unsigned char *next[LIBSHA_MAX_LANES];
+    size_t i, blocks = SIZE_MAX;
+    for (i = 0; i < used; ++i) {
+        struct lane *l = picked[i];
+        if (l->stage == TAIL && l->blocks == 0)
+            to_tail(l);
+        states[i] = l->state;
+        next[i] = l->next;
+        if (l->blocks < blocks)
+            blocks = l->blocks;
+    }
+    for (i = used; i < w; ++i) /* fewer busy lanes than the kernel has */
+        states[i] = spare[i], next[i] = next[0];
+    run_blocks_on(impl, w, states, next, blocks);
+    for (i = 0; i < used; ++i) {
+        struct lane *l = picked[i];
+        l->blocks -= blocks;
+        if (l->blocks > 0) {
+            l->next += 64 * blocks;
+            continue;
+        }
+        advance(st, l);
+    }
+}
+
+/* Jobs first .. n - 1 through the lanes: each round picks a kernel width for the busy lanes, then either
+ * pads and finishes them all in registers (every one at a message's short tail, and the row has the
+ * kernel) or runs their next blocks. */
+static void run_lanes(const struct libsha_impl *impl, const struct libsha_jobs *jobs, size_t first, size_t n)
+{
+    struct stretch st;
+    fill_lanes(&st, impl, jobs, first, n);
+    while (st.active > 0) {
+        struct lane *picked[LIBSHA_MAX_LANES];
+        size_t w = libsha_pick_width(impl, st.widest, st.active), used = pick_lanes(&st, w, picked);
+        /* One lane left at its tail: through the 2-lane last-block kernel, the
+         * second lane a copy, if the row has one. */
+        size_t wl = impl->many_last[w] == NULL && w == 1 && impl->many_last[2] != NULL ? 2 : w;
+        /* glibc's memset and memcpy (the tails) may use AVX-512 registers
+         * and leave upper state dirty; SSE kernels then run at half speed. */
+        libsha_enter();
+        if (impl->many_last[wl] != NULL && at_short_tails(picked, used))
+            run_last_blocks(impl, &st, picked, used, wl);
+        else
+            run_picked(impl, &st, picked, used, w);
+    }
+}
+
+/* ---- Jobs of one shape, in step ---- */
+
+/* Each run of W consecutive messages of one length (with a one-block tail)
+ * goes whole through the row's widest many_whole kernel, state and tails in
+ * registers: a fixed-width column is all such runs. The other messages go
+ * through the lanes, in stretches between the runs. */
+static void run_messages(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
+{
+    const unsigned char *msgs[LIBSHA_MAX_LANES];
+    unsigned char *outs[LIBSHA_MAX_LANES];
+    struct kernel_call c = {WHOLE, 0, NULL, NULL, 0, NULL, msgs, 0, outs, jobs->flags, NULL, NULL};
+    size_t w = 0, i, run = 0, len = 0, done = 0, j, n = jobs->n;
+
+    for (i = 2; i <= LIBSHA_MAX_LANES; ++i)
+        if (impl->many_whole[i] != NULL)
+            w = i;
+    for (i = 0; w > 0 && i < n; ++i) {
+        const unsigned char *p;
+        size_t l;
+        message(jobs->batch, i, &p, &l);
+        if (run == 0 || l != len)
+            run = 0, len = l;
+        if (len % 64 >= 56) /* a two-block tail: the lanes pad it in memory */
+            continue;
+        msgs[run++] = p;
+        if (run < w)
+            continue;
+        if (done < i + 1 - w)
+            run_lanes(impl, jobs, done, i + 1 - w);
+        for (j = 0; j < w; ++j)
+            outs[j] = jobs->out + 32 * (i + 1 - w + j);
+        c.width = w, c.len = len;
+        run_kernel(impl, &c);
+        done = i + 1, run = 0;
+    }
+    if (done < n)
+        run_lanes(impl, jobs, done, n);
+}
+
+/* SHA256D64: the blobs lie end to end; the widest d64 kernel first, then the
+ * rest on narrower ones (every row has d64[1]). Each step's output never
+ * reaches input not yet read, so out may be the input itself. */
+static void run_d64(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
+{
+    struct kernel_call c = {D64, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, jobs->out, jobs->batch->data};
+    size_t width, blocks = jobs->n;
+    for (width = LIBSHA_MAX_LANES; width >= 1; --width) {
+        if (impl->d64[width] == NULL)
+            continue;
+        for (c.width = width; blocks >= width; blocks -= width, c.out += width * 32, c.in += width * 64)
+            run_kernel(impl, &c);
+    }
+}
+
+/* Whether every stream's chunk has the same shape (a pending block or not, the same body): the common call,
+ * streams fed in step, runs in fixed groups without the lanes' bookkeeping. */
+static int same_shape(const struct libsha_stream_job *streams, size_t n)
+{
+    size_t i;
+    for (i = 1; i < n; ++i)
+        if (streams[i].at_pending != streams[0].at_pending || streams[i].body_blocks != streams[0].body_blocks)
+            return 0;
+    return 1;
+}
+
+/* Streams of one shape, a kernel's width at a time: each group's pending blocks, then its bodies. */
+static void run_same_shape(const struct libsha_impl *impl, const struct libsha_stream_job *streams, size_t n)
+{
+    uint32_t spare[LIBSHA_MAX_LANES][8];
+    uint32_t *states[LIBSHA_MAX_LANES];
+    const unsigned char *pending[LIBSHA_MAX_LANES], *body[LIBSHA_MAX_LANES];
+    size_t first, used, w, i, widest = libsha_widest_many(impl);
+    for (first = 0; first < n; first += used) {
+        w = libsha_pick_width(impl, widest, n - first);
+        used = w < n - first ? w : n - first;
+        for (i = 0; i < w; ++i) {
+            const struct libsha_stream_job *s = &streams[first + (i < used ? i : 0)];
+            states[i] = i < used ? s->ctx->state : spare[i];
+            pending[i] = s->ctx->pending, body[i] = s->body;
+        }
+        if (streams[first].at_pending)
+            run_blocks_on(impl, w, states, pending, 1);
+        if (streams[first].body_blocks > 0)
+            run_blocks_on(impl, w, states, body, streams[first].body_blocks);
+    }
+}
+
+void libsha_lanes_run(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
+{
+    const struct libsha_batch *b = jobs->batch;
+    if (jobs->n == 0)
+        return;
+    if (jobs->streams != NULL) {
+        if (same_shape(jobs->streams, jobs->n))
+            run_same_shape(impl, jobs->streams, jobs->n);
+        else
+            run_lanes(impl, jobs, 0, jobs->n);
+    } else if (b->rows && b->row_len == 64 && b->stride == 64 && (jobs->flags & LIBSHA_DOUBLE)) {
+        run_d64(impl, jobs);
+    } else {
+        run_messages(impl, jobs);
+    }
+}

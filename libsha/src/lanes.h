@@ -1,0 +1,66 @@
+/* The lane scheduler's work (lanes.c): a batch of messages, a batch of stream
+ * chunks, or 64-byte blobs hashed twice. Every entry point that hashes more
+ * than one thing at a time describes its work here and hands it to
+ * libsha_lanes_run; nothing else calls the row's lane kernels. */
+#ifndef LIBSHA_LANES_H
+#define LIBSHA_LANES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sha256_impl.h"
+
+/* Where a batch's messages lie: pointers and lengths (msgs, lens); or Arrow's
+ * layout, data and n + 1 offsets of 32 or 64 bits (one of off32, off64); or
+ * Arrow's binary views (16 bytes each) into buffers; or rows of one length,
+ * `stride` bytes apart from data (rows set: a numpy array's, a fixed-width
+ * column's, SHA256D64's blobs). */
+struct libsha_batch {
+    const void *const *msgs;
+    const size_t *lens;
+    const unsigned char *data;
+    const int32_t *off32;
+    const int64_t *off64;
+    const unsigned char *views;
+    const void *const *buffers;
+    int rows;
+    size_t stride, row_len;
+};
+
+/* A binary view's int32 field at byte `at` (0: length, 8: buffer index, 12: offset). */
+static inline int32_t libsha_view_field(const unsigned char *view, int at)
+{
+    int32_t x;
+    memcpy(&x, view + at, 4);
+    return x;
+}
+
+/* One stream's chunk (streams.c sets it up): its pending block first when the
+ * chunk completes it, then the chunk's own whole blocks, read in place; both
+ * run on the context's state. At least one block. */
+struct libsha_stream_job {
+    libsha_sha256_ctx *ctx;
+    const unsigned char *body;
+    size_t body_blocks;
+    int at_pending; /* the pending block comes first */
+    /* streams.c's own: what waits in the context afterwards */
+    const unsigned char *rest;
+    size_t rest_len, len;
+};
+
+/* The work of one call: n messages of batch, digest i to out + 32 * i
+ * (flags: LIBSHA_DOUBLE), or n stream chunks (streams set). */
+struct libsha_jobs {
+    const struct libsha_batch *batch;
+    unsigned char *out;
+    unsigned flags;
+    struct libsha_stream_job *streams;
+    size_t n;
+};
+
+/* Runs the jobs on impl's kernels. Arguments checked by the caller; out may
+ * overlap the messages only as SHA256D64's in-place form does (libsha_d64_run). */
+void libsha_lanes_run(const struct libsha_impl *impl, const struct libsha_jobs *jobs);
+
+#endif
