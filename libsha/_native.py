@@ -72,7 +72,6 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
 
 # os_errors[i] of libsha_sha256_files that are not errno values.
 FILE_CANCELLED = -1
-FILE_DEFERRED = -2
 
 # sha256_many's flags: SHA256(SHA256(m)); the digests as hex, made in the same call.
 DOUBLE = 1
@@ -95,9 +94,10 @@ class X86Cpuid(ctypes.Structure):
 
 
 class FilesControl(ctypes.Structure):
-    """libsha_files_control: bytes read so far, a flag that stops libsha_sha256_files, the size it leaves files over."""
+    """libsha_files_control: bytes read so far, a flag that stops libsha_sha256_files, small files
+    gathered, and whether a second thread reads large files ahead of the hash."""
 
-    _fields_ = [("bytes", c_uint64), ("cancel", c_uint32), ("gathered", c_uint32), ("defer_over", c_uint64)]
+    _fields_ = [("bytes", c_uint64), ("cancel", c_uint32), ("gathered", c_uint32), ("read_ahead", c_uint64)]
 
 
 def library_filenames(platform: str = sys.platform) -> list[str]:

@@ -230,10 +230,7 @@ def _python_rows():
 
 def _many_large_rows():
     """sha256_files on LARGE_FILES large files, one worker: through the lanes (k files at a time)
-    against one stream per worker (FileHasher with one lane: each file read and hashed alone);
-    and with the default workers."""
-    from libsha._files import FileHasher
-
+    against a sha256_file loop (each file read and hashed alone); and with the default workers."""
     row = f"FILES_{LARGE_FILES}x{_files_mib()}MiB"
     impl = libsha.dispatch.implementation()
 
@@ -246,12 +243,12 @@ def _many_large_rows():
         return lambda: libsha.sha256_files(files, jobs=1)
 
     def one_stream_call():
-        files = [os.fsencode(p) for p in paths()]
+        files = paths()
         expected = libsha.sha256_files(files, jobs=1)
 
         def run():
-            if [d for _, d in FileHasher(files, 1, lanes=1).results()] != expected:
-                raise RuntimeError("one stream per worker disagrees with the lanes")
+            if [libsha.sha256_file(p) for p in files] != expected:
+                raise RuntimeError("sha256_file disagrees with sha256_files")
 
         return run
 
@@ -260,7 +257,7 @@ def _many_large_rows():
         return lambda: libsha.sha256_files(files)
 
     entries = {f"libsha.sha256_files(paths, jobs=1) ('{impl}', {libsha.dispatch.lanes()} files at a time)": lanes_call,
-               f"libsha.sha256_files, one worker, one stream at a time ('{impl}', as before lanes)": one_stream_call,
+               f"libsha.sha256_file(path) for each path ('{impl}', one file at a time)": one_stream_call,
                f"libsha.sha256_files(paths) ('{impl}', {usable_cpus()} jobs)": default_call}
     group = Interleaved(entries)
     return [Benchmark(row, name, LARGE_FILES * _files_mib() << 20, None, True, max_epochs=5, interleaved=group)

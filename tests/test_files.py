@@ -1,5 +1,6 @@
 """sha256_file and sha256_files against hashlib: paths and file objects, chunk borders, errors in place."""
 
+import errno
 import hashlib
 import io
 import os
@@ -133,9 +134,10 @@ def test_items_that_are_not_paths_or_files_are_refused(bad):
         libsha.sha256_files(bad)
 
 
-def test_small_gathered_large_deferred_and_file_objects_mixed(tmp_path, monkeypatch):
-    # Files over DEFER_OVER go to the two-thread reader; small ones are hashed several at once in C.
-    monkeypatch.setattr(_files, "DEFER_OVER", 100_000)
+@pytest.mark.parametrize("cpus", [1, 4])  # 4: the workers leave CPUs free, C reads ahead
+def test_small_gathered_large_in_lanes_and_file_objects_mixed(tmp_path, monkeypatch, cpus):
+    # Every path goes to C, whole: small ones hashed several at once, large ones in the lanes.
+    monkeypatch.setattr(_files, "usable_cpus", lambda: cpus)
     monkeypatch.setattr(_files, "CHUNK", 30_000)
     sizes = [0, 1, 16384, 16385, 99_999, 100_000, 100_001, 250_000, 5, 70_000]
     items = []
@@ -150,19 +152,26 @@ def test_small_gathered_large_deferred_and_file_objects_mixed(tmp_path, monkeypa
     results = libsha.sha256_files(items, jobs=2)
     assert isinstance(results[7], FileNotFoundError)
     assert [r for i, r in enumerate(results) if i != 7] == expected
-    # The split really happened: the control counts what C read (the files up to DEFER_OVER, whole)
-    # and the small files it gathered, and the deferred ones, those over it, were read by Python, each once.
-    deferred = []
-    run = _files.FileHasher._deferred
-    monkeypatch.setattr(_files.FileHasher, "_deferred", lambda self, paths: deferred.extend(paths) or run(self, paths))
+    # C read every byte of every path, once, and gathered the small ones.
     paths = [os.fsencode(i) for i in items if isinstance(i, Path) and i.exists()]
     hasher = _files.FileHasher(paths, 2)
     assert [d for _, d in hasher.results()] == [hashlib.sha256(Path(os.fsdecode(p)).read_bytes()).digest()
                                                 for p in paths]
-    assert sorted(os.path.getsize(p) for p in deferred) == [100_001, 250_000]
-    assert hasher._control.bytes == sum(size for size in sizes if size <= 100_000)
-    assert hasher.bytes_read() == sum(sizes)
+    assert hasher.bytes_read() == hasher._control.bytes == sum(sizes)
     assert hasher._control.gathered == sum(size <= 16 * 1024 for size in sizes)  # files.c's SMALL_FILE
+
+
+def test_sha256_file_of_a_path_goes_to_c_and_raises_its_errno(tmp_path, monkeypatch):
+    path = tmp_path / "f"
+    path.write_bytes(pattern251(300_000, 9))
+    monkeypatch.setattr(_files, "_digest", lambda *args: pytest.fail("a path read by Python"))
+    assert libsha.sha256_file(path) == hashlib.sha256(pattern251(300_000, 9)).digest()
+    with pytest.raises(FileNotFoundError) as missing:
+        libsha.sha256_file(tmp_path / "missing")
+    assert missing.value.filename == str(tmp_path / "missing")
+    with pytest.raises(OSError) as directory:  # IsADirectoryError on POSIX, PermissionError on Windows
+        libsha.sha256_file(tmp_path)
+    assert directory.value.errno in (errno.EISDIR, errno.EACCES)
 
 
 def test_a_cancelled_hasher_raises_keyboard_interrupt(tmp_path):

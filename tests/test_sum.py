@@ -320,8 +320,10 @@ def test_ctrl_c_while_reading_standard_input(tmp_path):
 
 
 def _prefix_digests(data, step, extra):
-    """SHA-256 of data[:k] for k at every multiple of step and at each of extra."""
-    stops = sorted(set(range(0, len(data) + 1, step)) | {k for k in extra if k <= len(data)})
+    """SHA-256 of data[:k] for k where C's reads of the file may have stopped: every multiple of
+    step, after the first HEAD bytes every multiple of step more, and each of extra."""
+    stops = set(range(0, len(data) + 1, step)) | set(range(HEAD, len(data) + 1, step))
+    stops = sorted(stops | {k for k in extra if k <= len(data)})
     h, done, digests = hashlib.sha256(), 0, set()
     for k in stops:
         h.update(data[done:k])
@@ -330,7 +332,10 @@ def _prefix_digests(data, step, extra):
     return digests
 
 
-READ = 128 << 10  # libsha's C file reads (files.c READ_SIZE)
+# libsha's C file reads (files.c): a large file's first SMALL_FILE + 1 bytes, then chunks of
+# 32 KiB to 256 KiB (its lanes' reads) or of 128 KiB (READ_SIZE): all multiples of 32 KiB.
+HEAD = (16 << 10) + 1
+READ = 32 << 10
 
 
 def test_a_shrinking_file_gives_the_bytes_read(tmp_path):

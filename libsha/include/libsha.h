@@ -411,20 +411,17 @@ LIBSHA_API int libsha_sha256_file(const char *path, unsigned char out[32], int *
 /* Shared with other threads while libsha_sha256_files runs; zero it first.
  * bytes grows by each read's size (an atomic add), for a progress display;
  * setting cancel to non-zero, from any thread, stops the call at its next
- * read. defer_over, if not 0: a file found to hold more bytes than this is
- * closed unhashed and marked LIBSHA_FILE_DEFERRED in os_errors, for a caller
- * that hashes large files another way (libsha sum overlaps their reads with
- * the hash in two threads); its bytes read so far are taken off bytes.
- * gathered grows by the number of small files read whole and hashed several
+ * read. read_ahead, if not 0: large files are read by a second thread,
+ * which libsha_sha256_files starts and ends, while the calling thread hashes
+ * the chunks read before; worth it where a core is free for it. gathered grows by the number of small files read whole and hashed several
  * at once on the many-message kernel (also an atomic add). */
 typedef struct libsha_files_control {
     uint64_t bytes;
     uint32_t cancel;
     uint32_t gathered;
-    uint64_t defer_over;
+    uint64_t read_ahead;
 } libsha_files_control;
 #define LIBSHA_FILE_CANCELLED (-1)
-#define LIBSHA_FILE_DEFERRED (-2)
 
 /*
  * n files in order: out[32*i..32*i+32) receives the digest of paths[i] and
@@ -435,7 +432,7 @@ typedef struct libsha_files_control {
  * one per lane, each read in turn in chunks of 256 KiB over the lanes and the
  * chunks hashed together (a file that ends or fails leaves its lane to the
  * next). Each file is still read sequentially, once. control may be NULL.
- * Returns LIBSHA_OK (every file hashed, or deferred), LIBSHA_ERR_IO (some
+ * Returns LIBSHA_OK (every file hashed), LIBSHA_ERR_IO (some
  * file could not be read), LIBSHA_ERR_CANCELLED (cancel was set: the files
  * not finished have zeroed digests and os_errors[i] == LIBSHA_FILE_CANCELLED),
  * or, with nothing written, LIBSHA_ERR_NULL (out, os_errors, paths or a path

@@ -19,6 +19,7 @@
 #endif
 
 #include "atomic.h"
+#include "helper_thread.h"
 #include "sha256_impl.h"
 
 /* Measured on a page-cached 1 GiB file: reads of 64 KiB to 4 MiB all ran
@@ -83,23 +84,6 @@ static long read_some(int fd, unsigned char *buf, size_t len)
 #endif
 }
 
-/* Whether the file holds more than limit bytes: its end found by seeking, then
- * back to where reading was. (Not fstat: glibc 2.33 made it a new symbol, which
- * would raise the oldest glibc our wheels run on.) Pipes cannot seek: never. */
-static int larger_than(int fd, uint64_t limit)
-{
-#ifdef _WIN32
-    __int64 at = _lseeki64(fd, 0, SEEK_CUR), end = at < 0 ? -1 : _lseeki64(fd, 0, SEEK_END);
-    if (end >= 0)
-        _lseeki64(fd, at, SEEK_SET);
-#else
-    off_t at = lseek(fd, 0, SEEK_CUR), end = at < 0 ? -1 : lseek(fd, 0, SEEK_END);
-    if (end >= 0 && lseek(fd, at, SEEK_SET) < 0)
-        return 0;
-#endif
-    return end >= 0 && (uint64_t)end > limit;
-}
-
 static void close_file(int fd)
 {
 #ifdef _WIN32
@@ -110,7 +94,7 @@ static void close_file(int fd)
 }
 
 /* What a read, or a file's whole hashing, came to: DONE when it went through. */
-enum { DONE = 0, CANCELLED = LIBSHA_FILE_CANCELLED, DEFERRED = LIBSHA_FILE_DEFERRED, GATHERED = -3, STREAMING = -4 };
+enum { DONE = 0, CANCELLED = LIBSHA_FILE_CANCELLED, GATHERED = -3, STREAMING = -4 };
 
 /* A batch's small files wait here, whole, and are hashed together, one per
  * lane of the widest kernel: on SHA-NI two at a time run 1.5 times as fast as
@@ -129,22 +113,34 @@ struct gathered {
  * the chunks together (libsha_sha256_update_many's engine); a file that ends or fails leaves its
  * lane to the next large one. Chunks of 256 KiB over the lanes (at least 32 KiB): all of a round's
  * buffers stay in L2 from the read to the hash. (Measured on 1 GiB in the page cache: reads into a
- * 128 KiB buffer took a quarter of the system time of reads into 1 to 4 MiB ones.) */
+ * 128 KiB buffer took a quarter of the system time of reads into 1 to 4 MiB ones.)
+ *
+ * With control->read_ahead, a helper thread reads each file's next chunk into a second buffer
+ * while this thread hashes the chunks read before (a lane of its own then even for one file). */
 #define ROUND_BYTES (256u * 1024u)
 #define MIN_LANE_READ (32u * 1024u)
 struct open_stream {
     libsha_sha256_ctx ctx;
     int fd;
-    size_t slot;   /* its index in the batch */
-    size_t got;    /* this round's chunk */
-    int result;    /* this round's read */
+    size_t slot;         /* its index in the batch */
+    unsigned char *buf[2]; /* the lane's buffers (one twice without a helper): they stay with the lane */
+    size_t have;         /* bytes in buf[side] to hash this round: a new stream's head, or with a helper
+                            the chunk it read last round */
+    size_t got;          /* the last read's count */
+    int result;          /* the last read's result */
+    int too_long;        /* over SHA-256's 2^61 - 1 bytes */
 };
 struct streams {
-    size_t lanes; /* how many may be open: 1 turns this off (each file hashed to its end at once) */
+    size_t lanes; /* how many may be open */
+    int on;       /* large files go through here (several lanes, or a helper) */
     size_t count; /* open now, s[0 .. count) */
     size_t read_size;
-    unsigned char *buffers; /* lanes * read_size */
+    unsigned char *buffers; /* lanes * read_size, twice with a helper */
     int cancelled;
+    int read_ahead;                  /* asked for: a helper reads the next chunks */
+    struct libsha_helper *helper;    /* started with the first large file */
+    int side;                        /* with a helper: the buffers hashed this round */
+    libsha_files_control *control;
     struct open_stream s[LIBSHA_MAX_LANES];
 };
 
@@ -187,9 +183,31 @@ static int read_head(int fd, unsigned char *p, size_t limit, size_t *got, int *a
     return DONE;
 }
 
-/* Hashes path into out, or, with g, gathers it there when it is small, or
- * leaves it when control defers it. Returns DONE, GATHERED, DEFERRED,
- * CANCELLED or an errno value. */
+static void read_ahead(void *p);
+
+/* The streams' buffers and helper, on the first large file. Without buffers, each file is hashed
+ * to its end at once; without a helper, each round's reads and hash take turns. */
+static void start_streams(struct streams *st)
+{
+    size_t i, sides;
+    st->helper = st->read_ahead ? libsha_helper_start(read_ahead, st) : NULL;
+    sides = st->helper != NULL ? 2 : 1;
+    st->buffers = (unsigned char *)malloc(sides * st->lanes * st->read_size);
+    if (st->buffers == NULL) {
+        libsha_helper_stop(st->helper);
+        st->helper = NULL;
+        st->on = 0;
+        return;
+    }
+    for (i = 0; i < st->lanes; ++i) {
+        st->s[i].buf[0] = st->buffers + i * st->read_size;
+        st->s[i].buf[1] = st->buffers + ((sides - 1) * st->lanes + i) * st->read_size;
+    }
+}
+
+/* Hashes path into out, or, with g, gathers it there when it is small, or,
+ * with st, opens it in a lane when it is large. Returns DONE, GATHERED,
+ * STREAMING, CANCELLED or an errno value. */
 static int hash_path(const struct libsha_impl *impl, const char *path, unsigned char *buf,
                      unsigned char out[32], libsha_files_control *control, struct gathered *g, size_t slot,
                      struct streams *st)
@@ -212,27 +230,21 @@ static int hash_path(const struct libsha_impl *impl, const char *path, unsigned 
             return GATHERED;
         }
         head = p; /* more than SMALL_FILE bytes: hashed as a stream, these first */
-        if (result == DONE && control != NULL && control->defer_over != 0 && larger_than(fd, control->defer_over)) {
-            add_bytes(control, (uint64_t)0 - head_len); /* the caller reads them again */
-            close_file(fd);
-            return DEFERRED;
-        }
     }
     libsha_stream_init(&ctx);
+    if (result == DONE && st != NULL && st->on && st->buffers == NULL)
+        start_streams(st);
+    if (result == DONE && st != NULL && st->on) { /* on in a lane, beside the others, its head first */
+        struct open_stream *s = &st->s[st->count++];
+        s->ctx = ctx, s->fd = fd, s->slot = slot, s->too_long = 0;
+        if (head_len > 0) /* head_len <= SMALL_FILE + 1 < MIN_LANE_READ */
+            memcpy(s->buf[st->side], head, head_len);
+        s->have = head_len;
+        return STREAMING;
+    }
     if (result == DONE && head_len > 0) {
         libsha_enter();
         libsha_stream_update(impl, &ctx, head, head_len);
-    }
-    if (result == DONE && st != NULL && st->lanes > 1 && st->buffers == NULL) {
-        st->buffers = (unsigned char *)malloc(st->lanes * st->read_size); /* on the first large file only */
-        if (st->buffers == NULL)
-            st->lanes = 1; /* each file hashed to its end at once, as with one lane */
-    }
-    if (result == DONE && st != NULL && st->lanes > 1) { /* on in a lane, beside the others */
-        struct open_stream *s = &st->s[st->count++];
-        s->ctx = ctx, s->fd = fd, s->slot = slot;
-        libsha_wipe_ctx(&ctx);
-        return STREAMING;
     }
     while (result == DONE) {
         size_t n;
@@ -269,51 +281,101 @@ static void hash_gathered(const struct libsha_impl *impl, struct gathered *g, un
 }
 
 /* Lane k's stream has ended (s->result DONE with nothing read: its digest) or failed (an errno
- * value, or CANCELLED): its result goes out, its file is closed, the last lane's stream takes k. */
+ * value, or CANCELLED): its result goes out, its file is closed, the last lane's stream takes k
+ * (with its buffers, which hold its next chunk; lane k's go to the lane left free). */
 static void end_stream(const struct libsha_impl *impl, struct streams *st, size_t k, unsigned char *out,
                        int *os_errors, int *err)
 {
     struct open_stream *s = &st->s[k];
+    unsigned char *freed[2];
+    int result = s->too_long ? EFBIG : s->result;
+    freed[0] = s->buf[0], freed[1] = s->buf[1];
     close_file(s->fd);
-    if (s->result == DONE) {
+    if (result == DONE) {
         libsha_stream_final(impl, &s->ctx, out + 32 * s->slot); /* wipes the context */
         os_errors[s->slot] = DONE;
     } else {
         memset(out + 32 * s->slot, 0, 32);
-        os_errors[s->slot] = s->result;
-        if (s->result == CANCELLED)
+        os_errors[s->slot] = result;
+        if (result == CANCELLED)
             st->cancelled = 1;
         else
             *err = LIBSHA_ERR_IO;
     }
-    if (k != --st->count)
+    if (k != --st->count) {
         *s = st->s[st->count];
+        st->s[st->count].buf[0] = freed[0], st->s[st->count].buf[1] = freed[1];
+    }
     libsha_wipe_ctx(&st->s[st->count].ctx);
 }
 
-/* One round: a chunk of every open stream read, all hashed together; the ended and failed ones out. */
+/* Reads lane k's next chunk into its buffer `side`, counting it against SHA-256's limit. */
+static void read_chunk(struct streams *st, size_t k, int side)
+{
+    struct open_stream *s = &st->s[k];
+    s->result = read_counted(s->fd, s->buf[side], st->read_size, &s->got, st->control);
+}
+
+/* The helper's job: every open stream's next chunk, into the buffers not hashed this round. */
+static void read_ahead(void *p)
+{
+    struct streams *st = (struct streams *)p;
+    size_t k;
+    for (k = 0; k < st->count; ++k)
+        read_chunk(st, k, !st->side);
+}
+
+/* The chunks of the m streams in ctxs, hashed together. */
+static void hash_chunks(const struct libsha_impl *impl, libsha_sha256_ctx *const *ctxs, const void *const *data,
+                        const size_t *lens, size_t m)
+{
+    if (m > 0) /* valid by construction: distinct contexts, chunks in our buffers, lengths checked */
+        (void)libsha_streams_update_on(impl, (void *const *)ctxs, sizeof(libsha_sha256_ctx), 0, data, lens, m);
+}
+
+/* Whether n more bytes would take the stream over SHA-256's 2^61 - 1 (then it fails with EFBIG). */
+static int over_limit(struct open_stream *s, size_t n)
+{
+    if ((uint64_t)n > LIBSHA_MAX_MESSAGE_BYTES - s->ctx.length)
+        s->too_long = 1;
+    return s->too_long;
+}
+
+/* One round: a chunk of every open stream read, all hashed together; the ended and failed ones out.
+ * A new stream's head (read when it opened) goes first. With a helper, the chunks hashed are those
+ * it read last round while it reads the next ones; a stream ends once its next read finds the end. */
 static void run_round(const struct libsha_impl *impl, struct streams *st, unsigned char *out, int *os_errors,
-                      libsha_files_control *control, int *err)
+                      int *err)
 {
     libsha_sha256_ctx *ctxs[LIBSHA_MAX_LANES];
     const void *data[LIBSHA_MAX_LANES];
     size_t lens[LIBSHA_MAX_LANES], m = 0, k;
+    int side = st->side;
+    if (st->helper != NULL)
+        libsha_helper_post(st->helper);
     for (k = 0; k < st->count; ++k) {
         struct open_stream *s = &st->s[k];
-        unsigned char *buf = st->buffers + k * st->read_size;
-        s->result = read_counted(s->fd, buf, st->read_size, &s->got, control);
-        if (s->result == DONE && (uint64_t)s->got > LIBSHA_MAX_MESSAGE_BYTES - s->ctx.length)
-            s->result = EFBIG; /* over SHA-256's 2^61 - 1 bytes */
-        if (s->result == DONE && s->got > 0)
-            ctxs[m] = &s->ctx, data[m] = buf, lens[m++] = s->got;
+        size_t n = s->have;
+        if (st->helper == NULL) { /* after the bytes it has (a new stream's head) */
+            s->result = read_counted(s->fd, s->buf[0] + s->have, st->read_size - s->have, &s->got, st->control);
+            n += s->result == DONE ? s->got : 0;
+        }
+        if (n > 0 && !over_limit(s, n))
+            ctxs[m] = &s->ctx, data[m] = s->buf[side], lens[m++] = n;
     }
-    if (m > 0) /* valid by construction: distinct contexts, chunks in our buffers, lengths checked */
-        (void)libsha_streams_update_on(impl, (void *const *)ctxs, sizeof(libsha_sha256_ctx), 0, data, lens, m);
+    hash_chunks(impl, ctxs, data, lens, m);
+    if (st->helper != NULL) {
+        libsha_helper_wait(st->helper);
+        st->side = !side;
+    }
     for (k = 0; k < st->count;) {
-        if (st->s[k].result == DONE && st->s[k].got > 0)
+        struct open_stream *s = &st->s[k];
+        if (s->result == DONE && s->got > 0 && !s->too_long) {
+            s->have = st->helper != NULL ? s->got : 0;
             ++k;
-        else
+        } else {
             end_stream(impl, st, k, out, os_errors, err); /* lane k now holds another stream, or none */
+        }
     }
 }
 
@@ -395,10 +457,12 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
     buf = (unsigned char *)malloc(READ_SIZE);
     gathered.bytes = (unsigned char *)malloc(GROUP * SMALL_FILE + 1);
     gathered.offsets[0] = 0, gathered.count = 0;
-    streams.count = 0, streams.cancelled = 0;
+    streams.count = 0, streams.cancelled = 0, streams.side = 0, streams.control = control;
     streams.lanes = n > 1 ? libsha_widest_many(impl) : 1; /* one file: nothing to hash beside it */
+    streams.read_ahead = control != NULL && control->read_ahead != 0;
+    streams.on = streams.lanes > 1 || streams.read_ahead;
     streams.read_size = ROUND_BYTES / streams.lanes > MIN_LANE_READ ? ROUND_BYTES / streams.lanes : MIN_LANE_READ;
-    streams.buffers = NULL; /* allocated with the first large file (hash_path) */
+    streams.buffers = NULL, streams.helper = NULL; /* with the first large file (start_streams) */
     for (i = 0; i < n && !cancelled; ++i) {
         int result = ENOMEM;
         if (buf != NULL)
@@ -410,21 +474,19 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
         }
         if (result != STREAMING)
             os_errors[i] = result == GATHERED ? DONE : result;
-        if (result == DEFERRED)
-            memset(out + 32 * i, 0, 32);
-        else if (result != DONE && result != GATHERED && result != STREAMING) {
+        if (result != DONE && result != GATHERED && result != STREAMING) {
             memset(out + 32 * i, 0, 32);
             err = LIBSHA_ERR_IO;
         }
         if (gathered.count == GROUP)
             hash_gathered(impl, &gathered, out, control);
-        while (streams.count == streams.lanes && streams.lanes > 1 && !streams.cancelled)
-            run_round(impl, &streams, out, os_errors, control, &err); /* until a lane is free */
+        while (streams.on && streams.count == streams.lanes && !streams.cancelled)
+            run_round(impl, &streams, out, os_errors, &err); /* until a lane is free */
         if (streams.cancelled)
             cancelled = 1;
     }
     while (!cancelled && streams.count > 0) {
-        run_round(impl, &streams, out, os_errors, control, &err);
+        run_round(impl, &streams, out, os_errors, &err);
         cancelled = streams.cancelled;
     }
     hash_gathered(impl, &gathered, out, control); /* read whole: theirs are finished, even when cancelled */
@@ -436,6 +498,7 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
         }
         err = LIBSHA_ERR_CANCELLED;
     }
+    libsha_helper_stop(streams.helper);
     free(streams.buffers);
     free(gathered.bytes);
     free(buf);

@@ -581,20 +581,35 @@ static void files(const char *impl)
     check(all_ok, impl, "a long batch: every digest in its place", REPEATS * FILE_SIZES);
     check(libsha_sha256_files(out, errors, paths, FILE_SIZES, NULL) == LIBSHA_OK, impl, "control may be NULL", 0);
 
-    /* Files over defer_over are left, marked, their bytes not counted. */
+    /* With read_ahead, a helper thread reads the large files' chunks: the same digests and counts,
+     * for a batch with unreadable entries, a long mixed one, and one file on its own. */
     memset(&control, 0, sizeof control);
-    control.defer_over = 100000;
+    control.read_ahead = 1;
     memset(out, 0x5a, sizeof out);
-    check(libsha_sha256_files(out, errors, paths, FILE_SIZES, &control) == LIBSHA_OK, impl, "deferring", 0);
-    total = 0;
+    memset(errors, 0x11, sizeof errors);
+    check(libsha_sha256_files(out, errors, paths, FILE_SIZES + 2, &control) == LIBSHA_ERR_IO, impl,
+          "read_ahead: with unreadable ones", 0);
+    for (i = 0; i < FILE_SIZES; ++i)
+        all_ok &= errors[i] == 0 && memcmp(out + 32 * i, expected[i], 32) == 0;
+    all_ok &= errors[FILE_SIZES] != 0 && errors[FILE_SIZES + 1] != 0 && out[32 * FILE_SIZES] == 0
+              && out[32 * (FILE_SIZES + 1) + 31] == 0;
+    check(all_ok, impl, "read_ahead: digests and errors in place", FILE_SIZES + 2);
+    check(control.bytes == total, impl, "read_ahead: control.bytes counts every byte read", (size_t)total);
+    memset(many_out, 0x5a, sizeof many_out);
+    check(libsha_sha256_files(many_out, many_errors, repeated, REPEATS * FILE_SIZES, &control) == LIBSHA_OK, impl,
+          "read_ahead: a long batch", 0);
+    for (k = 0; k < REPEATS * FILE_SIZES; ++k)
+        all_ok &= many_errors[k] == 0 && memcmp(many_out + 32 * k, expected[(k * 7) % FILE_SIZES], 32) == 0;
+    check(all_ok, impl, "read_ahead: a long batch, every digest in its place", REPEATS * FILE_SIZES);
     for (i = 0; i < FILE_SIZES; ++i) {
-        int deferred = file_sizes[i] > 100000;
-        all_ok &= deferred ? errors[i] == LIBSHA_FILE_DEFERRED && out[32 * i] == 0 && out[32 * i + 31] == 0
-                           : errors[i] == 0 && memcmp(out + 32 * i, expected[i], 32) == 0;
-        total += deferred ? 0 : file_sizes[i];
+        all_ok &= libsha_sha256_files(out, errors, &paths[i], 1, &control) == LIBSHA_OK && errors[0] == 0
+                  && memcmp(out, expected[i], 32) == 0;
     }
-    check(all_ok, impl, "deferring: the large ones marked, the others hashed", FILE_SIZES);
-    check(control.bytes == total, impl, "deferring: their bytes not counted", (size_t)total);
+    check(all_ok, impl, "read_ahead: each file alone (one lane, the helper reading)", FILE_SIZES);
+    control.cancel = 1;
+    check(libsha_sha256_files(out, errors, paths, FILE_SIZES, &control) == LIBSHA_ERR_CANCELLED
+              && errors[0] == LIBSHA_FILE_CANCELLED && errors[FILE_SIZES - 1] == LIBSHA_FILE_CANCELLED,
+          impl, "read_ahead: cancelled", 0);
 
     /* Cancelled before it starts: nothing hashed, every entry marked -1. */
     memset(&control, 0, sizeof control);

@@ -207,7 +207,8 @@ static void check_hex(const uint8_t *msg, size_t len)
             abort();
 }
 
-/* The message as a file: the one-file call and a batch naming it twice (with a missing one between). */
+/* The message as a file: the one-file call and a batch naming it twice (with a missing one between),
+ * read ahead by the helper thread for odd lengths. */
 static void check_file(const uint8_t *msg, size_t len, const unsigned char expected[32])
 {
     static char path[64];
@@ -226,6 +227,7 @@ static void check_file(const uint8_t *msg, size_t len, const unsigned char expec
         abort();
     paths[0] = path, paths[1] = "/nonexistent/libsha_fuzz", paths[2] = path;
     memset(&control, 0, sizeof control);
+    control.read_ahead = len & 1;
     if (libsha_sha256_files(got, errors, paths, 3, &control) != LIBSHA_ERR_IO || errors[0] != 0 || errors[1] == 0
         || errors[2] != 0 || memcmp(got, expected, 32) != 0 || memcmp(got + 64, expected, 32) != 0
         || control.bytes != 2 * (uint64_t)len)

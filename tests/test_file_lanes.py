@@ -1,6 +1,7 @@
 """Large files hashed k at a time through the lanes (libsha_sha256_files' open streams, behind
-sha256_files and `libsha sum`): the digests and their order on every set of lane kernels, and a
-file that fails, shrinks or is a FIFO or a directory mid-group, the others still right."""
+sha256_files, sha256_file and `libsha sum`), read by the hashing thread or read ahead by a second
+one: the digests and their order on every set of lane kernels, and a file that fails, shrinks or
+is a FIFO or a directory mid-group, the others still right."""
 
 import errno
 import hashlib
@@ -19,29 +20,34 @@ from support.data import pattern251
 from support.files import digests_of, fed_fifo, files_of
 
 HERE = Path(__file__).parent
-# Sizes around the C loop's borders: SMALL_FILE (16 KiB: gathered below it, a lane above it), its
-# reads per lane (32 to 128 KiB), and DEFER_OVER (patched to 300,000 below: the second C call).
-SIZES = [0, 16_384, 16_385, 40_000, 131_071, 131_072, 131_073, 250_000, 299_999, 300_001, 700_000, 5, 1_000_003]
+# Sizes around the C loop's borders: SMALL_FILE (16 KiB: gathered below it, a lane above it) and
+# its reads per lane (32 to 256 KiB).
+SIZES = [0, 16_384, 16_385, 40_000, 131_071, 131_072, 131_073, 250_000, 262_144, 262_145, 700_000, 5, 1_000_003]
 
 
+@pytest.fixture(params=["read ahead", "no read-ahead"])
+def read_ahead(request, monkeypatch):
+    """One worker with a second CPU free (C reads ahead in a second thread), or with none."""
+    monkeypatch.setattr(_files, "usable_cpus", lambda: 4 if request.param == "read ahead" else 1)
+    return request.param == "read ahead"
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_streams_side_by_side_give_every_digest_in_order(tmp_path, monkeypatch, lanes_row, jobs):
-    monkeypatch.setattr(_files, "DEFER_OVER", 300_000)  # the largest go through the second, undeferred call
+def test_streams_side_by_side_give_every_digest_in_order(tmp_path, lanes_row, jobs, read_ahead):
     paths = files_of(tmp_path, SIZES + SIZES[::-1])
     hasher = _files.FileHasher([os.fsencode(p) for p in paths], jobs)
+    assert bool(hasher._control.read_ahead) == read_ahead
     assert [d for _, d in hasher.results()] == digests_of(paths)
     assert hasher.bytes_read() == 2 * sum(SIZES)
+    assert hasher._control.gathered == 2 * sum(size <= 16 * 1024 for size in SIZES)  # files.c's SMALL_FILE
 
 
-def test_one_lane_is_one_file_at_a_time_as_before(tmp_path, monkeypatch):
-    monkeypatch.setattr(_files, "DEFER_OVER", 300_000)
+def test_one_file_alone_on_every_row(tmp_path, lanes_row, read_ahead):
     paths = files_of(tmp_path, SIZES)
-    assert [d for _, d in _files.FileHasher([os.fsencode(p) for p in paths], 1, lanes=1).results()] == digests_of(paths)
+    assert [libsha.sha256_file(p) for p in paths] == digests_of(paths)
 
 
-def test_a_missing_file_and_a_directory_among_large_ones(tmp_path):
+def test_a_missing_file_and_a_directory_among_large_ones(tmp_path, read_ahead):
     paths = files_of(tmp_path, [50_000, 70_000, 90_000])
     items = [paths[0], tmp_path / "missing", paths[1], tmp_path, paths[2]]
     results = libsha.sha256_files(items, jobs=1)
@@ -49,7 +55,7 @@ def test_a_missing_file_and_a_directory_among_large_ones(tmp_path):
     assert [results[i] for i in (0, 2, 4)] == digests_of(paths)
 
 
-def test_a_fifo_streams_in_a_lane_beside_files(tmp_path):
+def test_a_fifo_streams_in_a_lane_beside_files(tmp_path, read_ahead):
     paths = files_of(tmp_path, [400_000, 55_000])
     payload = pattern251(1_234_567, 5)
     with fed_fifo(tmp_path / "fifo", payload) as fifo:
@@ -57,7 +63,7 @@ def test_a_fifo_streams_in_a_lane_beside_files(tmp_path):
     assert results == [digests_of(paths)[0], hashlib.sha256(payload).digest(), digests_of(paths)[1]]
 
 
-def test_a_file_that_shrinks_while_its_group_is_hashed(tmp_path):
+def test_a_file_that_shrinks_while_its_group_is_hashed(tmp_path, read_ahead):
     original = pattern251(6_000_000, 7)
     paths = files_of(tmp_path, [3_000_000, 0, 2_500_000, 4_000_000])
     paths[1].write_bytes(original)
@@ -96,14 +102,15 @@ def _shim(tmp_path):
     return shim
 
 
+@pytest.mark.parametrize("cpus", [1, 4])  # 4: one worker leaves CPUs free, C reads ahead
 @pytest.mark.parametrize("sizes", [[900_000, 700_000, 600_000, 800_000], [20_000_000, 12_000_000, 9_000_000]])
-def test_a_file_that_fails_mid_way_fails_alone(tmp_path, sizes):
-    # The first sizes stay in the first C call (below DEFER_OVER), the others go to the second one.
+def test_a_file_that_fails_mid_way_fails_alone(tmp_path, sizes, cpus):
     paths = files_of(tmp_path, sizes)
     bad = paths[1].with_name("f1-fails-midway")
     paths[1].rename(bad)
     paths[1] = bad
-    script = ("import sys, libsha\n"
+    script = ("import sys, libsha, libsha._files\n"
+              f"libsha._files.usable_cpus = lambda: {cpus}\n"
               "for r in libsha.sha256_files(sys.argv[1:], jobs=1):\n"
               "    print(r.hex() if isinstance(r, bytes) else f'{type(r).__name__} {r.errno} {r.filename}')\n")
     # After what is preloaded already (the sanitizers' runtimes, which must come first).
@@ -116,7 +123,7 @@ def test_a_file_that_fails_mid_way_fails_alone(tmp_path, sizes):
     assert [out[i] for i in (0, 2, 3, 4)[: len(paths) - 1]] == [expected[i] for i in (0, 2, 3, 4)[: len(paths) - 1]]
 
 
-def test_cancel_stops_streams_and_marks_them(tmp_path):
+def test_cancel_stops_streams_and_marks_them(tmp_path, read_ahead):
     paths = files_of(tmp_path, [2_000_000] * 4)
     hasher = _files.FileHasher([os.fsencode(p) for p in paths], 1)
     hasher.cancel()  # before the first read: every file is cancelled, none half-written
@@ -124,8 +131,15 @@ def test_cancel_stops_streams_and_marks_them(tmp_path):
         list(hasher.results())
 
 
-def test_batches_hold_as_many_files_as_the_lanes(tmp_path):
-    paths = [os.fsencode(tmp_path / f"f{i}") for i in range(16)]
-    assert {end - start for start, end in _files.FileHasher(paths, 1, 16)._batches} == {16}
-    assert {end - start for start, end in _files.FileHasher(paths, 2, 16)._batches} == {8}
-    assert {end - start for start, end in _files.FileHasher(paths, 1, 2)._batches} == {4}  # 4 per worker's call
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_batches_cover_every_file_once_and_shrink_towards_the_end(tmp_path, workers):
+    paths = [os.fsencode(tmp_path / f"f{i}") for i in range(40_000)]
+    batches = _files.FileHasher(paths, workers)._batches
+    assert [start for start, _ in batches] == [0] + [end for _, end in batches[:-1]] and batches[-1][1] == 40_000
+    sizes = [end - start for start, end in batches]
+    assert sizes[0] == min(_files.BATCH, 40_000 // (4 * workers)) and sizes == sorted(sizes, reverse=True)
+    # Each worker's share of the last batches is small: the workers finish together.
+    assert sum(sizes[-4 * workers:]) < 40_000 // 50
+    # Until too few are left for it, each call holds at least one file per lane of the widest kernel.
+    assert all(end - start >= _files.MIN_BATCH for start, end in batches if 40_000 - start >= _files.MIN_BATCH * workers)
+    assert {end - start for start, end in _files.FileHasher(paths[:16], 1)._batches} == {16}
