@@ -37,11 +37,11 @@ _HOMES = {
     "HMAC": "_hmac",
     "hmac_new": "_hmac",
     "hmac_sha256": "_hmac",
-    "sha256_many": "_many",
+    "sha256_many": "_many_messages",
     "merkle_root": "_merkle",
     "sha256_file": "_files",
     "sha256_files": "_files",
-    "update_many": "_streams",
+    "update_many": "_many_streams",
     "library_version": "_native",
     "ConfigurationError": "_errors",
     "LibraryLoadError": "_errors",
@@ -66,13 +66,13 @@ if TYPE_CHECKING:
     from ._hmac import HMAC as HMAC
     from ._hmac import hmac_new as hmac_new
     from ._hmac import hmac_sha256 as hmac_sha256
-    from ._many import sha256_many as sha256_many
+    from ._many_messages import sha256_many as sha256_many
     from ._merkle import merkle_root as merkle_root
     from ._native import library_version as library_version
     from ._oneshot import sha256_digest as sha256_digest
     from ._oneshot import sha256_hexdigest as sha256_hexdigest
     from ._oneshot import sha256d64 as sha256d64
-    from ._streams import update_many as update_many
+    from ._many_streams import update_many as update_many
 del TYPE_CHECKING  # not a public name
 
 

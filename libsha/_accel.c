@@ -485,7 +485,7 @@ static int by_address(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* update_many(hashers, chunks, hmac): lists of one length, checked by _streams.update_many (one
+/* update_many(hashers, chunks, hmac): lists of one length, checked by _many_streams.update_many (one
  * kind, each hasher once, each chunk a C-contiguous buffer); checked again here where a mistake
  * would reach memory. The objects' locks are taken in address order, the one order every call
  * takes them in, so calls sharing objects cannot deadlock. */

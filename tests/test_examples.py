@@ -55,12 +55,12 @@ def test_the_ten_line_c_program(prefix, tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("pkg-config") is None, reason="needs pkg-config")
-def test_c_program_via_pkg_config(prefix, tmp_path):
+def test_c_program_via_pkg_config(prefix, tmp_path, rng):
     env = dict(os.environ, PKG_CONFIG_PATH=str(libdir(prefix) / "pkgconfig"))
     flags = run("pkg-config", "--cflags", "--libs", "libsha", env=env).split()
     exe = tmp_path / "sha256sum"
     run("cc", "-std=c11", "-Wall", "-Werror", EXAMPLES / "c" / "sha256sum.c", *flags, f"-Wl,-rpath,{libdir(prefix)}", "-o", exe)
-    data = os.urandom(200_000)
+    data = rng.randbytes(200_000)
     result = subprocess.run([exe], input=data, capture_output=True)
     assert result.returncode == 0 and result.stdout.decode().split()[0] == hashlib.sha256(data).hexdigest()
 

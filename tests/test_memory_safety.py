@@ -69,7 +69,7 @@ GUARD_PAGE_SCRIPT = textwrap.dedent(
 
     _in, edge = guarded()
     _out, out_edge = guarded()
-    data = bytes(i % 251 for i in range(2048))  # no period a lane mix-up could hide in
+    data = bytes(i % 251 for i in range(2048))  # the 251-byte cycle (a separate process: no tests/support here)
     cases = 0
     for impl in [i.name for i in libsha.dispatch.implementations() if i.runnable]:
         libsha.dispatch.select(impl)

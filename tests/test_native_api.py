@@ -10,6 +10,7 @@ import pytest
 import libsha
 from libsha import _errors, _native
 from support.binding import accelerator_internals, ctypes_internals
+from support.data import pattern251
 from shabench import internal
 
 pytestmark = [pytest.mark.core, pytest.mark.binding]
@@ -184,7 +185,7 @@ def test_bench_peer_runs_the_same_loop_as_bench_hash():
         return md
 
     for size in (0, 5, 32, 64, 1000):
-        ours = ctypes.create_string_buffer(bytes(i % 251 for i in range(size)), max(size, 1))
+        ours = ctypes.create_string_buffer(pattern251(size), max(size, 1))
         theirs = ctypes.create_string_buffer(ours.raw, max(size, 1))
         assert bench.libsha_internal_bench(b"standard", internal.BENCH_HASH, ours, size, 3) == _errors.OK
         assert bench.libsha_internal_bench_peer(ctypes.cast(peer, ctypes.c_void_p), theirs, size, 3) == _errors.OK

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from libsha import reference
+from support.data import pattern251
 
 
 def primes(count):
@@ -47,9 +48,9 @@ def test_padding_reaches_a_block_border(n):
     assert pad[0] == 0x80 and struct.unpack(">Q", pad[-8:])[0] == 8 * n
 
 
-def test_against_hashlib_random_lengths():
+def test_against_hashlib_random_lengths(rng):
     for n in list(range(0, 130)) + [1000, 4097]:
-        data = os.urandom(n)
+        data = rng.randbytes(n)
         assert reference.sha256(data) == hashlib.sha256(data).digest(), n
 
 
@@ -97,7 +98,7 @@ def test_trace_matches_nist_s_worked_example():
 def test_trace_digest_and_blocks(n):
     from libsha.reference.trace import trace
 
-    message = bytes((i * 7 + 3) % 251 for i in range(n))
+    message = pattern251(n, 3)
     text = trace(message)
     blocks = (n + 8) // 64 + 1
     assert text.count("working variables after each round") == blocks

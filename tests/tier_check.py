@@ -11,10 +11,15 @@ once (update_many), Merkle roots.
 """
 
 import hashlib
+import os
 import json
 import random
+import sys
 
 import libsha
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tests/, for support/
+from support.data import pattern251  # noqa: E402
 from libsha.reference.nist import messages
 
 
@@ -29,7 +34,7 @@ def check_active(failures):
             count += 1
             if libsha.sha256_digest(message) != digest:
                 failures.append(f"{libsha.dispatch.implementation()} {name} len {len(message)}")
-    data = bytes((i * 7 + 3) % 251 for i in range(64 * 1024))  # no period a lane mix-up could hide in
+    data = pattern251(64 * 1024, 3)
     for blobs in list(range(18)) + [33]:
         count += 1
         if libsha.sha256d64(data[: 64 * blobs]) != d64_expected(data[: 64 * blobs]):

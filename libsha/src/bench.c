@@ -121,7 +121,7 @@ int libsha_internal_bench(const char *implementation, int op, unsigned char *buf
             return LIBSHA_ERR_ARGUMENT;
         for (i = 0; i < iterations; ++i) {
             libsha_enter();
-            libsha_d64_run(impl, buf, buf, len / 64);
+            libsha_d64_on(impl, buf, buf, len / 64);
         }
         return LIBSHA_OK;
     default:

@@ -100,11 +100,11 @@ enum { DONE = 0, CANCELLED = LIBSHA_FILE_CANCELLED, GATHERED = -3, STREAMING = -
  * lane of the widest kernel: on SHA-NI two at a time run 1.5 times as fast as
  * one, on AVX2 eight at a time several times. */
 #define SMALL_FILE (16u * 1024u)
-#define GROUP 16u
+#define GATHER_FILES 16u
 struct gathered {
-    unsigned char *bytes; /* GROUP * SMALL_FILE + 1: room for one byte past a small file */
-    int64_t offsets[GROUP + 1];
-    size_t slots[GROUP];
+    unsigned char *bytes; /* GATHER_FILES * SMALL_FILE + 1: room for one byte past a small file */
+    int64_t offsets[GATHER_FILES + 1];
+    size_t slots[GATHER_FILES];
     size_t count;
 };
 
@@ -267,7 +267,7 @@ static int hash_path(const struct libsha_impl *impl, const char *path, unsigned 
 static void hash_gathered(const struct libsha_impl *impl, struct gathered *g, unsigned char *out,
                           libsha_files_control *control)
 {
-    unsigned char digests[GROUP * 32];
+    unsigned char digests[GATHER_FILES * 32];
     size_t k;
     if (g->count == 0)
         return;
@@ -455,7 +455,7 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
     if (err != LIBSHA_OK)
         return err;
     buf = (unsigned char *)malloc(READ_SIZE);
-    gathered.bytes = (unsigned char *)malloc(GROUP * SMALL_FILE + 1);
+    gathered.bytes = (unsigned char *)malloc(GATHER_FILES * SMALL_FILE + 1);
     gathered.offsets[0] = 0, gathered.count = 0;
     streams.count = 0, streams.cancelled = 0, streams.side = 0, streams.control = control;
     streams.lanes = n > 1 ? libsha_widest_many(impl) : 1; /* one file: nothing to hash beside it */
@@ -478,7 +478,7 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
             memset(out + 32 * i, 0, 32);
             err = LIBSHA_ERR_IO;
         }
-        if (gathered.count == GROUP)
+        if (gathered.count == GATHER_FILES)
             hash_gathered(impl, &gathered, out, control);
         while (streams.on && streams.count == streams.lanes && !streams.cancelled)
             run_round(impl, &streams, out, os_errors, &err); /* until a lane is free */

@@ -16,7 +16,7 @@
  * down to the transform, so a long last message does not hold eight lanes.
  *
  * Jobs of one shape skip the lanes' bookkeeping and go through in step
- * (run_in_step): runs of messages of one length through the row's many_whole
+ * (in step): streaks of messages of one length through the row's many_whole
  * kernel (a fixed-width column), SHA256D64's blobs through its d64 kernels,
  * streams fed in step through fixed groups of the widest kernel.
  *
@@ -379,16 +379,16 @@ static void run_lanes(const struct libsha_impl *impl, const struct libsha_jobs *
 
 /* ---- Jobs of one shape, in step ---- */
 
-/* Each run of W consecutive messages of one length (with a one-block tail)
+/* Each streak of W consecutive messages of one length (with a one-block tail)
  * goes whole through the row's widest many_whole kernel, state and tails in
- * registers: a fixed-width column is all such runs. The other messages go
- * through the lanes, in stretches between the runs. */
+ * registers: a fixed-width column is all such streaks. The other messages go
+ * through the lanes, in stretches between the streaks. */
 static void run_messages(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
 {
     const unsigned char *msgs[LIBSHA_MAX_LANES];
     unsigned char *outs[LIBSHA_MAX_LANES];
     struct kernel_call c = {WHOLE, 0, NULL, NULL, 0, NULL, msgs, 0, outs, jobs->flags, NULL, NULL};
-    size_t w = 0, i, run = 0, len = 0, done = 0, j, n = jobs->n;
+    size_t w = 0, i, streak = 0, len = 0, done = 0, j, n = jobs->n;
 
     for (i = 2; i <= LIBSHA_MAX_LANES; ++i)
         if (impl->many_whole[i] != NULL)
@@ -397,12 +397,12 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
         const unsigned char *p;
         size_t l;
         message(jobs->batch, i, &p, &l);
-        if (run == 0 || l != len)
-            run = 0, len = l;
+        if (streak == 0 || l != len)
+            streak = 0, len = l;
         if (len % 64 >= 56) /* a two-block tail: the lanes pad it in memory */
             continue;
-        msgs[run++] = p;
-        if (run < w)
+        msgs[streak++] = p;
+        if (streak < w)
             continue;
         if (done < i + 1 - w)
             run_lanes(impl, jobs, done, i + 1 - w);
@@ -410,7 +410,7 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
             outs[j] = jobs->out + 32 * (i + 1 - w + j);
         c.width = w, c.len = len;
         run_kernel(impl, &c);
-        done = i + 1, run = 0;
+        done = i + 1, streak = 0;
     }
     if (done < n)
         run_lanes(impl, jobs, done, n);
@@ -432,7 +432,7 @@ static void run_d64(const struct libsha_impl *impl, const struct libsha_jobs *jo
 }
 
 /* Whether every stream's chunk has the same shape (a pending block or not, the same body): the common call,
- * streams fed in step, runs in fixed groups without the lanes' bookkeeping. */
+ * streams fed in step, go a kernel's width at a time without the lanes' bookkeeping. */
 static int same_shape(const struct libsha_stream_job *streams, size_t n)
 {
     size_t i;

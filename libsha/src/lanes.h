@@ -36,7 +36,7 @@ static inline int32_t libsha_view_field(const unsigned char *view, int at)
     return x;
 }
 
-/* One stream's chunk (streams.c sets it up): its pending block first when the
+/* One stream's chunk (many_streams.c sets it up): its pending block first when the
  * chunk completes it, then the chunk's own whole blocks, read in place; both
  * run on the context's state. At least one block. */
 struct libsha_stream_job {
@@ -44,7 +44,7 @@ struct libsha_stream_job {
     const unsigned char *body;
     size_t body_blocks;
     int at_pending; /* the pending block comes first */
-    /* streams.c's own: what waits in the context afterwards */
+    /* many_streams.c's own: what waits in the context afterwards */
     const unsigned char *rest;
     size_t rest_len, len;
 };
@@ -60,7 +60,7 @@ struct libsha_jobs {
 };
 
 /* Runs the jobs on impl's kernels. Arguments checked by the caller; out may
- * overlap the messages only as SHA256D64's in-place form does (libsha_d64_run). */
+ * overlap the messages only as SHA256D64's in-place form does (libsha_d64_on). */
 void libsha_lanes_run(const struct libsha_impl *impl, const struct libsha_jobs *jobs);
 
 #endif

@@ -51,7 +51,7 @@ static size_t reduce(const struct libsha_impl *impl, unsigned char *buf, size_t 
             memcpy(buf + 32 * count, buf + 32 * (count - 1), 32);
             ++count;
         }
-        libsha_d64_run(impl, buf, buf, count / 2);
+        libsha_d64_on(impl, buf, buf, count / 2);
         count /= 2;
     }
     return count;
@@ -93,7 +93,7 @@ static void combine(const struct libsha_impl *impl, unsigned char out[32], const
     unsigned char pair[64];
     memcpy(pair, left, 32);
     memcpy(pair + 32, right, 32);
-    libsha_d64_run(impl, out, pair, 1);
+    libsha_d64_on(impl, out, pair, 1);
 }
 
 int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], const unsigned char *leaves,

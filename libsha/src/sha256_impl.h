@@ -81,7 +81,7 @@ struct libsha_impl {
     unsigned cpu;           /* LIBSHA_CPU_* features it executes */
     unsigned tune;          /* LIBSHA_TUNE_* bits automatic choice needs (libsha.h) */
     libsha_transform_fn transform;
-    libsha_finalize_fn finalize; /* NULL: the generic padding in sha256_stream.c */
+    libsha_finalize_fn finalize; /* NULL: the generic padding in one_stream.c */
     /* SHA256D64 of W blobs at once in .d64[W]: [1] is required, wider ones
      * are optional (NULL where absent). */
     libsha_d64_fn d64[LIBSHA_MAX_LANES + 1];
@@ -200,7 +200,7 @@ static inline void libsha_finish_two_blocks(libsha_transform_fn transform, uint3
 }
 
 /* Whether [a, a + alen) and [b, b + blen) share a byte: the argument checks of the
- * batch entry points (many.c, files.c), so no output overwrites an input. */
+ * batch entry points (many_messages.c, files.c), so no output overwrites an input. */
 static inline int libsha_overlaps(const void *a, size_t alen, const void *b, size_t blen)
 {
     uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
@@ -246,7 +246,7 @@ const struct libsha_impl *libsha_find(const char *name, int *err);
 /* selftest.c: 0 when impl gives the known answers. */
 int libsha_selftest(const struct libsha_impl *impl);
 
-/* sha256_stream.c: the hashing operations on an explicit implementation. */
+/* one_stream.c: the hashing operations on an explicit implementation. */
 void libsha_stream_init(libsha_sha256_ctx *ctx);
 int libsha_stream_update(const struct libsha_impl *impl, libsha_sha256_ctx *ctx, const void *data,
                          size_t len);
@@ -266,15 +266,15 @@ void libsha_wipe_bytes(void *p, size_t n);
 int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], const unsigned char *leaves,
                       size_t n, int *mutated);
 
-/* many.c: SHA256D64 of `blocks` 64-byte blobs on impl (out may be in; nothing done when either is NULL). */
-void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in,
+/* many_messages.c: SHA256D64 of `blocks` 64-byte blobs on impl (out may be in; nothing done when either is NULL). */
+void libsha_d64_on(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in,
                     size_t blocks);
-/* many.c: the offsets forms, checks included, on impl (also the benchmark's): one of
+/* many_messages.c: the offsets forms, checks included, on impl (also the benchmark's): one of
  * off32 and off64 is NULL. */
 int libsha_many_offsets_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
                            const int32_t *off32, const int64_t *off64, size_t n, unsigned flags);
 
-/* streams.c: many streams' chunks on impl, checks included (also the benchmark's): objs[i]
+/* many_streams.c: many streams' chunks on impl, checks included (also the benchmark's): objs[i]
  * are contexts of `size` bytes, a libsha_sha256_ctx first in each (HMAC contexts when hmac). */
 int libsha_streams_update_on(const struct libsha_impl *impl, void *const *objs, size_t size, int hmac,
                              const void *const *data, const size_t *lens, size_t n);

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "kernel_sets.h"
+#include "pattern251.h"
 #include "test_rng.h"
 #include "libsha.h"
 
@@ -215,8 +216,7 @@ static void merkle(const char *impl)
     size_t c, n, i;
     int all_ok = 1, mutated, want;
 
-    for (i = 0; i < sizeof leaves; ++i)
-        leaves[i] = (unsigned char)((i * 29 + 3) % 251);
+    pattern251(leaves, sizeof leaves, 3, 29);
     for (c = 0; c < 601 + sizeof beyond / sizeof beyond[0]; ++c) {
         n = c <= 600 ? c : beyond[c - 601];
         merkle_model(leaves, n, expected, &want);
@@ -226,8 +226,7 @@ static void merkle(const char *impl)
             memcpy(leaves + 32 * n, leaves + 32 * (n - 1), 32);
             all_ok &= libsha_merkle_root(got, leaves, n + 1, &mutated) == LIBSHA_OK
                       && memcmp(got, expected, 32) == 0 && mutated == 1;
-            for (i = 0; i < 32; ++i)
-                leaves[32 * n + i] = (unsigned char)(((32 * n + i) * 29 + 3) % 251);
+            pattern251(leaves + 32 * n, 32, 32 * n * 29 + 3, 29);
         }
     }
     check(all_ok, impl, "merkle root of every leaf count", MERKLE_LEAVES);
@@ -349,8 +348,7 @@ static void many(const char *impl, size_t positions, unsigned long long seed)
     size_t starts[MANY_MAX], lens[MANY_MAX], i, len, pos, batch;
     unsigned flags;
 
-    for (i = 0; i < sizeof pool; ++i)
-        pool[i] = (unsigned char)((i * 71 + 11) % 251);
+    pattern251(pool, sizeof pool, 11, 71);
     for (flags = 0; flags <= LIBSHA_DOUBLE; ++flags) {
         int all_ok = 1;
         for (len = 0; len <= 300; ++len)
@@ -493,8 +491,7 @@ static void hex(void)
     size_t len, k;
     int all_ok = 1;
 
-    for (k = 0; k < sizeof in; ++k)
-        in[k] = (unsigned char)((k * 37 + 11) % 251);
+    pattern251(in, sizeof in, 11, 37);
     for (len = 0; len <= 300; ++len) {
         for (k = 0; k < len; ++k)
             snprintf(expected + 2 * k, 3, "%02x", in[k]);
@@ -532,8 +529,7 @@ static void files(const char *impl)
     /* Distinct names for test runs that share a directory (ctest -j). */
     unsigned long tag = (unsigned long)time(NULL) ^ (unsigned long)(uintptr_t)&os_error ^ (unsigned long)clock();
 
-    for (k = 0; k < sizeof content; ++k)
-        content[k] = (unsigned char)((k * 131 + 7) % 251);
+    pattern251(content, sizeof content, 7, 131);
     for (i = 0; i < FILE_SIZES; ++i) {
         FILE *f;
         snprintf(names[i], sizeof names[i], "libsha_test_%lx_%zu.bin", tag, file_sizes[i]);
@@ -648,8 +644,7 @@ static unsigned char data[64 * 41], prefix_digest[LONGEST + 1][32], d64_expected
 static void compute_expected(void)
 {
     size_t i, n;
-    for (i = 0; i < sizeof data; ++i)
-        data[i] = (unsigned char)((i * 131 + 7) % 251); /* no period a lane mix-up could hide in */
+    pattern251(data, sizeof data, 7, 131);
     for (n = 0; n <= LONGEST; ++n)
         libsha_sha256(data, n, prefix_digest[n]);
     for (i = 0; i < 41; ++i) {
@@ -769,9 +764,7 @@ static int hmac_swept(size_t k, size_t m)
 
 static void hmac_key(size_t keylen, unsigned char *key)
 {
-    size_t i;
-    for (i = 0; i < keylen; ++i)
-        key[i] = (unsigned char)((i + keylen) % 251);
+    pattern251(key, keylen, keylen, 1);
 }
 
 static void compute_hmac_expected(void)

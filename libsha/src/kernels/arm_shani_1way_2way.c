@@ -27,17 +27,17 @@ libsha_many_last_f libsha_arm_shani_many_last_2way;
 
 /* W for the next four rounds from the last sixteen (held in a, b, c, d). */
 #define SCHED4(a, b, c, d) a = vsha256su1q_u32(vsha256su0q_u32(a, b), c, d)
-#define GROUP(g, abcd, efgh, a, b, c, d) SCHED4(a, b, c, d); RNDS4(abcd, efgh, vaddq_u32(a, K4(g)))
+#define FOUR_ROUNDS(g, abcd, efgh, a, b, c, d) SCHED4(a, b, c, d); RNDS4(abcd, efgh, vaddq_u32(a, K4(g)))
 
 #define COMPRESS(abcd, efgh, m0, m1, m2, m3)                                             \
     RNDS4(abcd, efgh, vaddq_u32(m0, K4(0))); RNDS4(abcd, efgh, vaddq_u32(m1, K4(1)));    \
     RNDS4(abcd, efgh, vaddq_u32(m2, K4(2))); RNDS4(abcd, efgh, vaddq_u32(m3, K4(3)));    \
-    GROUP(4, abcd, efgh, m0, m1, m2, m3); GROUP(5, abcd, efgh, m1, m2, m3, m0);          \
-    GROUP(6, abcd, efgh, m2, m3, m0, m1); GROUP(7, abcd, efgh, m3, m0, m1, m2);          \
-    GROUP(8, abcd, efgh, m0, m1, m2, m3); GROUP(9, abcd, efgh, m1, m2, m3, m0);          \
-    GROUP(10, abcd, efgh, m2, m3, m0, m1); GROUP(11, abcd, efgh, m3, m0, m1, m2);        \
-    GROUP(12, abcd, efgh, m0, m1, m2, m3); GROUP(13, abcd, efgh, m1, m2, m3, m0);        \
-    GROUP(14, abcd, efgh, m2, m3, m0, m1); GROUP(15, abcd, efgh, m3, m0, m1, m2)
+    FOUR_ROUNDS(4, abcd, efgh, m0, m1, m2, m3); FOUR_ROUNDS(5, abcd, efgh, m1, m2, m3, m0);          \
+    FOUR_ROUNDS(6, abcd, efgh, m2, m3, m0, m1); FOUR_ROUNDS(7, abcd, efgh, m3, m0, m1, m2);          \
+    FOUR_ROUNDS(8, abcd, efgh, m0, m1, m2, m3); FOUR_ROUNDS(9, abcd, efgh, m1, m2, m3, m0);          \
+    FOUR_ROUNDS(10, abcd, efgh, m2, m3, m0, m1); FOUR_ROUNDS(11, abcd, efgh, m3, m0, m1, m2);        \
+    FOUR_ROUNDS(12, abcd, efgh, m0, m1, m2, m3); FOUR_ROUNDS(13, abcd, efgh, m1, m2, m3, m0);        \
+    FOUR_ROUNDS(14, abcd, efgh, m2, m3, m0, m1); FOUR_ROUNDS(15, abcd, efgh, m3, m0, m1, m2)
 
 /* The padding block after a 64-byte message: K + W is a constant table. */
 #define PAD4(abcd, efgh, g) RNDS4(abcd, efgh, vld1q_u32(&LIBSHA_PAD64_KW[4 * (g)]))
@@ -91,8 +91,8 @@ void libsha_arm_shani_d64_1way(unsigned char *out, const unsigned char *in)
 /* Two blobs, their round chains interleaved group by group: s* is the first, t* the second. */
 #define RNDS4_2WAY(g, ma, na) \
     RNDS4(s0, s1, vaddq_u32(ma, K4(g))); RNDS4(t0, t1, vaddq_u32(na, K4(g)))
-#define GROUP_2WAY(g, ma, mb, mc, md, na, nb, nc, nd) \
-    GROUP(g, s0, s1, ma, mb, mc, md); GROUP(g, t0, t1, na, nb, nc, nd)
+#define FOUR_ROUNDS_2WAY(g, ma, mb, mc, md, na, nb, nc, nd) \
+    FOUR_ROUNDS(g, s0, s1, ma, mb, mc, md); FOUR_ROUNDS(g, t0, t1, na, nb, nc, nd)
 #define PAD4_2WAY(g) PAD4(s0, s1, g); PAD4(t0, t1, g)
 
 void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in)

@@ -1,8 +1,8 @@
 /* The 4x4 transposes that give four 128-bit lanes their message words
  * (sse41(4way) and the AVX-512VL 4-lane kernels): for files built with
  * -msse4.1 or more. */
-#ifndef LIBSHA_SHA256_GATHER_SSE41_H
-#define LIBSHA_SHA256_GATHER_SSE41_H
+#ifndef LIBSHA_BODY_TRANSPOSE_4X4_H
+#define LIBSHA_BODY_TRANSPOSE_4X4_H
 
 #include <immintrin.h>
 

@@ -1,7 +1,7 @@
 /* The 8x8 transpose that gives eight AVX2 lanes their message words (avx2(8way)
  * and the AVX-512VL 8-lane kernels): for files built with -mavx2 or more. */
-#ifndef LIBSHA_SHA256_GATHER_AVX2_H
-#define LIBSHA_SHA256_GATHER_AVX2_H
+#ifndef LIBSHA_BODY_TRANSPOSE_8X8_H
+#define LIBSHA_BODY_TRANSPOSE_8X8_H
 
 #include <immintrin.h>
 

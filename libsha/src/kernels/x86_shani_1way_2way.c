@@ -183,7 +183,7 @@ void libsha_x86_shani_d64_1way(unsigned char *out, const unsigned char *in)
 /* The two-lane steps below work on s0/s1 (first blob) and t0/t1 (second). */
 #define RNDS4_2WAY(g, ma, na) \
     RNDS4(s0, s1, _mm_add_epi32(ma, K4(g))); RNDS4(t0, t1, _mm_add_epi32(na, K4(g)))
-#define GROUP_2WAY(g, ma, mb, mc, md, na, nb, nc, nd) \
+#define FOUR_ROUNDS_2WAY(g, ma, mb, mc, md, na, nb, nc, nd) \
     SCHED4(ma, mb, mc, md); SCHED4(na, nb, nc, nd); RNDS4_2WAY(g, ma, na)
 #define PAD4_2WAY(g) PAD_RNDS4(s0, s1, g); PAD_RNDS4(t0, t1, g)
 

@@ -222,7 +222,7 @@ int libsha_sha256_many_views(unsigned char *out, const void *views, const void *
                        n, flags);
 }
 
-void libsha_d64_run(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in, size_t blocks)
+void libsha_d64_on(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in, size_t blocks)
 {
     const struct libsha_batch batch = {.data = in, .rows = 1, .stride = 64, .row_len = 64};
     const struct libsha_jobs jobs = {&batch, out, LIBSHA_DOUBLE, NULL, blocks};

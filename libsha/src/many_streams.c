@@ -178,15 +178,15 @@ static int start_stream(struct libsha_stream_job *s, libsha_sha256_ctx *ctx, con
     return 0;
 }
 
-/* Streams are set up in groups of this many, on the stack. */
-#define GROUP 256
+/* Streams are handed to the scheduler this many at a time (their jobs live on the stack). */
+#define STREAMS_PER_PASS 256
 
 int libsha_streams_update_on(const struct libsha_impl *impl, void *const *objs, size_t size, int hmac,
                              const void *const *data, const size_t *lens, size_t n)
 {
     void *stack[SORTED_ON_STACK];
     struct objects o;
-    struct libsha_stream_job streams[GROUP];
+    struct libsha_stream_job streams[STREAMS_PER_PASS];
     struct libsha_jobs work = {NULL, NULL, 0, streams, 0};
     size_t first;
     int err;
@@ -205,8 +205,8 @@ int libsha_streams_update_on(const struct libsha_impl *impl, void *const *objs, 
     free_room(o.sorted, stack);
     if (err != LIBSHA_OK)
         return err;
-    for (first = 0; first < n; first += GROUP) {
-        size_t count = n - first < GROUP ? n - first : GROUP, jobs = 0, i;
+    for (first = 0; first < n; first += STREAMS_PER_PASS) {
+        size_t count = n - first < STREAMS_PER_PASS ? n - first : STREAMS_PER_PASS, jobs = 0, i;
         for (i = 0; i < count; ++i) /* the streams with blocks to hash, in order */
             jobs += (size_t)start_stream(&streams[jobs], (libsha_sha256_ctx *)objs[first + i],
                                          (const unsigned char *)data[first + i], lens[first + i]);

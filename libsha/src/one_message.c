@@ -82,5 +82,5 @@ int libsha_sha256_intlen(const void *data, int len, unsigned char out[32])
 void libsha_sha256d64(unsigned char *out, const unsigned char *in, size_t blocks)
 {
     libsha_enter();
-    libsha_d64_run(libsha_active(), out, in, blocks);
+    libsha_d64_on(libsha_active(), out, in, blocks);
 }
