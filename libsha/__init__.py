@@ -27,7 +27,7 @@ import sys as _sys
 
 # The one list of public names: name -> the module that defines it (None: a
 # submodule of that name). __all__ and __dir__ read it; the imports type
-# checkers see below are checked against it by tests/test_package_layout.py.
+# checkers see below are checked against it by tests/packaging/test_package_layout.py.
 _HOMES = {
     "sha256": "_hash",
     "new": "_hash",

@@ -4,7 +4,7 @@
 #                  apt runs with a private state directory and only downloads)
 #   DIR/python3    a wrapper that runs it; also what sys.executable names, so the
 #                  tests' subprocesses work without binfmt_misc
-# Needs apt-get, dpkg-deb and qemu-aarch64. Used by .ci/run and tests/test_cross.py.
+# Needs apt-get, dpkg-deb and qemu-aarch64. Used by .ci/run and tests/packaging/test_cross.py.
 set -euo pipefail
 dir=$(realpath -m "${1:-build/arm64-python}")
 packages="python3.11-minimal libpython3.11-minimal libpython3.11-stdlib libc6 libgcc-s1 libexpat1

@@ -18,7 +18,7 @@ tar tzf "$sdist" > "$work/sdist.txt"
 echo "sdist: $(basename "$sdist") ($(wc -l < "$work/sdist.txt") files)"
 # Everything needed, nothing stray.
 for needed in CMakeLists.txt cmake/libsha_family.cmake pyproject.toml libsha/include/libsha.h libsha/src/dispatch.c libsha/src/kernels/standard_1way.c reference/vectors/SHA256LongMsg.rsp cmake/toolchains/zig.cmake \
-              shabench/cli.py tests/test_nist.py; do
+              shabench/cli.py tests/one_message/test_nist.py; do
   grep -q "^libsha-[^/]*/$needed$" "$work/sdist.txt" || { echo "sdist lacks $needed" >&2; exit 1; }
 done
 if grep -E "/(build|dist|\.venv|_skbuild|__pycache__|\.pytest_cache|\.hypothesis)/|\.so$" "$work/sdist.txt"; then

@@ -17,7 +17,8 @@ header is parsed by hand here) and refuses the wheel, exit 1, listing every prob
   that shabench calls (LIBSHA_INTERNAL_API in the checkout's libsha/src/bench.h), and nothing else;
 - it needs nothing but the system's C library: libSystem on macOS; KERNEL32 and the C runtime on
   Windows (the UCRT, part of Windows 10 and later, msvcrt, or the VCRUNTIME140 that CPython ships);
-  libc on Linux and FreeBSD;
+  libc on Linux and FreeBSD, with their POSIX threads (libsha_sha256_files' read-ahead thread):
+  libpthread where glibc is older than 2.34 (the manylinux images), libthr on FreeBSD;
 - an abi3 wheel's accelerator is for the same OS and CPU, exports PyInit__accel alone, needs only the
   C library (and python3.dll on Windows), and holds no SHA-256: no libsha symbol, no round constant
   (it calls the library's entry points, handed over at import).
@@ -45,8 +46,9 @@ ALLOWED_DEPENDENCIES = {
     "windows": [r"kernel32\.dll", r"api-ms-win-crt-[a-z0-9-]+\.dll", r"ucrtbase\.dll", r"msvcrt\.dll",
                 r"vcruntime140\.dll"],
     # glibc; musl, under Alpine's name or its own (musl has no symbol versions).
-    "linux": [r"libc\.so\.6", r"ld-linux-(x86-64|aarch64)\.so\.[12]", r"libc\.musl-(x86_64|aarch64)\.so\.1", r"libc\.so"],
-    "freebsd": [r"libc\.so\.7"],
+    "linux": [r"libc\.so\.6", r"libpthread\.so\.0", r"ld-linux-(x86-64|aarch64)\.so\.[12]",
+              r"libc\.musl-(x86_64|aarch64)\.so\.1", r"libc\.so"],
+    "freebsd": [r"libc\.so\.7", r"libthr\.so\.3"],
 }
 # sys.platform on each OS, to ask the wheel's _native.py which file name it loads there.
 SYS_PLATFORM = {"macos": "darwin", "windows": "win32", "linux": "linux", "freebsd": "freebsd14"}

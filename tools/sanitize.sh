@@ -29,7 +29,7 @@ ctest --test-dir "$work/asan" --output-on-failure | tail -3
 # From $work: in the checkout, its libsha/ would shadow the installed package.
 # The package itself built with the sanitizers, its library and its accelerator (libsha._accel)
 # both, installed apart and put first on the path: the binding's C methods are checked too, and the
-# ctypes path's rerun (tests/test_binding_paths.py) runs under the same runtimes.
+# ctypes path's rerun (tests/one_message/test_binding_paths.py) runs under the same runtimes.
 sanitized="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 "$python" -m pip install -q --no-deps --target "$work/asan-site" "$repo" -C build-dir="$work/asan-package" \
   -C cmake.define.CMAKE_C_FLAGS="$sanitized" -C cmake.define.LIBSHA_WARNINGS_AS_ERRORS=ON
@@ -46,7 +46,7 @@ build "$work/tsan" "-fsanitize=thread"
 TSAN_OPTIONS=halt_on_error=1 "$work/tsan/test_threads" 1000
 # Python is not instrumented; its locks are seen through the runtime's interceptors, libsha's accesses directly.
 (cd "$work" && TSAN_OPTIONS=halt_on_error=1 LD_PRELOAD="$(gcc -print-file-name=libtsan.so)" \
-  LIBSHA_LIBRARY="$(realpath "$work/tsan/libsha.so")" "$python" "$repo/tests/threads_check.py")
+  LIBSHA_LIBRARY="$(realpath "$work/tsan/libsha.so")" "$python" "$repo/tests/library/threads_check.py")
 
 echo "== valgrind memcheck"
 if command -v valgrind >/dev/null 2>&1; then

@@ -1,4 +1,4 @@
-"""libsha as a typed program uses it: `mypy --strict` must pass on this file (tests/test_typing.py)."""
+"""libsha as a typed program uses it: `mypy --strict` must pass on this file (tests/packaging/test_typing.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 /* The x86 decision, pure: CPUID and XGETBV readings in; the features libsha may use, the CPU model
  * table's advice and its entry out. Built on every architecture, so any machine can ask what
- * libsha decides on another CPU (tests/c/test_x86_decide.c, tests/test_cpu_models.py);
+ * libsha decides on another CPU (tests/c/test_x86_decide.c, tests/rows/test_cpu_models.py);
  * cpu_x86.c feeds it this CPU's readings. */
 #include <stddef.h>
 

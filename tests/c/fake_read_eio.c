@@ -1,4 +1,4 @@
-/* Preloaded by tests/test_file_groups.py: read() fails with EIO on a file whose name ends in
+/* Preloaded by tests/files/test_file_lanes.py: read() fails with EIO on a file whose name ends in
  * "fails-midway" once LIBSHA_TEST_EIO_AFTER bytes of it have been read, so a read error in the
  * middle of a file (a failing disk, a network file system) can be tested without FUSE. Linux. */
 #define _GNU_SOURCE

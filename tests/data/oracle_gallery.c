@@ -1,4 +1,4 @@
-/* The oracle's gallery (tests/test_oracle*.py): a plain SHA-256, correct as written, with one bug
+/* The oracle's gallery (tests/tools/test_oracle*.py): a plain SHA-256, correct as written, with one bug
    switched on per build (-DBUG_...), and a correct one-shot paced to a given speed (-DPACE_MBPS=50). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>

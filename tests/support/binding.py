@@ -2,7 +2,7 @@
 
 Every test marked `binding` (pyproject.toml) runs on both paths: in the main run on the one that
 loads here (the accelerator where it was built), and again on the ctypes path from
-tests/test_binding_paths.py. A test of one path's internals says so with these marks.
+tests/one_message/test_binding_paths.py. A test of one path's internals says so with these marks.
 """
 
 import pytest
@@ -12,5 +12,5 @@ import libsha
 PATH = libsha.dispatch.binding()
 
 ctypes_internals = pytest.mark.skipif(
-    PATH != "ctypes", reason="the ctypes path's object internals: tests/test_binding_paths.py runs this on that path")
+    PATH != "ctypes", reason="the ctypes path's object internals: tests/one_message/test_binding_paths.py runs this on that path")
 accelerator_internals = pytest.mark.skipif(PATH != "accelerated", reason="the accelerator's internals: it does not load here")

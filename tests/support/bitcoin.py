@@ -1,9 +1,9 @@
 """A real Bitcoin block (tests/data/README.md) and a parser of its transactions."""
 
-from pathlib import Path
+from support.paths import TESTS
 
 # A real Bitcoin block (see tests/data/README.md): 1,557 transactions, none with witnesses.
-BLOCK = Path(__file__).resolve().parents[1] / "data" / "block413567.raw"
+BLOCK = TESTS / "data" / "block413567.raw"
 
 
 def _read_varint(data, pos):

@@ -8,8 +8,8 @@ import contextlib
 import os
 import subprocess
 from pathlib import Path
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 
 # The tree the C tests, the portable lanes' suites and the examples' install share: the tests'
 # portable 16-lane row included (after standard, never chosen automatically), so ctest sweeps it too.

@@ -12,8 +12,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 SOURCE = (ROOT / "libsha" / "src").resolve()
 COMPILER = re.compile(r"^([\w.-]+-)?(cc|gcc|clang)(-\d+)?$")
 

@@ -3,9 +3,10 @@
 from pathlib import Path
 
 import pytest
+from support.paths import TESTS
 
 # The oracle's gallery (tests/data/oracle_gallery.c): one build per -D flag set, made once a session.
-ORACLE_GALLERY = Path(__file__).resolve().parents[1] / "data" / "oracle_gallery.c"
+ORACLE_GALLERY = TESTS / "data" / "oracle_gallery.c"
 _gallery_builds = {}
 
 

@@ -10,9 +10,9 @@ library's C (libsha/src/registry.c, every row of every architecture, with the ke
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from support.paths import ROOT
 
-REGISTRY = Path(__file__).resolve().parents[2] / "libsha" / "src" / "registry.c"
+REGISTRY = ROOT / "libsha" / "src" / "registry.c"
 
 
 def isas(name: str) -> frozenset[str]:

@@ -1,4 +1,4 @@
-"""The code blocks of the README and the docs pages, as tests/test_doc_snippets.py runs them.
+"""The code blocks of the README and the docs pages, as tests/examples/test_doc_snippets.py runs them.
 
 A block runs as it is written. What it needs and the page does not show (names a fragment uses,
 files it reads, a build done earlier) is said in an HTML comment just above it, which a rendered
@@ -21,8 +21,8 @@ import re
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```[ \t]*$", re.S | re.M)
 NOTE = re.compile(r"<!--\s*snippet\b(.*)-->\s*\Z", re.S)
 

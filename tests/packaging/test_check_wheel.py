@@ -15,7 +15,8 @@ import pytest
 
 import libsha
 
-ROOT = Path(__file__).resolve().parent.parent
+from support.paths import ROOT
+
 CHECK = ROOT / "tools" / "check_wheel.py"
 HEADER = ROOT / "libsha" / "include" / "libsha.h"
 

@@ -11,18 +11,18 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from support import datasets
 from support.datasets import sha256, staging_left, write_parquet_files
+from support.paths import ROOT
 
 pytest.importorskip("pyspark", reason="needs pyspark (pip install 'libsha[spark]')")
 pyarrow = pytest.importorskip("pyarrow")
 parquet = pytest.importorskip("pyarrow.parquet")
 
-SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "spark" / "hash_parquet.py"
+SCRIPT = ROOT / "examples" / "spark" / "hash_parquet.py"
 # Rows of each file: unequal, so Spark (which reads the largest first) reorders them.
 FILE_ROWS = (40_000, 70_000, 25_000)
 # Small row groups and partitions: every file is read as several splits, in several tasks.

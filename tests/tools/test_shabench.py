@@ -7,7 +7,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,6 +17,8 @@ from shabench.benchmarks import DEFAULT_GROUPS, GROUPS, catalogue, default_bench
 from shabench.rows import Benchmark, backend
 from shabench.measure import Measurement, median_absolute_percent_error
 from shabench.sizes import parse_sizes
+
+from support.paths import ROOT
 
 RUNNABLE = runnable_implementations()
 FAST = ["--min-time", "0.5", "--epochs", "3"]
@@ -167,7 +168,7 @@ def test_openssl_peer_rows_beside_the_rows_without_sha_ni(monkeypatch):
         pytest.skip("no OpenSSL peer row can run here (no libcrypto, or a CPU without the masks' features)")
     # The child runs from the checkout too (as CI does): it must load the same libsha, not the
     # source tree's, check OpenSSL's digest and time it.
-    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    monkeypatch.chdir(ROOT)
     row = next(b for b in runnable if b.unit_bytes == 64)
     result = row.interleaved.measurement(row, 3, 1.0)
     assert len(result.per_unit_ns) == 3 and all(t > 0 for t in result.per_unit_ns)

@@ -10,7 +10,6 @@ import shutil
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +17,8 @@ import libsha
 from libsha import _files
 from support.data import pattern251
 from support.files import digests_of, fed_fifo, files_of
+from support.paths import TESTS
 
-HERE = Path(__file__).parent
 # Sizes around the C loop's borders: SMALL_FILE (16 KiB: gathered below it, a lane above it) and
 # its reads per lane (32 to 256 KiB).
 SIZES = [0, 16_384, 16_385, 40_000, 131_071, 131_072, 131_073, 250_000, 262_144, 262_145, 700_000, 5, 1_000_003]
@@ -97,7 +96,7 @@ def _shim(tmp_path):
     if cc is None or not sys.platform.startswith("linux"):
         pytest.skip("needs a C compiler and Linux (a preloaded read() that fails)")
     shim = tmp_path / "fake_read_eio.so"
-    subprocess.run([cc, "-shared", "-fPIC", "-O1", str(HERE / "c" / "fake_read_eio.c"), "-o", str(shim), "-ldl"],
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", str(TESTS / "c" / "fake_read_eio.c"), "-o", str(shim), "-ldl"],
                    check=True)
     return shim
 

@@ -11,15 +11,14 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import libsha
 from support.builds import locked, run, session_folder
 from support.rows import ARM, AVX2, AVX2_1WAY, AVX512, PORTABLE, SHANI, SHANI_AVX512, SSE4
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 # (kernel, file, text, its lane-swapped replacement, rows that must refuse it)
 MUTANTS = [

@@ -3,19 +3,19 @@
 import hashlib
 import random
 import re
-from pathlib import Path
 
 import pytest
 
 from support import datasets
 from support.datasets import sha256, staging_left, write_parquet_files
+from support.paths import ROOT
 
 pytest.importorskip("dask.dataframe", reason="needs dask (pip install 'libsha[dask]')")
 pytest.importorskip("distributed", reason="needs distributed (pip install 'libsha[dask]')")
 pyarrow = pytest.importorskip("pyarrow")
 parquet = pytest.importorskip("pyarrow.parquet")
 
-SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "dask" / "hash_parquet.py"
+SCRIPT = ROOT / "examples" / "dask" / "hash_parquet.py"
 pytestmark = [pytest.mark.skipif(not SCRIPT.exists(), reason="needs the source checkout's examples/"), pytest.mark.external]
 
 ROWS_PER_FILE = 250_000

@@ -11,6 +11,7 @@ import libsha
 from libsha import _errors, _native
 from support.binding import accelerator_internals, ctypes_internals
 from support.data import pattern251
+from support.paths import ROOT
 from shabench import internal
 
 pytestmark = [pytest.mark.core, pytest.mark.binding]
@@ -236,7 +237,7 @@ def test_the_internal_loops_are_declared_as_their_header_says():
 
     from shabench import internal
 
-    header = (Path(__file__).resolve().parent.parent / "libsha" / "src" / "bench.h").read_text()
+    header = (ROOT / "libsha" / "src" / "bench.h").read_text()
     defines = {m[1]: int(m[2]) for m in re.finditer(r"#define LIBSHA_INTERNAL_(BENCH_\w+) (\d+)", header)}
     assert defines == {k: v for k, v in vars(internal).items() if k.startswith("BENCH_")}
     assert all(name.startswith("libsha_internal_") for name in internal.SIGNATURES)

@@ -15,8 +15,8 @@ import pytest
 
 import libsha
 from support.binding import PATH
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 ACCELERATED = PATH == "accelerated"
 
 

@@ -16,16 +16,15 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from support.data import WIDEST_LANES
 from support.builds import shared_tests_tree
 from support.rows import PORTABLE
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-SUITES = ["test_many.py", "test_sha256d64.py", "test_merkle.py"]
+SUITES = ["many_messages/test_many.py", "many_messages/test_sha256d64.py", "many_messages/test_merkle.py"]
 
 pytestmark = [
     pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout"),

@@ -5,13 +5,12 @@ import os
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 from support.processes import run_command
 from support.rows import ARM, STANDARD
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 TOOLCHAINS = ROOT / "cmake" / "toolchains"
 
 pytestmark = [pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout"),

@@ -5,7 +5,6 @@ runs it for real, against an ASan-instrumented library). A mismatch with hashlib
 or an unexpected exception makes the harness exit non-zero, and this test fail.
 """
 
-import pathlib
 import re
 import shutil
 import subprocess
@@ -13,11 +12,13 @@ import sys
 
 import pytest
 
+from support.paths import TESTS
+
 pytestmark = [pytest.mark.tooling]
 
 pytest.importorskip("atheris", reason="atheris is not installed (test extra: x86-64 Linux, CPython 3.11-3.13)")
 
-FUZZ = pathlib.Path(__file__).parent / "fuzz"
+FUZZ = TESTS / "fuzz"
 
 
 def test_python_harness_runs_clean(tmp_path):

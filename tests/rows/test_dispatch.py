@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.core, pytest.mark.binding]
 
 RUNNABLE = {i.name for i in libsha.dispatch.implementations() if i.runnable}
 # What the automatic choice may take on this CPU, as the library decides it (runnable, and the CPU
-# model table's advice where a row needs it): never a copy of the table (tests/test_cpu_models.py
+# model table's advice where a row needs it): never a copy of the table (tests/rows/test_cpu_models.py
 # pins the table's entries on synthetic CPUs).
 AUTOMATIC = {i.name for i in libsha.dispatch.implementations() if i.automatic}
 FEATURES = set(libsha.dispatch.cpu_features())

@@ -1,4 +1,4 @@
-"""libsha's Python objects shared by threads with no GIL: run by tests/test_free_threading.py under
+"""libsha's Python objects shared by threads with no GIL: run by tests/many_messages/test_free_threading.py under
 a free-threaded CPython (3.13t or later), with the installed package on PYTHONPATH.
 
 Threads start together on a barrier so that they really overlap: the library's first load, the

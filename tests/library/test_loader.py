@@ -13,6 +13,8 @@ import pytest
 import libsha
 from libsha import _elf, _native
 
+from support.paths import ROOT
+
 pytestmark = pytest.mark.core
 
 SNIPPET = "import libsha; print(libsha.sha256_digest(b'abc').hex())"
@@ -111,7 +113,7 @@ def test_the_real_library_passes_the_elf_check():
 @pytest.mark.skipif(not sys.platform.startswith("linux") or OTHER_ARCH_CC is None or shutil.which(OTHER_ARCH_CC) is None,
                     reason="needs a cross compiler for another CPU (gcc-aarch64-linux-gnu; .ci/run installs it)")
 def test_library_for_another_architecture(tmp_path):
-    src = Path(__file__).resolve().parent.parent / "libsha"
+    src = ROOT / "libsha"
     if not (src / "src").is_dir():
         pytest.skip("needs the source checkout")
     foreign = tmp_path / "lib" / "libsha.so"

@@ -3,17 +3,17 @@
 import hashlib
 import os
 import random
-from pathlib import Path
 
 import pytest
 
 from support import datasets
 from support.datasets import sha256, staging_left, write_parquet_files
+from support.paths import ROOT
 
 pyarrow = pytest.importorskip("pyarrow")
 parquet = pytest.importorskip("pyarrow.parquet")
 
-SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "arrow" / "hash_parquet.py"
+SCRIPT = ROOT / "examples" / "arrow" / "hash_parquet.py"
 pytestmark = [pytest.mark.skipif(not SCRIPT.exists(), reason="needs the source checkout's examples/")]
 FILE_ROWS = (3000, 5000, 2000)
 

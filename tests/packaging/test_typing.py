@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from support.paths import ROOT
+
 pytestmark = [pytest.mark.tooling]
 
 pytest.importorskip("mypy", reason="mypy is not installed (the test extra brings it)")
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "typed" / "usage.py"
+EXAMPLE = ROOT / "examples" / "typed" / "usage.py"
 
 
 def mypy(tmp_path, *args):

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from support.processes import run_command as run
 from support.builds import shared_tests_tree
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 ABC = hashlib.sha256(b"abc").hexdigest()
 

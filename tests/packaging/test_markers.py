@@ -3,14 +3,13 @@ that builds libsha from source, or emulates, without its marker must fail wherev
 (tests/support/markers.py), not build where no checkout or compiler is meant to be."""
 
 import sys
-from pathlib import Path
 
 import pytest
 
 from support.markers import needs
+from support.paths import ROOT, TESTS
 
-ROOT = Path(__file__).resolve().parent.parent
-SUPPORT = Path(__file__).resolve().parent  # the folder holding support/
+SUPPORT = TESTS  # the folder holding support/
 
 CONFTEST = f"""
 import sys

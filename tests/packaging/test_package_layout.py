@@ -9,7 +9,8 @@ import pytest
 
 import libsha
 
-ROOT = Path(__file__).resolve().parent.parent
+from support.paths import ROOT
+
 PACKAGES = ["libsha", "libsha/oracle", "libsha/sum", "shabench"]
 
 

@@ -18,7 +18,7 @@ import sys
 
 import libsha
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tests/, for support/
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/, for support/
 from support.data import pattern251  # noqa: E402
 from libsha.reference.nist import messages
 

@@ -2,11 +2,11 @@
 pages) leading to a file that exists and, with an anchor, to a heading of that file."""
 
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from support.paths import ROOT
+
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "examples").glob("*/README.md"))]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 

@@ -3,11 +3,11 @@ the GitHub workflow that runs it is valid, builds the same platforms, each on a 
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from support.paths import ROOT
+
 PYTHONS = ["cp39", "cp310", "cp311", "cp312", "cp313", "cp314"]
 INTENDED = {
     "linux": [f"{py}-{libc}_{arch}" for libc in ("manylinux", "musllinux") for arch in ("x86_64", "aarch64") for py in PYTHONS],

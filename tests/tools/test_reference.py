@@ -5,12 +5,12 @@ import os
 import struct
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from libsha import reference
 from support.data import pattern251
+from support.paths import ROOT
 
 
 def primes(count):
@@ -74,7 +74,7 @@ def test_rejects_str():
 
 def test_generated_c_tables_are_current():
     # The C self-test's known answers and the padding schedule come from this reference.
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     tool = root / "tools" / "gen_tables.py"
     if not tool.exists():
         pytest.skip("tools/ is not present (tests run outside a source checkout)")

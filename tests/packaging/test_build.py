@@ -7,14 +7,13 @@ import shutil
 import sys
 import sysconfig
 import zipfile
-from pathlib import Path
 
 import pytest
 from support.processes import run_command as run
 from support import rows
 from support.builds import shared_tests_tree
+from support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 
 needs_source = pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout")
