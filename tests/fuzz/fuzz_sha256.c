@@ -208,31 +208,52 @@ static void check_hex(const uint8_t *msg, size_t len)
 }
 
 /* The message as a file: the one-file call and a batch naming it twice (with a missing one between),
- * read ahead by the helper thread for odd lengths. */
+ * read ahead by the helper thread for odd lengths. One file in two is the message followed by a
+ * 251-byte cycle of 16,385 to 86,384 bytes (the length from the message's last byte): a large file,
+ * hashed as streams through the lanes, its head and chunks crossing the reads' borders. */
 static void check_file(const uint8_t *msg, size_t len, const unsigned char expected[32])
 {
     static char path[64];
     const char *paths[3];
-    unsigned char got[96];
+    unsigned char got[96], large_digest[32];
+    const unsigned char *want = expected;
+    unsigned char *content = NULL;
+    const uint8_t *bytes = msg;
+    size_t size = len, k;
     int errors[3], os_error;
     libsha_files_control control;
     FILE *f;
 
     if (path[0] == 0)
         snprintf(path, sizeof path, "/tmp/libsha_fuzz_%ld.bin", (long)getpid());
+    if (len > 0 && (msg[0] & 2)) {
+        size = len + 16385 + (size_t)msg[len - 1] * 274;
+        content = (unsigned char *)malloc(size);
+        if (content == NULL)
+            abort();
+        memcpy(content, msg, len);
+        for (k = len; k < size; ++k)
+            content[k] = (unsigned char)(k % 251);
+        SHA256(content, size, large_digest);
+        bytes = content, want = large_digest;
+    }
     f = fopen(path, "wb");
-    if (f == NULL || fwrite(msg, 1, len, f) != len || fclose(f) != 0)
+    if (f == NULL || fwrite(bytes, 1, size, f) != size || fclose(f) != 0)
         abort();
-    if (libsha_sha256_file(path, got, &os_error) != LIBSHA_OK || os_error != 0 || memcmp(got, expected, 32) != 0)
+    if (libsha_sha256_file(path, got, &os_error) != LIBSHA_OK || os_error != 0 || memcmp(got, want, 32) != 0)
         abort();
     paths[0] = path, paths[1] = "/nonexistent/libsha_fuzz", paths[2] = path;
     memset(&control, 0, sizeof control);
     control.read_ahead = len & 1;
     if (libsha_sha256_files(got, errors, paths, 3, &control) != LIBSHA_ERR_IO || errors[0] != 0 || errors[1] == 0
-        || errors[2] != 0 || memcmp(got, expected, 32) != 0 || memcmp(got + 64, expected, 32) != 0
-        || control.bytes != 2 * (uint64_t)len)
+        || errors[2] != 0 || memcmp(got, want, 32) != 0 || memcmp(got + 64, want, 32) != 0
+        || control.bytes != 2 * (uint64_t)size)
+        abort();
+    if (libsha_sha256_files(got, errors, paths, 1, &control) != LIBSHA_OK || errors[0] != 0
+        || memcmp(got, want, 32) != 0) /* alone: one lane, the helper reading where asked */
         abort();
     remove(path);
+    free(content);
 }
 
 /* A batch peer in libsha_internal_peer_many_fn's shape: OpenSSL's SHA256() per message. */
