@@ -119,6 +119,12 @@ struct gathered {
  * while this thread hashes the chunks read before (a lane of its own then even for one file). */
 #define ROUND_BYTES (256u * 1024u)
 #define MIN_LANE_READ (32u * 1024u)
+/* With a helper the chunks are read on another core and reach this one's caches from L3 either
+ * way; rounds of 1 MiB cost fewer hand-overs. (Measured, 16 fresh files of 64 MiB, one worker:
+ * rounds of 256 KiB took 1.05 times as long as Python's old two-thread reader with 1 MiB reads;
+ * of 1 and 4 MiB, 1.00. On a tree of 2 GB, 1 MiB was 1 % faster than 256 KiB, 4 MiB 2 % slower.) */
+#define AHEAD_ROUND_BYTES (1024u * 1024u)
+#define AHEAD_MAX_LANE_READ (1024u * 1024u)
 struct open_stream {
     libsha_sha256_ctx ctx;
     int fd;
@@ -462,6 +468,10 @@ int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *p
     streams.read_ahead = control != NULL && control->read_ahead != 0;
     streams.on = streams.lanes > 1 || streams.read_ahead;
     streams.read_size = ROUND_BYTES / streams.lanes > MIN_LANE_READ ? ROUND_BYTES / streams.lanes : MIN_LANE_READ;
+    if (streams.read_ahead) {
+        size_t each = AHEAD_ROUND_BYTES / streams.lanes;
+        streams.read_size = each < MIN_LANE_READ ? MIN_LANE_READ : each > AHEAD_MAX_LANE_READ ? AHEAD_MAX_LANE_READ : each;
+    }
     streams.buffers = NULL, streams.helper = NULL; /* with the first large file (start_streams) */
     for (i = 0; i < n && !cancelled; ++i) {
         int result = ENOMEM;
