@@ -429,9 +429,10 @@ typedef struct libsha_files_control {
  * bytes and its errno value; the rest go on. Small files (up to 16 KiB) are
  * gathered and hashed several at once; larger ones, on an implementation with
  * lanes (libsha_sha256_lanes() > 1) and n > 1, stay open side by side, up to
- * one per lane, each read in turn in chunks of 256 KiB over the lanes and the
- * chunks hashed together (a file that ends or fails leaves its lane to the
- * next). Each file is still read sequentially, once. control may be NULL.
+ * one per lane, each read in turn in chunks of 256 KiB over the lanes (1 MiB
+ * with read_ahead) and the chunks hashed together (a file that ends or fails
+ * leaves its lane to the next). Each file is still read sequentially, once.
+ * control may be NULL.
  * Returns LIBSHA_OK (every file hashed), LIBSHA_ERR_IO (some
  * file could not be read), LIBSHA_ERR_CANCELLED (cancel was set: the files
  * not finished have zeroed digests and os_errors[i] == LIBSHA_FILE_CANCELLED),
