@@ -400,8 +400,10 @@ LIBSHA_API int libsha_hex(char *out, const void *in, size_t len);
  * A path is the native bytes on POSIX systems, UTF-8 on Windows. A file that
  * grows or shrinks while it is read gives the digest of the bytes read.
  *
- * libsha_sha256_file: returns LIBSHA_OK, LIBSHA_ERR_NULL (path or out NULL:
- * nothing written) or LIBSHA_ERR_IO: the file could not be opened or read
+ * libsha_sha256_file: libsha_sha256_files on one path; returns LIBSHA_OK,
+ * LIBSHA_ERR_NULL (path or out NULL: nothing written), LIBSHA_ERR_ARGUMENT
+ * (the path string overlaps out: nothing written) or LIBSHA_ERR_IO: the file
+ * could not be opened or read
  * (a directory, say): out is zeroed and *os_error (if os_error is not NULL)
  * receives the errno value (EFBIG for a file over 2^61 - 1 bytes); it is 0
  * after LIBSHA_OK.

@@ -315,28 +315,15 @@ static void end_stream(const struct libsha_impl *impl, struct streams *st, size_
     libsha_wipe_ctx(&st->s[st->count].ctx);
 }
 
-/* Reads lane k's next chunk into its buffer `side`, counting it against SHA-256's limit. */
-static void read_chunk(struct streams *st, size_t k, int side)
-{
-    struct open_stream *s = &st->s[k];
-    s->result = read_counted(s->fd, s->buf[side], st->read_size, &s->got, st->control);
-}
-
 /* The helper's job: every open stream's next chunk, into the buffers not hashed this round. */
 static void read_ahead(void *p)
 {
     struct streams *st = (struct streams *)p;
     size_t k;
-    for (k = 0; k < st->count; ++k)
-        read_chunk(st, k, !st->side);
-}
-
-/* The chunks of the m streams in ctxs, hashed together. */
-static void hash_chunks(const struct libsha_impl *impl, libsha_sha256_ctx *const *ctxs, const void *const *data,
-                        const size_t *lens, size_t m)
-{
-    if (m > 0) /* valid by construction: distinct contexts, chunks in our buffers, lengths checked */
-        (void)libsha_streams_update_on(impl, (void *const *)ctxs, sizeof(libsha_sha256_ctx), 0, data, lens, m);
+    for (k = 0; k < st->count; ++k) {
+        struct open_stream *s = &st->s[k];
+        s->result = read_counted(s->fd, s->buf[!st->side], st->read_size, &s->got, st->control);
+    }
 }
 
 /* Whether n more bytes would take the stream over SHA-256's 2^61 - 1 (then it fails with EFBIG). */
@@ -369,7 +356,8 @@ static void run_round(const struct libsha_impl *impl, struct streams *st, unsign
         if (n > 0 && !over_limit(s, n))
             ctxs[m] = &s->ctx, data[m] = s->buf[side], lens[m++] = n;
     }
-    hash_chunks(impl, ctxs, data, lens, m);
+    if (m > 0) /* valid by construction: distinct contexts, chunks in our buffers, lengths checked */
+        (void)libsha_streams_update_on(impl, (void *const *)ctxs, sizeof(libsha_sha256_ctx), 0, data, lens, m);
     if (st->helper != NULL) {
         libsha_helper_wait(st->helper);
         st->side = !side;
@@ -395,26 +383,18 @@ static void cancel_streams(const struct libsha_impl *impl, struct streams *st, u
     }
 }
 
+/* One path is a batch of one: the same reads and hash as libsha_sha256_files. */
 int libsha_sha256_file(const char *path, unsigned char out[32], int *os_error)
 {
-    const struct libsha_impl *impl = libsha_active();
-    unsigned char *buf;
-    int result;
+    int error = 0, result;
 
     libsha_enter();
     if (path == NULL || out == NULL)
         return LIBSHA_ERR_NULL;
+    result = libsha_sha256_files(out, &error, &path, 1, NULL);
     if (os_error != NULL)
-        *os_error = 0;
-    buf = (unsigned char *)malloc(READ_SIZE);
-    result = buf != NULL ? hash_path(impl, path, buf, out, NULL, NULL, 0, NULL) : ENOMEM;
-    free(buf);
-    if (result == DONE)
-        return LIBSHA_OK;
-    memset(out, 0, 32);
-    if (os_error != NULL)
-        *os_error = result;
-    return LIBSHA_ERR_IO;
+        *os_error = result == LIBSHA_OK ? 0 : error;
+    return result;
 }
 
 /* Everything checked before a byte is written: NULLs, sizes, overlaps. */
