@@ -48,6 +48,7 @@ extern "C" {
 #define LIBSHA_ERR_IO (-8)          /* a file could not be opened or read (its errno value is given back) */
 #define LIBSHA_ERR_CANCELLED (-9)   /* stopped by libsha_files_control.cancel */
 #define LIBSHA_ERR_NOMEM (-10)      /* scratch memory could not be allocated */
+#define LIBSHA_ERR_FORMAT (-11)     /* a saved state that is not one: size, version, kind, check or fields */
 
 /* Implementation mask bits, as Bitcoin Core's sha256_implementation. A row
  * needs every bit of its families and of the ones it builds on: the AVX-512
@@ -239,6 +240,49 @@ LIBSHA_API int libsha_sha256_final(libsha_sha256_ctx *ctx, unsigned char out[32]
 LIBSHA_API void libsha_sha256_wipe(libsha_sha256_ctx *ctx);
 
 /*
+ * Saved states. libsha_sha256_export writes a live context as LIBSHA_STATE_SIZE
+ * bytes that libsha_sha256_import resumes, on any row, CPU, platform or
+ * version of libsha that reads version 1. The layout (integers big-endian):
+ *   0   4  "lsha"
+ *   4   1  version: 1
+ *   5   1  kind: 1 SHA-256, 2 HMAC-SHA256
+ *   6   2  zero
+ *   8   8  bytes hashed so far (an HMAC's inner hash: its key block included)
+ *   16 32  the eight chaining words, as a digest is written
+ *   48 64  the bytes after the last whole block (length % 64 of them), then zeros
+ *  (112 32 HMAC only: the outer chaining words, after the key's outer block)
+ *  end  8  the first 8 bytes of the SHA-256 of every byte before them
+ * The check catches a damaged or truncated state; it is no MAC. A state holds
+ * the chaining words of the message so far: as secret as the message (an
+ * HMAC's, as the key). Import refuses, with LIBSHA_ERR_FORMAT and ctx
+ * untouched, a wrong size, magic, version, kind or check, non-zero reserved or
+ * unused pending bytes, a length past 2^61 - 1 (an HMAC's below 64).
+ */
+#define LIBSHA_STATE_SIZE 120
+#define LIBSHA_HMAC_STATE_SIZE 152
+
+/* Writes ctx (live: else LIBSHA_ERR_STATE) to out; ctx goes on unchanged.
+ * LIBSHA_ERR_NULL, LIBSHA_ERR_ARGUMENT (out overlaps ctx): nothing written. */
+LIBSHA_API int libsha_sha256_export(const libsha_sha256_ctx *ctx, unsigned char out[LIBSHA_STATE_SIZE]);
+
+/* Makes ctx the context saved in state[0..size) (any previous content is
+ * overwritten). Returns LIBSHA_OK, LIBSHA_ERR_NULL, LIBSHA_ERR_FORMAT or
+ * LIBSHA_ERR_ARGUMENT (state overlaps ctx); on error ctx is unchanged. */
+LIBSHA_API int libsha_sha256_import(libsha_sha256_ctx *ctx, const void *state, size_t size);
+
+/*
+ * Midstates: a context at a block boundary as its eight chaining words (32
+ * bytes, big-endian, as a digest is written) and its length in bytes, the
+ * form Bitcoin's tagged hashes and mining use. libsha_sha256_midstate writes
+ * them (length may be NULL); LIBSHA_ERR_ARGUMENT when length % 64 != 0 (or
+ * words overlaps ctx), LIBSHA_ERR_STATE when ctx is not live.
+ * libsha_sha256_init_midstate starts ctx from them: LIBSHA_ERR_ARGUMENT (ctx
+ * untouched) when length is not a multiple of 64 or is past 2^61 - 1.
+ */
+LIBSHA_API int libsha_sha256_midstate(const libsha_sha256_ctx *ctx, unsigned char words[32], uint64_t *length);
+LIBSHA_API int libsha_sha256_init_midstate(libsha_sha256_ctx *ctx, const unsigned char words[32], uint64_t length);
+
+/*
  * Many streams at once: stream i (ctxs[i]) is fed data[i][0..lens[i]), as
  * libsha_sha256_update would feed it, in one call. Their whole blocks go
  * through the active implementation's lanes, several streams in flight (as
@@ -326,6 +370,11 @@ LIBSHA_API int libsha_hmac_sha256_final(libsha_hmac_sha256_ctx *ctx, unsigned ch
 /* Wipes ctx without producing a MAC (for abandoned computations). NULL: no-op. */
 LIBSHA_API void libsha_hmac_sha256_wipe(libsha_hmac_sha256_ctx *ctx);
 
+/* libsha_sha256_export and _import for an HMAC context (its state, kind 2, is
+ * LIBSHA_HMAC_STATE_SIZE bytes and as good as the key). */
+LIBSHA_API int libsha_hmac_sha256_export(const libsha_hmac_sha256_ctx *ctx, unsigned char out[LIBSHA_HMAC_STATE_SIZE]);
+LIBSHA_API int libsha_hmac_sha256_import(libsha_hmac_sha256_ctx *ctx, const void *state, size_t size);
+
 /* Many HMAC streams at once, as libsha_sha256_update_many runs SHA-256
  * streams (the same returns; both halves of each context must be live). The
  * MACs come from libsha_hmac_sha256_final, one context at a time: a final is
@@ -388,6 +437,58 @@ LIBSHA_API int libsha_sha256_many_rows(unsigned char *out, const void *data, siz
  * LIBSHA_ERR_ARGUMENT, checked before anything is read or written. */
 LIBSHA_API int libsha_sha256_many_views(unsigned char *out, const void *views, const void *const *buffers,
                                         const int64_t *buffer_sizes, size_t nbuffers, size_t n, unsigned flags);
+
+/*
+ * Many messages after one prefix: digest i is that of what ctx (a live
+ * context) has hashed, followed by message i. The prefix is hashed once, by
+ * the context; each lane starts from its state (its pending bytes, if any,
+ * go before each message). ctx is read, never changed, and must not overlap
+ * out. Each form takes the arguments of its libsha_sha256_many form and
+ * returns as it does, and LIBSHA_ERR_STATE for a ctx not live; a message may
+ * be at most 2^61 - 1 bytes less the prefix (else LIBSHA_ERR_TOO_LONG).
+ */
+LIBSHA_API int libsha_sha256_many_after(unsigned char *out, const libsha_sha256_ctx *ctx, const void *const *msgs,
+                                        const size_t *lens, size_t n, unsigned flags);
+LIBSHA_API int libsha_sha256_many_offsets32_after(unsigned char *out, const libsha_sha256_ctx *ctx, const void *data,
+                                                  const int32_t *offsets, size_t n, unsigned flags);
+LIBSHA_API int libsha_sha256_many_offsets64_after(unsigned char *out, const libsha_sha256_ctx *ctx, const void *data,
+                                                  const int64_t *offsets, size_t n, unsigned flags);
+LIBSHA_API int libsha_sha256_many_rows_after(unsigned char *out, const libsha_sha256_ctx *ctx, const void *data,
+                                             size_t stride, size_t len, size_t n, unsigned flags);
+LIBSHA_API int libsha_sha256_many_views_after(unsigned char *out, const libsha_sha256_ctx *ctx, const void *views,
+                                              const void *const *buffers, const int64_t *buffer_sizes,
+                                              size_t nbuffers, size_t n, unsigned flags);
+
+/*
+ * HMAC-SHA256 of many messages under one key: out[32*i..] (64 hex characters
+ * with LIBSHA_HEX) is the MAC of message i. Both passes run in the lanes:
+ * the inner one from the key's inner state, the outer one (one block per
+ * message) from its outer state. libsha_hmac_sha256_many takes the key
+ * itself (wiped before it returns, as libsha_hmac_sha256 does); the _after
+ * forms take a live HMAC context (read, never changed: its key's pads
+ * hashed once for any number of calls; what it has authenticated goes before
+ * every message). Arguments and returns as libsha_sha256_many's forms, with
+ * LIBSHA_ERR_NULL for key NULL with keylen > 0 or ctx NULL, LIBSHA_ERR_STATE
+ * for a ctx not live, LIBSHA_ERR_ARGUMENT for LIBSHA_DOUBLE or out
+ * overlapping ctx.
+ */
+LIBSHA_API int libsha_hmac_sha256_many(unsigned char *out, const void *key, size_t keylen, const void *const *msgs,
+                                       const size_t *lens, size_t n, unsigned flags);
+LIBSHA_API int libsha_hmac_sha256_many_after(unsigned char *out, const libsha_hmac_sha256_ctx *ctx,
+                                             const void *const *msgs, const size_t *lens, size_t n, unsigned flags);
+LIBSHA_API int libsha_hmac_sha256_many_offsets32_after(unsigned char *out, const libsha_hmac_sha256_ctx *ctx,
+                                                       const void *data, const int32_t *offsets, size_t n,
+                                                       unsigned flags);
+LIBSHA_API int libsha_hmac_sha256_many_offsets64_after(unsigned char *out, const libsha_hmac_sha256_ctx *ctx,
+                                                       const void *data, const int64_t *offsets, size_t n,
+                                                       unsigned flags);
+LIBSHA_API int libsha_hmac_sha256_many_rows_after(unsigned char *out, const libsha_hmac_sha256_ctx *ctx,
+                                                  const void *data, size_t stride, size_t len, size_t n,
+                                                  unsigned flags);
+LIBSHA_API int libsha_hmac_sha256_many_views_after(unsigned char *out, const libsha_hmac_sha256_ctx *ctx,
+                                                   const void *views, const void *const *buffers,
+                                                   const int64_t *buffer_sizes, size_t nbuffers, size_t n,
+                                                   unsigned flags);
 
 /* Lowercase hex: writes 2 * len characters (no terminating NUL) for
  * in[0..len) to out, which must not overlap in. Returns LIBSHA_OK,

@@ -106,8 +106,9 @@ static inline void message(const struct libsha_batch *b, size_t i, const unsigne
 
 /* ---- Lanes ---- */
 
-/* A lane's place in its job: a stream's PENDING then BODY; a message's BODY, TAIL, OUTER. */
-enum stage { IDLE, PENDING, BODY, TAIL, OUTER };
+/* A lane's place in its job: a stream's PENDING then BODY; a message's HEAD (a
+ * start's head bytes and its first bytes), BODY, TAIL, OUTER. */
+enum stage { IDLE, PENDING, HEAD, BODY, TAIL, OUTER };
 
 struct lane {
     uint32_t *state;           /* own (a message's), or a stream's context's */
@@ -116,13 +117,16 @@ struct lane {
     size_t index;              /* the job this lane runs */
     enum stage stage;
     /* messages only: */
+    const unsigned char *body; /* after HEAD: the full blocks read in place */
+    size_t body_blocks;
     const unsigned char *rest; /* the message's bytes after its full blocks */
     size_t rest_len;           /* < 64 */
-    size_t before;             /* the message's bytes before rest */
+    size_t before;             /* bytes readable before rest, of the same message (or of head[]) */
     uint64_t bits;
     int padded;               /* the tail is in block[] */
     uint32_t own[8];
     unsigned char block[128]; /* the padded tail, or the outer block */
+    unsigned char head[64];   /* a start's head bytes and the message's first ones */
 };
 
 /* Pads the message's last rest_len bytes into the lane's block buffer. Rows
@@ -150,21 +154,58 @@ static inline void to_tail(struct lane *l)
     l->stage = TAIL;
 }
 
-static inline void start_message(struct lane *l, const struct libsha_batch *b, size_t index, int eager)
+/* The message's head block (a start's head bytes, then its first ones) in
+ * head[], and where the rest of it lies; or, for a short one, all of it in
+ * head[] as the tail. p[0..len) is the message. */
+static inline void start_after_head(struct lane *l, const struct libsha_start *s, const unsigned char *p, size_t len)
 {
+    size_t h = s->head_len, first = 64 - h, full;
+    memcpy(l->head, s->head, h);
+    if (h + len < 64) {
+        if (len > 0)
+            memcpy(l->head + h, p, len);
+        l->rest = l->head, l->rest_len = h + len, l->before = 0;
+        l->body_blocks = 0;
+        l->stage = TAIL;
+        l->blocks = 0;
+        return;
+    }
+    memcpy(l->head + h, p, first);
+    full = (len - first) / 64;
+    l->body = p + first, l->body_blocks = full;
+    l->rest_len = (len - first) % 64;
+    l->before = first + 64 * full;
+    l->rest = p + l->before;
+    l->next = l->head, l->blocks = 1, l->stage = HEAD;
+}
+
+static inline void start_message(struct lane *l, const struct libsha_jobs *jobs, size_t index, int eager)
+{
+    const struct libsha_start *s = jobs->start;
     const unsigned char *p;
     size_t len, full;
 
-    message(b, index, &p, &len);
-    full = len / 64;
+    message(jobs->batch, index, &p, &len);
     l->state = l->own;
-    memcpy(l->own, LIBSHA_H0, sizeof l->own);
     l->index = index;
-    l->bits = (uint64_t)len * 8;
+    l->padded = 0;
+    if (s != NULL) {
+        memcpy(l->own, s->state, sizeof l->own);
+        l->bits = (s->bytes + s->head_len + len) * 8; /* checked against the limit by the caller */
+        if (s->head_len > 0) {
+            start_after_head(l, s, p, len);
+            if (eager)
+                pad_tail(l);
+            return;
+        }
+    } else {
+        memcpy(l->own, LIBSHA_H0, sizeof l->own);
+        l->bits = (uint64_t)len * 8;
+    }
+    full = len / 64;
     l->rest_len = len % 64;
     l->before = len - l->rest_len;
     l->rest = full > 0 ? p + 64 * full : p;
-    l->padded = 0;
     if (eager)
         pad_tail(l);
     if (full > 0) {
@@ -196,6 +237,7 @@ struct stretch {
     size_t waiting; /* the next job to take */
     size_t n;       /* the stretch ends before job n */
     int eager;      /* pad tails when a message starts (rows without many_last kernels) */
+    int outer;      /* an outer hash follows each message's: LIBSHA_DOUBLE or an HMAC */
     const struct libsha_jobs *jobs;
 };
 
@@ -209,14 +251,37 @@ static inline void take_next(struct stretch *st, struct lane *l)
         start_stream(l, &st->jobs->streams[st->waiting], st->waiting);
         ++st->waiting;
     } else {
-        start_message(l, st->jobs->batch, st->waiting++, st->eager);
+        start_message(l, st->jobs, st->waiting++, st->eager);
     }
+}
+
+/* The lane's inner digest, in block[0..32), goes through the outer hash:
+ * SHA-256's from its initial state (LIBSHA_DOUBLE), or an HMAC's from the
+ * state after its key block. */
+static inline void to_outer(const struct libsha_jobs *jobs, struct lane *l)
+{
+    const uint32_t *outer = jobs->start != NULL ? jobs->start->outer : NULL;
+    memset(l->block + 32, 0, 32);
+    l->block[32] = 0x80;
+    libsha_store_be64(l->block + 56, outer != NULL ? (64 + 32) * 8 : 32 * 8);
+    memcpy(l->state, outer != NULL ? outer : LIBSHA_H0, sizeof l->own);
+    l->next = l->block;
+    l->blocks = 1;
+    l->stage = OUTER;
 }
 
 /* The lane's segment is done: on to its next one, or its job is finished. */
 static inline void advance(struct stretch *st, struct lane *l)
 {
     switch (l->stage) {
+    case HEAD:
+        if (l->body_blocks > 0) {
+            l->next = l->body, l->blocks = l->body_blocks, l->stage = BODY;
+            return;
+        }
+        l->stage = TAIL;
+        l->blocks = 0;
+        return;
     case PENDING: {
         const struct libsha_stream_job *s = &st->jobs->streams[l->index];
         if (s->body_blocks > 0) {
@@ -232,15 +297,9 @@ static inline void advance(struct stretch *st, struct lane *l)
         l->blocks = 0;
         return;
     case TAIL:
-        if (st->jobs->flags & LIBSHA_DOUBLE) {
+        if (st->outer) {
             libsha_store_digest(l->block, l->state);
-            memset(l->block + 32, 0, 32);
-            l->block[32] = 0x80;
-            libsha_store_be64(l->block + 56, 256);
-            memcpy(l->state, LIBSHA_H0, sizeof l->own);
-            l->next = l->block;
-            l->blocks = 1;
-            l->stage = OUTER;
+            to_outer(st->jobs, l);
             return;
         }
         libsha_store_digest(st->jobs->out + 32 * l->index, l->state);
@@ -260,6 +319,7 @@ static void fill_lanes(struct stretch *st, const struct libsha_impl *impl, const
 {
     size_t i;
     st->widest = 1, st->active = 0, st->waiting = first, st->n = n, st->eager = 1, st->jobs = jobs;
+    st->outer = (jobs->flags & LIBSHA_DOUBLE) || (jobs->start != NULL && jobs->start->outer != NULL);
     for (i = 2; i <= LIBSHA_MAX_LANES; ++i) {
         if (impl->many[i] != NULL)
             st->widest = i;
@@ -297,7 +357,8 @@ static int at_short_tails(struct lane *const picked[], size_t used)
 }
 
 /* The picked lanes' last blocks, padded in registers, through the wl-lane many_last kernel (the lanes it
- * has beyond `used` copy the first); each lane's digest goes out and it takes its next message. */
+ * has beyond `used` copy the first); each lane's digest goes out and it takes its next message. An HMAC's
+ * inner digests go to the lanes' blocks instead, for their outer hash. */
 static void run_last_blocks(const struct libsha_impl *impl, struct stretch *st, struct lane *const picked[],
                             size_t used, size_t wl)
 {
@@ -306,7 +367,9 @@ static void run_last_blocks(const struct libsha_impl *impl, struct stretch *st, 
     uint32_t *states[LIBSHA_MAX_LANES];
     struct libsha_tail tails[LIBSHA_MAX_LANES];
     unsigned char *outs[LIBSHA_MAX_LANES];
-    struct kernel_call c = {LAST_BLOCKS, wl, states, NULL, 0, tails, NULL, 0, outs, st->jobs->flags, NULL, NULL};
+    int keyed = st->jobs->start != NULL && st->jobs->start->outer != NULL;
+    struct kernel_call c = {LAST_BLOCKS, wl, states, NULL, 0, tails, NULL, 0, outs, keyed ? 0 : st->jobs->flags,
+                            NULL, NULL};
     size_t i;
     for (i = 0; i < wl; ++i) {
         struct lane *l = picked[i < used ? i : 0];
@@ -315,11 +378,15 @@ static void run_last_blocks(const struct libsha_impl *impl, struct stretch *st, 
         tails[i].len = l->rest_len;
         tails[i].before = l->before;
         tails[i].bits = l->bits;
-        outs[i] = i < used ? st->jobs->out + 32 * l->index : spare_out[i];
+        outs[i] = i >= used ? spare_out[i] : keyed ? l->block : st->jobs->out + 32 * l->index;
     }
     run_kernel(impl, &c);
-    for (i = 0; i < used; ++i)
-        take_next(st, picked[i]);
+    for (i = 0; i < used; ++i) {
+        if (keyed)
+            to_outer(st->jobs, picked[i]);
+        else
+            take_next(st, picked[i]);
+    }
 }
 
 /* The picked lanes' next blocks, as many as the shortest segment among them has left, through the w-lane
@@ -390,7 +457,7 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
     struct kernel_call c = {WHOLE, 0, NULL, NULL, 0, NULL, msgs, 0, outs, jobs->flags, NULL, NULL};
     size_t w = 0, i, streak = 0, len = 0, done = 0, j, n = jobs->n;
 
-    for (i = 2; i <= LIBSHA_MAX_LANES; ++i)
+    for (i = 2; jobs->start == NULL && i <= LIBSHA_MAX_LANES; ++i) /* many_whole starts from nothing */
         if (impl->many_whole[i] != NULL)
             w = i;
     for (i = 0; w > 0 && i < n; ++i) {
@@ -474,7 +541,7 @@ void libsha_lanes_run(const struct libsha_impl *impl, const struct libsha_jobs *
             run_same_shape(impl, jobs->streams, jobs->n);
         else
             run_lanes(impl, jobs, 0, jobs->n);
-    } else if (b->rows && b->row_len == 64 && b->stride == 64 && (jobs->flags & LIBSHA_DOUBLE)) {
+    } else if (b->rows && b->row_len == 64 && b->stride == 64 && (jobs->flags & LIBSHA_DOUBLE) && jobs->start == NULL) {
         run_d64(impl, jobs);
     } else {
         run_messages(impl, jobs);

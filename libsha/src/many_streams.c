@@ -187,7 +187,7 @@ int libsha_streams_update_on(const struct libsha_impl *impl, void *const *objs, 
     void *stack[SORTED_ON_STACK];
     struct objects o;
     struct libsha_stream_job streams[STREAMS_PER_PASS];
-    struct libsha_jobs work = {NULL, NULL, 0, streams, 0};
+    struct libsha_jobs work = {NULL, NULL, 0, streams, 0, NULL};
     size_t first;
     int err;
 
