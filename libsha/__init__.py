@@ -7,6 +7,10 @@
     libsha.sha256d64(blobs)             # double SHA-256 of each 64-byte blob
     libsha.merkle_root(txids)           # (root, mutated), as Bitcoin Core computes it
     libsha.sha256_many(messages)        # a list, numpy rows or an Arrow column, at once
+    libsha.sha256_many(messages, prefix=p)   # each after one prefix, hashed once
+    libsha.hmac_sha256_many(key, messages)   # HMAC of each under one key, in the lanes
+    libsha.tagged_hash("BIP0340/challenge", m)  # BIP-340; tagged_hash_many for a batch
+    h.state(); libsha.sha256.from_state(s)  # a saved state, resumed anywhere (pickle too)
     libsha.sha256_file(path)            # a file, read and hashed in overlapping chunks
 
 Which implementation runs is libsha.dispatch's (select, using, implementations, ...).
@@ -38,6 +42,9 @@ _HOMES = {
     "hmac_new": "_hmac",
     "hmac_sha256": "_hmac",
     "sha256_many": "_many_messages",
+    "hmac_sha256_many": "_many_messages",
+    "tagged_hash": "_tagged",
+    "tagged_hash_many": "_tagged",
     "merkle_root": "_merkle",
     "sha256_file": "_files",
     "sha256_files": "_files",
@@ -66,12 +73,15 @@ if TYPE_CHECKING:
     from ._hmac import HMAC as HMAC
     from ._hmac import hmac_new as hmac_new
     from ._hmac import hmac_sha256 as hmac_sha256
+    from ._many_messages import hmac_sha256_many as hmac_sha256_many
     from ._many_messages import sha256_many as sha256_many
     from ._merkle import merkle_root as merkle_root
     from ._native import library_version as library_version
     from ._oneshot import sha256_digest as sha256_digest
     from ._oneshot import sha256_hexdigest as sha256_hexdigest
     from ._oneshot import sha256d64 as sha256d64
+    from ._tagged import tagged_hash as tagged_hash
+    from ._tagged import tagged_hash_many as tagged_hash_many
     from ._many_streams import update_many as update_many
 del TYPE_CHECKING  # not a public name
 

@@ -38,6 +38,10 @@ typedef void hmac_ctx_f(libsha_hmac_sha256_ctx *ctx);
 typedef int hex_f(char *out, const void *in, size_t len);
 typedef int many_f(libsha_sha256_ctx *const *ctxs, const void *const *data, const size_t *lens, size_t n);
 typedef int hmac_many_f(libsha_hmac_sha256_ctx *const *ctxs, const void *const *data, const size_t *lens, size_t n);
+typedef int export_f(const libsha_sha256_ctx *ctx, unsigned char *out);
+typedef int import_f(libsha_sha256_ctx *ctx, const void *state, size_t size);
+typedef int hmac_export_f(const libsha_hmac_sha256_ctx *ctx, unsigned char *out);
+typedef int hmac_import_f(libsha_hmac_sha256_ctx *ctx, const void *state, size_t size);
 
 static struct {
     oneshot_f *sha256;
@@ -53,8 +57,12 @@ static struct {
     hex_f *hex;
     many_f *update_many;
     hmac_many_f *hmac_update_many;
+    export_f *export_state;
+    import_f *import_state;
+    hmac_export_f *hmac_export_state;
+    hmac_import_f *hmac_import_state;
 } lib;
-#define ENTRY_POINTS 13
+#define ENTRY_POINTS 17
 
 /* The declarations in libsha.h and the types above agree (_Generic does not evaluate its operand:
  * no reference to the library, which this module never links). */
@@ -72,6 +80,10 @@ SAME_TYPE(libsha_hmac_sha256_wipe, hmac_ctx_f);
 SAME_TYPE(libsha_hex, hex_f);
 SAME_TYPE(libsha_sha256_update_many, many_f);
 SAME_TYPE(libsha_hmac_sha256_update_many, hmac_many_f);
+SAME_TYPE(libsha_sha256_export, export_f);
+SAME_TYPE(libsha_sha256_import, import_f);
+SAME_TYPE(libsha_hmac_sha256_export, hmac_export_f);
+SAME_TYPE(libsha_hmac_sha256_import, hmac_import_f);
 
 static int allowed;                  /* hashing may run now (bind(), allow()) */
 static Py_ssize_t gil_release_bytes; /* inputs from this size on release the GIL */
@@ -233,13 +245,15 @@ static void release_object(PyObject *self)
     Py_DECREF(type);
 }
 
+/* An HMAC object's pickle would carry key-equivalent bytes wherever pickles go. */
 static PyObject *refuse_pickle(PyObject *self, PyObject *unused)
 {
     PyObject *name = PyType_GetName(Py_TYPE(self)); /* as the ctypes path's objects say it */
     (void)unused;
     if (name == NULL)
         return NULL;
-    PyErr_Format(PyExc_TypeError, "cannot pickle %R object", name);
+    PyErr_Format(PyExc_TypeError, "cannot pickle %R object: its state is as good as the key (state() gives it, "
+                 "where that is meant)", name);
     Py_DECREF(name);
     return NULL;
 }
@@ -285,6 +299,9 @@ typedef struct {
     int (*final)(void *ctx, unsigned char *out);
     void (*wipe)(void *ctx);
     const char *what; /* the argument's name in errors */
+    int (*export_state)(const void *ctx, unsigned char *out);
+    int (*import_state)(void *ctx, const void *state, size_t size);
+    size_t state_size;
 } Kind;
 
 static int sha256_update_any(void *ctx, const void *data, size_t len) { return lib.update(ctx, data, len); }
@@ -293,11 +310,15 @@ static void sha256_wipe_any(void *ctx) { lib.wipe(ctx); }
 static int hmac_update_any(void *ctx, const void *data, size_t len) { return lib.hmac_update(ctx, data, len); }
 static int hmac_final_any(void *ctx, unsigned char *out) { return lib.hmac_final(ctx, out); }
 static void hmac_wipe_any(void *ctx) { lib.hmac_wipe(ctx); }
+static int sha256_export_any(const void *ctx, unsigned char *out) { return lib.export_state(ctx, out); }
+static int sha256_import_any(void *ctx, const void *state, size_t size) { return lib.import_state(ctx, state, size); }
+static int hmac_export_any(const void *ctx, unsigned char *out) { return lib.hmac_export_state(ctx, out); }
+static int hmac_import_any(void *ctx, const void *state, size_t size) { return lib.hmac_import_state(ctx, state, size); }
 
 static const Kind SHA256_KIND = {offsetof(Sha256, ctx), sizeof(libsha_sha256_ctx), sha256_update_any, sha256_final_any,
-                            sha256_wipe_any, "data"};
+                            sha256_wipe_any, "data", sha256_export_any, sha256_import_any, LIBSHA_STATE_SIZE};
 static const Kind HMAC_KIND = {offsetof(Hmac, ctx), sizeof(libsha_hmac_sha256_ctx), hmac_update_any, hmac_final_any,
-                          hmac_wipe_any, "msg"};
+                          hmac_wipe_any, "msg", hmac_export_any, hmac_import_any, LIBSHA_HMAC_STATE_SIZE};
 
 typedef struct {
     PyObject_HEAD
@@ -363,6 +384,53 @@ static PyObject *copy_of(PyObject *op, const Kind *kind)
     return other;
 }
 
+/* Zeroes a stack buffer that held key-equivalent bytes (volatile: not a dead store to drop). */
+static void wipe_bytes(void *p, size_t n)
+{
+    volatile unsigned char *v = (volatile unsigned char *)p;
+    while (n-- > 0)
+        *v++ = 0;
+}
+
+/* The object's saved state (libsha.h's layout), as bytes; the stack copy is wiped. */
+static PyObject *state_of(PyObject *op, const Kind *kind)
+{
+    unsigned char out[LIBSHA_HMAC_STATE_SIZE];
+    PyObject *result;
+    int code;
+    if (ready() < 0)
+        return NULL;
+    enter(LOCK(op));
+    code = kind->export_state(CONTEXT(op, kind), out);
+    leave(LOCK(op));
+    if (code != LIBSHA_OK)
+        return raise_code(code), NULL;
+    result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)kind->state_size);
+    wipe_bytes(out, sizeof out);
+    return result;
+}
+
+/* A new object of type resumed from a saved state (any bytes-like object). */
+static PyObject *from_state(PyObject *type, PyObject *state, const Kind *kind)
+{
+    Py_buffer view;
+    PyObject *self;
+    int code;
+    if (ready() < 0 || get_view(state, &view, "state") < 0)
+        return NULL;
+    if ((self = alloc(type)) == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    code = kind->import_state(CONTEXT(self, kind), view.buf, (size_t)view.len);
+    PyBuffer_Release(&view);
+    if (code != LIBSHA_OK) {
+        Py_DECREF(self);
+        return raise_code(code), NULL;
+    }
+    return self;
+}
+
 static void release(PyObject *op, const Kind *kind)
 {
     if (lib.wipe != NULL)
@@ -385,17 +453,50 @@ static PyObject *update_method(PyObject *op, PyObject *data, const Kind *kind)
     static PyObject *name##_digest(PyObject *op, PyObject *unused) { (void)unused; return finish(op, &KIND, 0); } \
     static PyObject *name##_hexdigest(PyObject *op, PyObject *unused) { (void)unused; return finish(op, &KIND, 1); } \
     static PyObject *name##_copy(PyObject *op, PyObject *unused) { (void)unused; return copy_of(op, &KIND); }  \
+    static PyObject *name##_deepcopy(PyObject *op, PyObject *memo) { (void)memo; return copy_of(op, &KIND); } \
+    static PyObject *name##_state(PyObject *op, PyObject *unused) { (void)unused; return state_of(op, &KIND); } \
+    static PyObject *name##_from_state(PyObject *type, PyObject *state) { return from_state(type, state, &KIND); } \
     static void name##_dealloc(PyObject *op) { release(op, &KIND); }                                          \
     static PyMethodDef name##_methods[] = {                                                                   \
         {"update", name##_update, METH_O, "Feeds more of the message (any C-contiguous buffer)."},           \
         {"digest", name##_digest, METH_NOARGS, "The result for the message so far, as 32 bytes."},          \
         {"hexdigest", name##_hexdigest, METH_NOARGS, "The result as 64 lowercase hex digits."},              \
         {"copy", name##_copy, METH_NOARGS, "An independent copy of this object."},                           \
-        {"__reduce__", refuse_pickle, METH_NOARGS, NULL},                                                     \
+        {"__copy__", name##_copy, METH_NOARGS, NULL},                                                         \
+        {"__deepcopy__", name##_deepcopy, METH_O, NULL},                                                      \
+        {"state", name##_state, METH_NOARGS, STATE_DOC},                                                     \
+        {"from_state", name##_from_state, METH_O | METH_CLASS, FROM_STATE_DOC},                             \
+        {"__reduce__", REDUCE, METH_NOARGS, NULL},                                                            \
         {NULL, NULL, 0, NULL},                                                                                \
     };
 
+/* A SHA-256 object pickles as its saved state (sha256.from_state(state)); an HMAC object's
+ * state is as good as its key, so it leaves only when state() is asked for by name. */
+static PyObject *sha256_reduce(PyObject *self, PyObject *unused)
+{
+    PyObject *state = state_of(self, &SHA256_KIND), *restore, *result;
+    (void)unused;
+    if (state == NULL)
+        return NULL;
+    restore = PyObject_GetAttrString((PyObject *)Py_TYPE(self), "from_state");
+    result = restore == NULL ? NULL : Py_BuildValue("(O(O))", restore, state);
+    Py_XDECREF(restore);
+    Py_DECREF(state);
+    return result;
+}
+
+#define STATE_DOC "The saved state of the message so far, as bytes (libsha.h's layout): from_state() resumes it, \
+on any machine. As secret as the message so far."
+#define FROM_STATE_DOC "A new object resumed from a saved state (state() gives one); ValueError if it is not one."
+#define REDUCE sha256_reduce
 METHODS(sha256_object, SHA256_KIND)
+#undef STATE_DOC
+#undef FROM_STATE_DOC
+#undef REDUCE
+#define STATE_DOC "The saved state (libsha.h's layout): the key's two chaining states and the message so far. \
+As good as the key: keep it as secret. HMAC.from_state() resumes it; pickle refuses the object."
+#define FROM_STATE_DOC "A new HMAC object resumed from an HMAC object's saved state; ValueError if it is not one."
+#define REDUCE refuse_pickle
 METHODS(hmac_object, HMAC_KIND)
 
 static PyObject *sha256_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
@@ -602,8 +703,9 @@ static PyObject *bind(PyObject *module, PyObject *args)
     Py_ssize_t ctx_size, hmac_ctx_size;
     size_t i;
     (void)module;
-    if (!PyArg_ParseTuple(args, "(KKKKKKKKKKKKK)nn:bind", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7],
-                          &a[8], &a[9], &a[10], &a[11], &a[12], &ctx_size, &hmac_ctx_size))
+    if (!PyArg_ParseTuple(args, "(KKKKKKKKKKKKKKKKK)nn:bind", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7],
+                          &a[8], &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15], &a[16], &ctx_size,
+                          &hmac_ctx_size))
         return NULL;
     if ((size_t)ctx_size != sizeof(libsha_sha256_ctx) || (size_t)hmac_ctx_size != sizeof(libsha_hmac_sha256_ctx))
         return PyErr_Format(PyExc_ValueError, "libsha._accel was built for contexts of %zu and %zu bytes; this library "
@@ -617,6 +719,8 @@ static PyObject *bind(PyObject *module, PyObject *args)
     ENTRY(hmac_init, hmac_init_f, a[6]), ENTRY(hmac_update, hmac_update_f, a[7]);
     ENTRY(hmac_final, hmac_final_f, a[8]), ENTRY(hmac_wipe, hmac_ctx_f, a[9]), ENTRY(hex, hex_f, a[10]);
     ENTRY(update_many, many_f, a[11]), ENTRY(hmac_update_many, hmac_many_f, a[12]);
+    ENTRY(export_state, export_f, a[13]), ENTRY(import_state, import_f, a[14]);
+    ENTRY(hmac_export_state, hmac_export_f, a[15]), ENTRY(hmac_import_state, hmac_import_f, a[16]);
     allowed = 1;
     Py_RETURN_NONE;
 }
@@ -687,10 +791,12 @@ PyMODINIT_FUNC PyInit__accel(void)
     if (module == NULL)
         return NULL;
     /* What bind() takes, in its order: _native.py hands over these functions' addresses. */
-    names = Py_BuildValue("(sssssssssssss)", "libsha_sha256", "libsha_sha256_init", "libsha_sha256_update",
+    names = Py_BuildValue("(sssssssssssssssss)", "libsha_sha256", "libsha_sha256_init", "libsha_sha256_update",
                           "libsha_sha256_final", "libsha_sha256_wipe", "libsha_hmac_sha256", "libsha_hmac_sha256_init",
                           "libsha_hmac_sha256_update", "libsha_hmac_sha256_final", "libsha_hmac_sha256_wipe",
-                          "libsha_hex", "libsha_sha256_update_many", "libsha_hmac_sha256_update_many");
+                          "libsha_hex", "libsha_sha256_update_many", "libsha_hmac_sha256_update_many",
+                          "libsha_sha256_export", "libsha_sha256_import", "libsha_hmac_sha256_export",
+                          "libsha_hmac_sha256_import");
     if (names == NULL || PyModule_AddObject(module, "ENTRY_POINTS", names) < 0) {
         Py_XDECREF(names);
         Py_DECREF(module);

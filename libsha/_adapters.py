@@ -14,10 +14,13 @@ from . import _native
 from ._errors import NonContiguousError
 from ._errors import a_type, check
 from ._batch import hash_list, run_parts
+from ._starts import many_function
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from ._starts import Start
 
 # Arrow types whose layout is validity, offsets, data: offsets of 32 or 64 bits;
 # and those of validity, 16-byte views, data buffers.
@@ -31,7 +34,7 @@ _DIGEST_TYPES = ("fixed_size_binary[32]", "binary", "large_binary")
 _HEX_TYPES = ("string", "large_string")
 
 
-def numpy_rows(array: Any, flags: int, workers: int, hex: bool) -> Any:
+def numpy_rows(array: Any, flags: int, workers: int, hex: bool, start: Start | None = None) -> Any:
     """(n, 32) uint8 digests of the rows of a 2-D uint8 array whose rows are contiguous (hex: n str of 64).
 
     The rows go down as they lie, (address, stride, length): a slice of rows or columns needs no copy."""
@@ -49,7 +52,7 @@ def numpy_rows(array: Any, flags: int, workers: int, hex: bool) -> Any:
         raise NonContiguousError("the numpy array's rows must each be contiguous, in order "
                                  "(numpy.ascontiguousarray copies it)")
     out = numpy.empty((n, 64) if hex else (n, 32), dtype=numpy.uint8)
-    function = _native.lib().libsha_sha256_many_rows
+    function = many_function("_rows", start)
     flags |= _native.HEX if hex else 0
 
     def part(start: int, stop: int) -> int:
@@ -74,7 +77,7 @@ def digest_type(arrow_type: object, hex: bool) -> Any:
     return arrow_type
 
 
-def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = None) -> Any:
+def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = None, start: Start | None = None) -> Any:
     """Digests of a binary or string Array (or ChunkedArray).
 
     They are FixedSizeBinary(32), or string with hex (large_string past 2 GiB of text), unless
@@ -88,7 +91,7 @@ def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = No
         if len(types) > 1:
             raise ValueError("hex digests of a chunked column over 2 GiB of text: pass "
                              "arrow_type=pyarrow.large_string(), or hash its chunks one by one")
-        chunks = [arrow(chunk, flags, workers, hex, arrow_type) for chunk in column.chunks]
+        chunks = [arrow(chunk, flags, workers, hex, arrow_type, start) for chunk in column.chunks]
         default = pyarrow.string() if hex else pyarrow.binary(32)
         return pyarrow.chunked_array(chunks, type=types.pop() if types else arrow_type or default)
     width = _offset_width(column.type)
@@ -101,9 +104,9 @@ def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = No
     out = pyarrow.allocate_buffer(64 * n if hex else 32 * n)  # hex: made in the same call
     flags |= _native.HEX if hex else 0
     if n and width == _VIEWS:
-        _views_call(out.address, buffers[1], buffers[2:], column.offset, n, flags, workers)
+        _views_call(out.address, buffers[1], buffers[2:], column.offset, n, flags, workers, start)
     elif n:
-        _offsets_checked_call(out.address, buffers[1], buffers[2], width, column.offset, n, flags, workers)
+        _offsets_checked_call(out.address, buffers[1], buffers[2], width, column.offset, n, flags, workers, start)
     if column.null_count == 0:
         validity = None
     elif column.offset != 0:  # the bitmap is shared with the parent: take a fresh one
@@ -128,7 +131,7 @@ def _result_for(pyarrow: Any, n: int, hex: bool, arrow_type: Any) -> Any:
 
 
 def _offsets_checked_call(out: int, offsets_buffer: Any, data_buffer: Any, width: int, first: int, n: int,
-                          flags: int, workers: int) -> None:
+                          flags: int, workers: int, start: Start | None) -> None:
     """Offsets of a sliced array start at its offset; every one must lie in the data."""
     if offsets_buffer is None or offsets_buffer.size < width * (first + n + 1):
         raise ValueError(f"the Arrow array's offsets buffer holds fewer than {first + n + 1} offsets")
@@ -137,17 +140,18 @@ def _offsets_checked_call(out: int, offsets_buffer: Any, data_buffer: Any, width
     if last > data_size:
         raise ValueError(f"the Arrow array's offsets reach byte {last} of a {data_size}-byte data buffer")
     data_address = data_buffer.address if data_buffer is not None and data_buffer.size else None
-    _offsets_call(out, data_address, offsets_buffer.address + width * first, width, n, flags, workers)
+    _offsets_call(out, data_address, offsets_buffer.address + width * first, width, n, flags, workers, start)
 
 
-def _views_call(out: int, views: Any, data_buffers: list[Any], first: int, n: int, flags: int, workers: int) -> None:
+def _views_call(out: int, views: Any, data_buffers: list[Any], first: int, n: int, flags: int, workers: int,
+                start: Start | None) -> None:
     """Binary views (Polars' and DuckDB's layout): C checks each view against its buffer's size."""
     if views is None or views.size < 16 * (first + n):
         raise ValueError(f"the Arrow array's views buffer holds fewer than {first + n} views")
     count = len(data_buffers)
     addresses = (ctypes.c_void_p * max(count, 1))(*[b.address if b is not None else None for b in data_buffers])
     sizes = (ctypes.c_int64 * max(count, 1))(*[b.size if b is not None else 0 for b in data_buffers])
-    function = _native.lib().libsha_sha256_many_views
+    function = many_function("_views", start)
     size = 64 if flags & _native.HEX else 32
 
     def part(start: int, stop: int) -> int:
@@ -161,7 +165,7 @@ def _views_call(out: int, views: Any, data_buffers: list[Any], first: int, n: in
     run_parts(part, n, workers, "sha256_many", lambda i: spread * i // n)
 
 
-def polars_series(series: Any, flags: int, workers: int, hex: bool) -> Any:
+def polars_series(series: Any, flags: int, workers: int, hex: bool, start: Start | None = None) -> Any:
     """A Binary or String polars Series in, a Series of the same name out (Binary, or String with hex)."""
     polars = sys.modules["polars"]
     if series.dtype not in (polars.Binary, polars.String):
@@ -170,10 +174,11 @@ def polars_series(series: Any, flags: int, workers: int, hex: bool) -> Any:
     # Polars keeps binary views: at the newest compat level they come out as they are, no copy.
     newest = getattr(getattr(polars, "CompatLevel", None), "newest", None)
     column = series.to_arrow(compat_level=newest()) if newest is not None else series.to_arrow()
-    return polars.Series(series.name, arrow(column, flags, workers, hex))
+    return polars.Series(series.name, arrow(column, flags, workers, hex, None, start))
 
 
-def pandas_series(series: Any, flags: int, workers: int, hex: bool, arrow_type: Any = None) -> Any:
+def pandas_series(series: Any, flags: int, workers: int, hex: bool, arrow_type: Any = None,
+                  start: Start | None = None) -> Any:
     """A pandas Series of bytes or str in, a Series with the same index and name out.
 
     Arrow-backed Series go through Arrow without a copy and come back Arrow-backed (as
@@ -190,7 +195,7 @@ def pandas_series(series: Any, flags: int, workers: int, hex: bool, arrow_type: 
             _offset_width(arrow_column.type)
         except TypeError:
             raise TypeError(f"sha256_many takes a pandas Series of bytes or str, not {dtype}") from None
-        digests = arrow(arrow_column, flags, workers, hex, arrow_type)
+        digests = arrow(arrow_column, flags, workers, hex, arrow_type, start)
         if isinstance(digests, pyarrow.ChunkedArray) and digests.num_chunks == 1:
             digests = digests.chunk(0)
         return pandas.Series(pandas.arrays.ArrowExtensionArray(digests), index=series.index, name=series.name)
@@ -203,7 +208,7 @@ def pandas_series(series: Any, flags: int, workers: int, hex: bool, arrow_type: 
     present = [i for i, v in enumerate(values) if not _missing(pandas, v)]
     messages = [_as_bytes(values[i], series.index[i]) for i in present]
     column: list[Any] = [None] * len(values)
-    for i, digest in zip(present, hash_list(messages, flags, workers, hex)):
+    for i, digest in zip(present, hash_list(messages, flags, workers, hex, start)):
         column[i] = digest
     return pandas.Series(column, index=series.index, name=series.name, dtype=object)
 
@@ -251,9 +256,9 @@ def _fixed_offsets(pyarrow: Any, n: int, width: int, arrow_type: Any) -> Any:
     return pyarrow.concat_arrays([pyarrow.array([0], kind), sums]).buffers()[1]
 
 
-def _offsets_call(out: int, data: int | None, offsets: int, width: int, n: int, flags: int, workers: int) -> None:
-    lib = _native.lib()
-    function = lib.libsha_sha256_many_offsets32 if width == 4 else lib.libsha_sha256_many_offsets64
+def _offsets_call(out: int, data: int | None, offsets: int, width: int, n: int, flags: int, workers: int,
+                  start: Start | None) -> None:
+    function = many_function("_offsets32" if width == 4 else "_offsets64", start)
     size = 64 if flags & _native.HEX else 32
     read = (ctypes.c_int32 if width == 4 else ctypes.c_int64) * (n + 1)
     at = read.from_address(offsets)  # the parts are split by the bytes they hash

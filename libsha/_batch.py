@@ -12,12 +12,15 @@ from itertools import accumulate
 from . import _native
 from ._buffers import item_view
 from ._errors import check
+from ._starts import many_function
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterable
 
     from typing_extensions import Buffer
+
+    from ._starts import Start
 
 # A list goes to C in chunks: up to CHUNK messages or CHUNK_BYTES bytes joined.
 # Small enough that the joined bytes reuse heap memory instead of faulting in
@@ -34,14 +37,16 @@ def _message(index: int, item: object) -> object:
     return view.cast("B") if view.ndim != 1 or view.format not in ("B", "b", "c") else view
 
 
-def hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: bool = False) -> list[Any]:
-    """Digests (bytes, or str with hex) of a list or tuple of bytes-like messages, in order."""
+def hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: bool = False,
+              start: Start | None = None) -> list[Any]:
+    """Digests (bytes, or str with hex) of a list or tuple of bytes-like messages, in order (each
+    after start's prefix or under its key, if given)."""
     digests: list[Any] = []
     unpack = _unpack_hex if hex else _unpack
     flags |= _native.HEX if hex else 0
     if workers == 1 or len(msgs) <= CHUNK:
         for chunk in _chunks(msgs):
-            digests.extend(unpack(_hash_chunk(*chunk, flags), chunk[2]))
+            digests.extend(unpack(_hash_chunk(*chunk, flags, start), chunk[2]))
         return digests
     # The calling thread checks and measures the next chunks while the workers
     # join and hash them (mostly without the GIL); a window of 2 chunks per
@@ -55,7 +60,7 @@ def hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: 
             if len(window) >= 2 * workers:
                 future, count = window.popleft()
                 digests.extend(unpack(future.result(), count))
-            window.append((pool.submit(_hash_chunk, *chunk, flags), chunk[2]))
+            window.append((pool.submit(_hash_chunk, *chunk, flags, start), chunk[2]))
         for future, count in window:
             digests.extend(unpack(future.result(), count))
     return digests
@@ -100,11 +105,12 @@ def _uniform_offsets(length: int, count: int) -> array[int]:
     return offsets
 
 
-def _hash_chunk(part: list[Any] | tuple[Any, ...], offsets: array[int], count: int, flags: int) -> ctypes.Array[ctypes.c_char]:
+def _hash_chunk(part: list[Any] | tuple[Any, ...], offsets: array[int], count: int, flags: int,
+                start: Start | None) -> ctypes.Array[ctypes.c_char]:
     # In a worker thread, join copies a chunk of 1 MiB or more without the GIL too.
     data = b"".join(part)
     out = ctypes.create_string_buffer((64 if flags & _native.HEX else 32) * count)
-    check(_native.lib().libsha_sha256_many_offsets64(out, data, offsets.buffer_info()[0], count, flags))
+    check(many_function("_offsets64", start)(out, data, offsets.buffer_info()[0], count, flags))
     return out
 
 

@@ -17,6 +17,7 @@ ERR_SELFTEST = -7
 ERR_IO = -8
 ERR_CANCELLED = -9
 ERR_NOMEM = -10
+ERR_FORMAT = -11
 
 
 def a_type(value: object) -> str:
@@ -48,6 +49,7 @@ _MESSAGES: dict[int, tuple[type[BaseException], str]] = {
     ERR_IO: (OSError, "a file could not be opened or read"),
     ERR_CANCELLED: (KeyboardInterrupt, "cancelled"),
     ERR_NOMEM: (MemoryError, "libsha could not allocate its scratch memory"),
+    ERR_FORMAT: (ValueError, "not a libsha saved state (wrong size, version or kind, damaged, or an impossible length)"),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from _thread import RLock, allocate_lock
 
-from . import _native
+from . import _native, _state
 from ._buffers import borrow, contiguous_view
 from ._errors import check
 from ._oneshot import sha256_digest
@@ -113,8 +113,54 @@ class sha256:
         other._held = self._held
         return other  # type: ignore[return-value]
 
+    def __copy__(self) -> Self:
+        return self.copy()
+
+    def __deepcopy__(self, memo: Any) -> Self:
+        return self.copy()
+
+    def state(self) -> bytes:
+        """The saved state of the message so far, as bytes (libsha.h's layout): from_state() resumes it,
+        on any machine. As secret as the message so far."""
+        ctx = self._context_copy()
+        try:
+            return _state.export(ctx)
+        finally:
+            _native.wipe("libsha_sha256_wipe", ctx)
+
+    @classmethod
+    def from_state(cls, state: Buffer, /) -> sha256:
+        """A new object resumed from a saved state (state() gives one); ValueError if it is not one."""
+        ctx = _state.context_of(state)
+        other = _Streaming.__new__(_Streaming)
+        other._held = b""
+        other._parts = []
+        other._lock = None
+        other._ctx = ctx
+        return other
+
     def __reduce__(self) -> Any:
-        raise TypeError(f"cannot pickle {self.name!r} object")
+        return (sha256.from_state, (self.state(),))  # the module's sha256: the class unpickling finds by name
+
+    def midstate(self) -> tuple[bytes, int]:
+        """(the eight chaining words as 32 big-endian bytes, the length in bytes) of a message so far
+        that ends at a 64-byte block boundary (ValueError otherwise): Bitcoin's and mining's midstate."""
+        return _state.midstate(self.state())
+
+    @classmethod
+    def from_midstate(cls, words: Buffer, length: int, /) -> sha256:
+        """A new object resumed from a midstate: the 32 bytes of chaining words after `length` bytes
+        (a multiple of 64), as midstate() gives them."""
+        return cls.from_state(_state.from_midstate(words, length))
+
+    def _context_copy(self) -> Any:
+        """A new C context holding the message so far."""
+        lib = _native.lib_keeping_gil()  # (loads the library, and Context, on first use)
+        ctx = _native.Context()
+        lib.libsha_sha256_init(ctx)
+        held = self._held
+        check(_native.lib_for(len(held)).libsha_sha256_update(ctx, held, len(held)))
+        return ctx
 
     def __repr__(self) -> str:
         return f"<libsha.{self.name} object @ {id(self):#x}>"
@@ -235,6 +281,17 @@ class _Streaming(sha256):
             raise
         return _native.final_digest(ctx)
 
+    def _context_copy(self) -> Any:
+        with self._locked():
+            tail = b"".join(self._parts)
+            if self._ctx is None:
+                ctx = _native.Context()
+                _native.lib_keeping_gil().libsha_sha256_init(ctx)
+            else:
+                ctx = _native.Context.from_buffer_copy(self._ctx)
+        check(_native.lib_for(len(tail)).libsha_sha256_update(ctx, tail, len(tail)))
+        return ctx
+
     # Bound here, not looked up at the call: at interpreter exit the module's globals may be gone first.
     def __del__(self, _wipe: Any = _native.wipe) -> None:
         ctx = self._ctx
@@ -269,7 +326,7 @@ def _serialize_methods(cls: type) -> None:
         locked.__doc__ = method.__doc__
         return locked
 
-    for name in ("update", "digest", "copy"):
+    for name in ("update", "digest", "copy", "_context_copy"):
         setattr(cls, name, serialized(cls.__dict__[name]))
 
 
@@ -278,7 +335,10 @@ if FREE_THREADED:
     _serialize_methods(_Streaming)
 
 if _native.ACCEL is not None:  # the same object as C methods (libsha/_accel.c); the classes above are the ctypes path
+    _python_sha256 = sha256
     sha256 = _native.ACCEL.sha256  # type: ignore[misc]  # noqa: F811
+    for _name in ("midstate", "from_midstate"):  # the C type's too: one definition, over its state()
+        setattr(sha256, _name, _python_sha256.__dict__[_name])
 
 _NAMES = frozenset({"sha256", "sha-256", "sha2-256"})  # hashlib's and OpenSSL's names for it, in any case
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from _thread import allocate_lock
 
-from . import _native
+from . import _native, _state
 from ._buffers import borrow
 from ._errors import check
 
@@ -91,8 +91,29 @@ class HMAC:
         other._lock = allocate_lock()
         return other
 
+    def __copy__(self) -> Self:
+        return self.copy()
+
+    def __deepcopy__(self, memo: Any) -> Self:
+        return self.copy()
+
+    def state(self) -> bytes:
+        """The saved state (libsha.h's layout): the key's two chaining states and the message so far.
+        As good as the key: keep it as secret. HMAC.from_state() resumes it; pickle refuses the object."""
+        with self._lock:
+            return _state.export_hmac(self._ctx)
+
+    @classmethod
+    def from_state(cls, state: Buffer, /) -> HMAC:
+        """A new HMAC object resumed from an HMAC object's saved state; ValueError if it is not one."""
+        other = cls.__new__(cls)
+        other._ctx = _state.hmac_context_of(state)
+        other._lock = allocate_lock()
+        return other
+
     def __reduce__(self) -> Any:
-        raise TypeError(f"cannot pickle {type(self).__name__!r} object")
+        raise TypeError(f"cannot pickle {type(self).__name__!r} object: its state is as good as the key "
+                        "(state() gives it, where that is meant)")
 
     def __repr__(self) -> str:
         return f"<libsha.{self.name} object @ {id(self):#x}>"

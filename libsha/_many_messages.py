@@ -1,4 +1,4 @@
-"""sha256_many: many messages at once, in C, one message per kernel lane."""
+"""sha256_many and hmac_sha256_many: many messages at once, in C, one message per kernel lane."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import sys
 from . import _adapters, _native
 from ._batch import hash_list
 from ._cpus import worker_count
+from ._starts import Start, after_prefix, under_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
 
 
-def sha256_many(messages: Any, *, double: bool = False, threads: int = 1, hex: bool = False,
+def sha256_many(messages: Any, *, prefix: Any = None, double: bool = False, threads: int = 1, hex: bool = False,
                 arrow_type: Any = None) -> Any:
     """SHA-256 of each message, as hashlib would give them, in input order.
 
@@ -30,6 +31,10 @@ def sha256_many(messages: Any, *, double: bool = False, threads: int = 1, hex: b
     - a pandas Series of bytes or str: returns a Series with the same index
       (Arrow-backed ones stay Arrow-backed; in object ones None and NaN stay None).
 
+    `prefix` hashes every message after it: digest i is SHA-256(prefix || message i),
+    the prefix hashed once and every lane started from its state. It is
+    bytes-like, or a libsha.sha256 object (its message so far; a saved state
+    comes in as libsha.sha256.from_state(state)).
     `double=True` gives SHA256(SHA256(m)) (Bitcoin txids). `hex=True` gives
     lowercase hex instead of bytes: str, or a string column (encoded in C).
     `arrow_type` makes an Arrow result (a pyarrow or Arrow-backed pandas
@@ -44,27 +49,57 @@ def sha256_many(messages: Any, *, double: bool = False, threads: int = 1, hex: b
     flags = _native.DOUBLE if _flag(double, "double") else 0
     as_hex = _flag(hex, "hex")
     count = worker_count(threads, "threads")
+    if prefix is None:
+        return hash_messages(messages, flags, count, as_hex, arrow_type, None, "sha256_many")
+    with after_prefix(prefix) as start:
+        return hash_messages(messages, flags, count, as_hex, arrow_type, start, "sha256_many")
+
+
+def hmac_sha256_many(key: Any, messages: Any, *, threads: int = 1, hex: bool = False, arrow_type: Any = None) -> Any:
+    """HMAC-SHA256 of each message under one key, as hmac.digest(key, m, "sha256") gives them, in order.
+
+    `messages` and the results are as sha256_many's (a list of 32-byte bytes, an (n, 32) numpy
+    array, an Arrow, polars or pandas column; `hex`, `threads`, `arrow_type` too). `key` is
+    bytes-like, or a libsha.HMAC object (its key, and what it has authenticated goes before every
+    message). The key's pads are hashed once; each message's inner hash starts from the inner pad's
+    state and its outer hash (one block) from the outer pad's, both in the lanes. The key's states
+    are wiped before this returns.
+    """
+    as_hex = _flag(hex, "hex")
+    count = worker_count(threads, "threads")
+    with under_key(key) as start:
+        return hash_messages(messages, 0, count, as_hex, arrow_type, start, "hmac_sha256_many")
+
+
+def hash_messages(messages: Any, flags: int, count: int, as_hex: bool, arrow_type: Any, start: Start | None,
+                  name: str) -> Any:
+    """The batch functions' common body: the messages' kind picks the adapter; `name` is the caller's, for errors."""
     adapter = _adapter_for(messages)
     if arrow_type is not None:
         if adapter is not _adapters.arrow and adapter is not _adapters.pandas_series:
             raise TypeError(f"arrow_type applies to Arrow columns (pyarrow Arrays, Arrow-backed pandas Series), "
                             f"not a {type(messages).__name__}")
-        return adapter(messages, flags, count, as_hex, _adapters.digest_type(arrow_type, as_hex))
+        return adapter(messages, flags, count, as_hex, _adapters.digest_type(arrow_type, as_hex), start=start)
     if adapter is not None:
-        return adapter(messages, flags, count, as_hex)
+        return adapter(messages, flags, count, as_hex, start=start)
     if isinstance(messages, (str, bytes, bytearray, memoryview)):
         raise TypeError(
-            f"sha256_many takes a collection of messages, not one {type(messages).__name__} "
-            "(for one message use libsha.sha256_digest)"
+            f"{name} takes a collection of messages, not one {type(messages).__name__} "
+            f"(for one message use {_ONE_MESSAGE[name]})"
         )
     if type(messages) is not list and type(messages) is not tuple:
         try:
             messages = list(messages)
         except TypeError:
             raise TypeError(
-                f"sha256_many takes an iterable of bytes-like objects, not {type(messages).__name__}"
+                f"{name} takes an iterable of bytes-like objects, not {type(messages).__name__}"
             ) from None
-    return hash_list(messages, flags, count, as_hex)
+    return hash_list(messages, flags, count, as_hex, start)
+
+
+# What a caller who passed one message wants instead of each batch function.
+_ONE_MESSAGE = {"sha256_many": "libsha.sha256_digest", "hmac_sha256_many": "libsha.hmac_sha256",
+                "tagged_hash_many": "libsha.tagged_hash"}
 
 
 def _adapter_for(messages: object) -> Callable[[Any, int, int, bool], Any] | None:

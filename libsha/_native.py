@@ -65,6 +65,26 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_sha256_many_offsets64": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
     "libsha_sha256_many_views": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_size_t, c_uint]),
     "libsha_sha256_many_rows": (c_int, [c_void_p, c_void_p, c_size_t, c_size_t, c_size_t, c_uint]),
+    "libsha_sha256_many_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
+    "libsha_sha256_many_offsets32_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
+    "libsha_sha256_many_offsets64_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
+    "libsha_sha256_many_views_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_size_t,
+                                               c_uint]),
+    "libsha_sha256_many_rows_after": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_size_t, c_size_t, c_uint]),
+    "libsha_hmac_sha256_many": (c_int, [c_void_p, c_void_p, c_size_t, c_void_p, c_void_p, c_size_t, c_uint]),
+    "libsha_hmac_sha256_many_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
+    "libsha_hmac_sha256_many_offsets32_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
+    "libsha_hmac_sha256_many_offsets64_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
+    "libsha_hmac_sha256_many_views_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t,
+                                                    c_size_t, c_uint]),
+    "libsha_hmac_sha256_many_rows_after": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_size_t, c_size_t,
+                                                   c_uint]),
+    "libsha_sha256_export": (c_int, [c_void_p, c_void_p]),
+    "libsha_sha256_import": (c_int, [c_void_p, c_void_p, c_size_t]),
+    "libsha_hmac_sha256_export": (c_int, [c_void_p, c_void_p]),
+    "libsha_hmac_sha256_import": (c_int, [c_void_p, c_void_p, c_size_t]),
+    "libsha_sha256_midstate": (c_int, [c_void_p, c_void_p, POINTER(c_uint64)]),
+    "libsha_sha256_init_midstate": (c_int, [c_void_p, c_void_p, c_uint64]),
     "libsha_hex": (c_int, [c_void_p, c_void_p, c_size_t]),
     "libsha_sha256_file": (c_int, [c_char_p, c_void_p, POINTER(c_int)]),
     "libsha_sha256_files": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_void_p]),
@@ -78,6 +98,9 @@ DOUBLE = 1
 HEX = 2
 
 DIGEST_SIZE = 32
+# A saved state's size (libsha_sha256_export), and an HMAC context's (libsha_hmac_sha256_export).
+STATE_SIZE = 120
+HMAC_STATE_SIZE = 152
 BLOCK_SIZE = 64
 
 # Below this many bytes a call keeps the GIL (ctypes.PyDLL): releasing and
@@ -110,7 +133,9 @@ def library_filenames(platform: str = sys.platform) -> list[str]:
 KEEPING_GIL = ("libsha_sha256_init", "libsha_sha256_update", "libsha_sha256_final", "libsha_sha256_wipe",
                "libsha_sha256_update_many", "libsha_hmac_sha256_update_many",
                "libsha_hmac_sha256", "libsha_hmac_sha256_init", "libsha_hmac_sha256_update",
-               "libsha_hmac_sha256_final", "libsha_hmac_sha256_wipe")
+               "libsha_hmac_sha256_final", "libsha_hmac_sha256_wipe", "libsha_sha256_export", "libsha_sha256_import",
+               "libsha_hmac_sha256_export", "libsha_hmac_sha256_import", "libsha_sha256_midstate",
+               "libsha_sha256_init_midstate")
 
 
 class _KeepingGil(ctypes.PyDLL):

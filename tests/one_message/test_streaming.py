@@ -91,13 +91,6 @@ def test_one_object_shared_by_threads(rng):
     assert h.digest() == hashlib.sha256(chunk * 800).digest()
 
 
-def test_cannot_pickle():
-    import pickle
-
-    with pytest.raises(TypeError):
-        pickle.dumps(libsha.sha256())
-
-
 def _carried(rng, piece):
     """The same bytes in a buffer type rng chooses."""
     kind = rng.randrange(4)

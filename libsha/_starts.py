@@ -1,0 +1,89 @@
+"""Where a batch's messages start, when not from nothing: after a prefix (sha256_many's prefix=,
+tagged hashes) or under an HMAC key (hmac_sha256_many). Each is a C context made once, from which
+the library's _after forms start every lane."""
+
+from __future__ import annotations
+
+from . import _native, _state
+from ._buffers import borrow
+from ._errors import a_type, check
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
+
+class Start:
+    """A batch's start: a SHA-256 context (family 'sha256') or an HMAC one ('hmac_sha256'), wiped on exit."""
+
+    __slots__ = ("_family", "_ctx", "_wipe")
+
+    def __init__(self, family: str, ctx: Any, wipe: str) -> None:
+        self._family, self._ctx, self._wipe = family, ctx, wipe
+
+    def function(self, form: str) -> Callable[..., int]:
+        """The C call of a sha256_many form ('', '_offsets32', '_offsets64', '_rows', '_views') from this
+        start, taking that form's arguments."""
+        call = getattr(_native.lib(), f"libsha_{self._family}_many{form}_after")
+        ctx = self._ctx
+
+        def after(out: Any, *rest: Any) -> int:
+            code: int = call(out, ctx, *rest)
+            return code
+
+        return after
+
+    def __enter__(self) -> Start:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _native.wipe(self._wipe, self._ctx)  # the prefix's state, or the key's
+
+
+def many_function(form: str, start: Start | None) -> Callable[..., int]:
+    """The C call of a sha256_many form: from nothing, or from start, with the same arguments."""
+    if start is None:
+        function: Callable[..., int] = getattr(_native.lib(), "libsha_sha256_many" + form)
+        return function
+    return start.function(form)
+
+
+def after_prefix(prefix: object) -> Start:
+    """A start after prefix: bytes-like (its bytes, hashed once here), or a libsha.sha256 object (its
+    message so far; a saved state comes in through libsha.sha256.from_state)."""
+    from ._hash import sha256
+
+    lib = _native.lib_keeping_gil()
+    if isinstance(prefix, sha256):
+        return Start("sha256", _state.context_of(prefix.state()), "libsha_sha256_wipe")
+    if isinstance(prefix, str) or not _is_buffer(prefix):
+        raise TypeError(f"prefix is bytes-like or a libsha.sha256 object (for a saved state: "
+                        f"libsha.sha256.from_state(state)), not {a_type(prefix)}")
+    ctx = _native.Context()
+    lib.libsha_sha256_init(ctx)
+    with borrow(prefix, "prefix") as (pointer, nbytes):
+        check(_native.lib_for(nbytes).libsha_sha256_update(ctx, pointer, nbytes))
+    return Start("sha256", ctx, "libsha_sha256_wipe")
+
+
+def under_key(key: object) -> Start:
+    """A start under an HMAC key: bytes-like, or a libsha.HMAC object (its key and what it has authenticated)."""
+    from ._hmac import HMAC
+
+    lib = _native.lib_keeping_gil()
+    if isinstance(key, HMAC):
+        return Start("hmac_sha256", _state.hmac_context_of(key.state()), "libsha_hmac_sha256_wipe")
+    if isinstance(key, str) or not _is_buffer(key):
+        raise TypeError(f"key is bytes-like or a libsha.HMAC object, not {a_type(key)}")
+    ctx = _native.HmacContext()
+    with borrow(key, "key") as (pointer, nbytes):
+        check(lib.libsha_hmac_sha256_init(ctx, pointer, nbytes))
+    return Start("hmac_sha256", ctx, "libsha_hmac_sha256_wipe")
+
+
+def _is_buffer(value: object) -> bool:
+    try:
+        memoryview(value)  # type: ignore[arg-type]
+    except TypeError:
+        return False
+    return True

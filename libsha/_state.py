@@ -1,0 +1,92 @@
+"""Saved states through the library (libsha_sha256_export and _import; libsha.h gives the layout):
+contexts to bytes and back, and midstates. The hash objects' state(), from_state(), pickling and
+midstates, and the batch calls' prefixes, all go through here."""
+
+from __future__ import annotations
+
+import ctypes
+
+from . import _native
+from ._buffers import borrow
+from ._errors import ERR_ARGUMENT, a_type, check
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from typing_extensions import Buffer
+
+
+def export(ctx: Any) -> bytes:
+    """A SHA-256 context's saved state."""
+    out = ctypes.create_string_buffer(_native.STATE_SIZE)
+    check(_native.lib_keeping_gil().libsha_sha256_export(ctx, out))
+    return out.raw
+
+
+def export_hmac(ctx: Any) -> bytes:
+    """An HMAC context's saved state (as good as its key)."""
+    out = ctypes.create_string_buffer(_native.HMAC_STATE_SIZE)
+    try:
+        check(_native.lib_keeping_gil().libsha_hmac_sha256_export(ctx, out))
+        return out.raw
+    finally:
+        ctypes.memset(out, 0, _native.HMAC_STATE_SIZE)
+
+
+def context_of(state: Buffer) -> Any:
+    """A new SHA-256 context resumed from a saved state; ValueError if it is not one."""
+    _native.lib_keeping_gil()  # (loads the library, and the context types, on first use)
+    return _imported(state, _native.Context, "libsha_sha256_import")
+
+
+def hmac_context_of(state: Buffer) -> Any:
+    """A new HMAC context resumed from an HMAC object's saved state; ValueError if it is not one."""
+    _native.lib_keeping_gil()
+    return _imported(state, _native.HmacContext, "libsha_hmac_sha256_import")
+
+
+def _imported(state: Buffer, kind: Any, function: str) -> Any:
+    if isinstance(state, str):
+        raise TypeError(f"a saved state is bytes, not {a_type(state)}")
+    lib = _native.lib_keeping_gil()
+    ctx = kind()
+    with borrow(state, "state") as (pointer, nbytes):
+        check(getattr(lib, function)(ctx, pointer, nbytes))
+    return ctx
+
+
+def midstate(state: bytes) -> tuple[bytes, int]:
+    """(the 32-byte chaining words, the length in bytes) of a saved state at a block boundary."""
+    ctx = context_of(state)
+    words = ctypes.create_string_buffer(32)
+    length = ctypes.c_uint64()
+    lib = _native.lib_keeping_gil()
+    try:
+        code = lib.libsha_sha256_midstate(ctx, words, ctypes.byref(length))
+        if code == ERR_ARGUMENT:  # bytes wait after the last whole block
+            raise ValueError("no midstate: the message so far does not end at a 64-byte block boundary")
+        check(code)
+        return words.raw, length.value
+    finally:
+        lib.libsha_sha256_wipe(ctx)
+
+
+def from_midstate(words: Buffer, length: int) -> bytes:
+    """The saved state of a context at a block boundary: its chaining words and its length in bytes."""
+    if not isinstance(length, int) or isinstance(length, bool):
+        raise TypeError(f"length must be an int, not {a_type(length)}")
+    if isinstance(words, str):
+        raise TypeError(f"words are 32 bytes, not {a_type(words)}")
+    lib = _native.lib_keeping_gil()
+    ctx = _native.Context()
+    with borrow(words, "words") as (pointer, nbytes):
+        if nbytes != 32:
+            raise ValueError(f"a midstate's words are 32 bytes, not {nbytes}")
+        if length < 0 or length % 64 or length >= 1 << 61:
+            raise ValueError(f"a midstate's length is a multiple of 64 below 2**61, not {length}")
+        check(lib.libsha_sha256_init_midstate(ctx, pointer, length))
+    try:
+        return export(ctx)
+    finally:
+        lib.libsha_sha256_wipe(ctx)
