@@ -42,6 +42,11 @@ typedef int export_f(const libsha_sha256_ctx *ctx, unsigned char *out);
 typedef int import_f(libsha_sha256_ctx *ctx, const void *state, size_t size);
 typedef int hmac_export_f(const libsha_hmac_sha256_ctx *ctx, unsigned char *out);
 typedef int hmac_import_f(libsha_hmac_sha256_ctx *ctx, const void *state, size_t size);
+typedef int batch_f(unsigned char *out, const void *const *msgs, const size_t *lens, size_t n, unsigned flags);
+typedef int batch_after_f(unsigned char *out, const libsha_sha256_ctx *ctx, const void *const *msgs,
+                          const size_t *lens, size_t n, unsigned flags);
+typedef int hmac_batch_after_f(unsigned char *out, const libsha_hmac_sha256_ctx *ctx, const void *const *msgs,
+                               const size_t *lens, size_t n, unsigned flags);
 
 static struct {
     oneshot_f *sha256;
@@ -61,8 +66,11 @@ static struct {
     import_f *import_state;
     hmac_export_f *hmac_export_state;
     hmac_import_f *hmac_import_state;
+    batch_f *many;
+    batch_after_f *many_after;
+    hmac_batch_after_f *hmac_many_after;
 } lib;
-#define ENTRY_POINTS 17
+#define ENTRY_POINTS 20
 
 /* The declarations in libsha.h and the types above agree (_Generic does not evaluate its operand:
  * no reference to the library, which this module never links). */
@@ -84,6 +92,9 @@ SAME_TYPE(libsha_sha256_export, export_f);
 SAME_TYPE(libsha_sha256_import, import_f);
 SAME_TYPE(libsha_hmac_sha256_export, hmac_export_f);
 SAME_TYPE(libsha_hmac_sha256_import, hmac_import_f);
+SAME_TYPE(libsha_sha256_many, batch_f);
+SAME_TYPE(libsha_sha256_many_after, batch_after_f);
+SAME_TYPE(libsha_hmac_sha256_many_after, hmac_batch_after_f);
 
 static int allowed;                  /* hashing may run now (bind(), allow()) */
 static Py_ssize_t gil_release_bytes; /* inputs from this size on release the GIL */
@@ -668,6 +679,124 @@ done:
     return result;
 }
 
+/* ---- hash_list: a list of bytes through the library's batch call, without ctypes' per-item work ---- */
+
+/* Messages per library call: their pointers, lengths and digests stay in cache while the digests
+ * become bytes objects. */
+#define LIST_CHUNK 4096
+
+/* A chunk's scratch, on the heap (thread stacks may be small): its items (a reference held on each
+ * while the GIL is released), their bytes and their digests. */
+struct list_scratch {
+    PyObject *items[LIST_CHUNK];
+    const void *msgs[LIST_CHUNK];
+    size_t lens[LIST_CHUNK];
+    unsigned char out[64 * LIST_CHUNK];
+};
+
+/* Messages [first, first + count) of a list or tuple, each exact bytes: their digests (or hex) into
+ * scratch->out. Returns the library's code, or 1 at an item that is not exact bytes (nothing hashed). */
+static int hash_chunk(PyObject *messages, Py_ssize_t first, Py_ssize_t count, unsigned flags, int start,
+                      const void *ctx, struct list_scratch *scratch)
+{
+    const void *const *msgs = scratch->msgs;
+    const size_t *lens = scratch->lens;
+    unsigned char *out = scratch->out;
+    size_t total = 0;
+    Py_ssize_t i;
+    int code, is_list = PyList_Check(messages);
+    for (i = 0; i < count; ++i) {
+        PyObject *item = is_list ? PyList_GetItem(messages, first + i) : PyTuple_GetItem(messages, first + i);
+        if (!PyBytes_CheckExact(item))
+            break;
+        Py_INCREF(item); /* another thread may drop it from a list while the GIL is out */
+        scratch->items[i] = item;
+        scratch->msgs[i] = PyBytes_AsString(item);
+        scratch->lens[i] = (size_t)PyBytes_Size(item);
+        total += scratch->lens[i];
+    }
+    if (i < count) {
+        while (i > 0)
+            Py_DECREF(scratch->items[--i]);
+        return 1;
+    }
+#define CALL (start == 0   ? lib.many(out, msgs, lens, (size_t)count, flags)                                 \
+              : start == 1 ? lib.many_after(out, ctx, msgs, lens, (size_t)count, flags)                      \
+                           : lib.hmac_many_after(out, ctx, msgs, lens, (size_t)count, flags))
+    if (total >= (size_t)gil_release_bytes) {
+        Py_BEGIN_ALLOW_THREADS
+        code = CALL;
+        Py_END_ALLOW_THREADS
+    } else {
+        code = CALL;
+    }
+#undef CALL
+    for (i = 0; i < count; ++i)
+        Py_DECREF(scratch->items[i]);
+    return code;
+}
+
+/* hash_list(messages, flags, start, ctx): the digests of a list or tuple of bytes, as a list of bytes
+ * (of str with LIBSHA_HEX); start 0: from nothing, 1: after the SHA-256 context at address ctx, 2:
+ * under the HMAC context there (the binding's own, alive for the call). NotImplemented when an item
+ * is not exact bytes: the binding's Python path takes every other kind. A list that changes size
+ * while it is hashed (another thread) is a RuntimeError, as a dict that does while it is iterated. */
+static PyObject *hash_list(PyObject *module, PyObject *args)
+{
+    PyObject *messages, *result = NULL;
+    unsigned flags;
+    int start;
+    unsigned long long address;
+    struct list_scratch *scratch = NULL;
+    Py_ssize_t n, first, i;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OIiK:hash_list", &messages, &flags, &start, &address))
+        return NULL;
+    if (!PyList_Check(messages) && !PyTuple_Check(messages))
+        Py_RETURN_NOTIMPLEMENTED;
+    if (start < 0 || start > 2 || (start != 0 && address == 0))
+        return PyErr_Format(PyExc_ValueError, "hash_list: start %d with context %llu", start, address);
+    if (ready() < 0)
+        return NULL;
+    n = PyObject_Size(messages);
+    if ((scratch = PyMem_Malloc(sizeof *scratch)) == NULL)
+        return PyErr_NoMemory();
+    if ((result = PyList_New(n)) == NULL)
+        goto done;
+    for (first = 0; first < n; first += LIST_CHUNK) {
+        Py_ssize_t count = n - first < LIST_CHUNK ? n - first : LIST_CHUNK;
+        int code;
+        if (PyObject_Size(messages) != n) {
+            Py_CLEAR(result);
+            PyErr_SetString(PyExc_RuntimeError, "the list of messages changed size while it was hashed");
+            goto done;
+        }
+        code = hash_chunk(messages, first, count, flags, start, (const void *)(uintptr_t)address, scratch);
+        if (code != LIBSHA_OK) {
+            Py_CLEAR(result);
+            if (code == 1) { /* not all bytes: the Python path */
+                Py_INCREF(Py_NotImplemented);
+                result = Py_NotImplemented;
+            } else {
+                raise_code(code);
+            }
+            goto done;
+        }
+        for (i = 0; i < count; ++i) {
+            const char *at = (const char *)scratch->out + (flags & LIBSHA_HEX ? 64 : 32) * i;
+            PyObject *digest = flags & LIBSHA_HEX ? PyUnicode_FromStringAndSize(at, 64) : PyBytes_FromStringAndSize(at, 32);
+            if (digest == NULL) {
+                Py_CLEAR(result);
+                goto done;
+            }
+            PyList_SetItem(result, first + i, digest);
+        }
+    }
+done:
+    PyMem_Free(scratch);
+    return result;
+}
+
 /* ---- set-up from libsha/_native.py ---- */
 
 static void replace(PyObject **slot, PyObject *value)
@@ -703,9 +832,9 @@ static PyObject *bind(PyObject *module, PyObject *args)
     Py_ssize_t ctx_size, hmac_ctx_size;
     size_t i;
     (void)module;
-    if (!PyArg_ParseTuple(args, "(KKKKKKKKKKKKKKKKK)nn:bind", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7],
-                          &a[8], &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15], &a[16], &ctx_size,
-                          &hmac_ctx_size))
+    if (!PyArg_ParseTuple(args, "(KKKKKKKKKKKKKKKKKKKK)nn:bind", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6],
+                          &a[7], &a[8], &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15], &a[16], &a[17], &a[18],
+                          &a[19], &ctx_size, &hmac_ctx_size))
         return NULL;
     if ((size_t)ctx_size != sizeof(libsha_sha256_ctx) || (size_t)hmac_ctx_size != sizeof(libsha_hmac_sha256_ctx))
         return PyErr_Format(PyExc_ValueError, "libsha._accel was built for contexts of %zu and %zu bytes; this library "
@@ -721,6 +850,8 @@ static PyObject *bind(PyObject *module, PyObject *args)
     ENTRY(update_many, many_f, a[11]), ENTRY(hmac_update_many, hmac_many_f, a[12]);
     ENTRY(export_state, export_f, a[13]), ENTRY(import_state, import_f, a[14]);
     ENTRY(hmac_export_state, hmac_export_f, a[15]), ENTRY(hmac_import_state, hmac_import_f, a[16]);
+    ENTRY(many, batch_f, a[17]), ENTRY(many_after, batch_after_f, a[18]);
+    ENTRY(hmac_many_after, hmac_batch_after_f, a[19]);
     allowed = 1;
     Py_RETURN_NONE;
 }
@@ -748,6 +879,7 @@ static PyMethodDef module_functions[] = {
     {"hmac_sha256", (PyCFunction)(void (*)(void))hmac_sha256, METH_FASTCALL,
      "HMAC-SHA256 of msg under key (any C-contiguous buffers), as 32 bytes."},
     {"update_many", update_many, METH_VARARGS, NULL},
+    {"hash_list", hash_list, METH_VARARGS, NULL},
     {"setup", setup, METH_VARARGS, NULL},
     {"bind", bind, METH_VARARGS, NULL},
     {"allow", allow, METH_O, NULL},
@@ -791,12 +923,13 @@ PyMODINIT_FUNC PyInit__accel(void)
     if (module == NULL)
         return NULL;
     /* What bind() takes, in its order: _native.py hands over these functions' addresses. */
-    names = Py_BuildValue("(sssssssssssssssss)", "libsha_sha256", "libsha_sha256_init", "libsha_sha256_update",
+    names = Py_BuildValue("(ssssssssssssssssssss)", "libsha_sha256", "libsha_sha256_init", "libsha_sha256_update",
                           "libsha_sha256_final", "libsha_sha256_wipe", "libsha_hmac_sha256", "libsha_hmac_sha256_init",
                           "libsha_hmac_sha256_update", "libsha_hmac_sha256_final", "libsha_hmac_sha256_wipe",
                           "libsha_hex", "libsha_sha256_update_many", "libsha_hmac_sha256_update_many",
                           "libsha_sha256_export", "libsha_sha256_import", "libsha_hmac_sha256_export",
-                          "libsha_hmac_sha256_import");
+                          "libsha_hmac_sha256_import", "libsha_sha256_many", "libsha_sha256_many_after",
+                          "libsha_hmac_sha256_many_after");
     if (names == NULL || PyModule_AddObject(module, "ENTRY_POINTS", names) < 0) {
         Py_XDECREF(names);
         Py_DECREF(module);

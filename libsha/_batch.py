@@ -44,6 +44,13 @@ def hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: 
     digests: list[Any] = []
     unpack = _unpack_hex if hex else _unpack
     flags |= _native.HEX if hex else 0
+    accel = _native.ACCEL
+    if accel is not None and (workers == 1 or len(msgs) <= CHUNK):
+        _native.lib()  # (refused as every hashing call is while LIBSHA_IMPL is invalid)
+        kind, address = (0, 0) if start is None else start.accel_arguments()
+        made: list[Any] = accel.hash_list(msgs, flags, kind, address)
+        if made is not NotImplemented:  # (it takes lists of bytes objects only)
+            return made
     if workers == 1 or len(msgs) <= CHUNK:
         for chunk in _chunks(msgs):
             digests.extend(unpack(_hash_chunk(*chunk, flags, start), chunk[2]))

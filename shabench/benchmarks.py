@@ -13,6 +13,9 @@ GROUPS = {
     "python": "libsha from Python beside hashlib, call for call: one-shot, stream, HMAC, SHA256D64",
     "many": "many messages at once: C loops per implementation, and from Python sha256_many (lists, Arrow, "
             "threads) and merkle_root beside hashlib; many streams at once (update_many against one by one)",
+    "midstates": "batches from a state, C loops per implementation beside the plain batch and from Python: HMAC of "
+                 "many messages under one key (beside hmac.digest and StringZilla), many after one prefix, BIP-340 "
+                 "tagged hashes (beside hashlib's copied object)",
     "columns": "COLUMN rows: hex and binary digests of Arrow columns, beside polars-hash and DuckDB",
     "files": "FILE rows: libsha.sha256_file beside hashlib.file_digest; sha256_files on 16 large files, "
              "through the lanes and one stream per worker",
@@ -49,6 +52,12 @@ def _many_rows(implementations):
     return native + stream_benchmarks(implementations) + _batch_peer_rows() + python
 
 
+def _midstates_rows(implementations):
+    from .midstates import native_midstate_benchmarks, python_midstate_benchmarks
+
+    return [row for impl in implementations for row in native_midstate_benchmarks(impl)] + python_midstate_benchmarks()
+
+
 def _columns_rows(implementations):
     from .columns import column_benchmarks
 
@@ -74,7 +83,7 @@ def _peers_rows(implementations):
 
 
 _BUILDERS = {"c": _c_rows, "python": lambda implementations: python_benchmarks(), "many": _many_rows,
-             "columns": _columns_rows, "files": _files_rows, "sum": _sum_rows, "peers": _peers_rows}
+             "midstates": _midstates_rows, "columns": _columns_rows, "files": _files_rows, "sum": _sum_rows, "peers": _peers_rows}
 
 
 def group_rows(name, implementations):

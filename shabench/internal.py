@@ -11,7 +11,8 @@ from libsha import _native
 # name: (restype, argtypes), as in libsha/src/bench.h
 SIGNATURES = {
     "libsha_internal_bench": (c_int, [c_char_p, c_int, c_void_p, c_size_t, c_uint64]),
-    "libsha_internal_bench_many": (c_int, [c_char_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint, c_uint64]),
+    "libsha_internal_bench_many": (c_int, [c_char_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint, c_int, c_char_p,
+                                           c_size_t, c_uint64]),
     "libsha_internal_bench_streams": (c_int, [c_char_p, c_int, c_void_p, c_size_t, c_size_t, c_size_t, c_uint64]),
     "libsha_internal_bench_peer": (c_int, [c_void_p, c_void_p, c_size_t, c_uint64]),
     "libsha_internal_bench_peer_many": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t,
@@ -25,6 +26,10 @@ BENCH_HASH_DIRTY_UPPER = 2
 BENCH_STREAM = 3
 BENCH_HMAC = 4
 BENCH_MERKLE = 5
+# libsha_internal_bench_many's starts (LIBSHA_INTERNAL_FROM_NOTHING, _AFTER_PREFIX, _UNDER_KEY).
+FROM_NOTHING = 0
+AFTER_PREFIX = 1
+UNDER_KEY = 2
 # libsha_internal_bench_streams' most streams.
 BENCH_MAX_STREAMS = 64
 

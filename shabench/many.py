@@ -47,7 +47,8 @@ def _native_many(implementation, count, length):
         name = implementation.encode()
 
         def run(iterations):
-            code = lib.libsha_internal_bench_many(name, out, data, offsets.buffer_info()[0], count, 0, iterations)
+            code = lib.libsha_internal_bench_many(name, out, data, offsets.buffer_info()[0], count, 0,
+                                                  internal.FROM_NOTHING, None, 0, iterations)
             if code != _errors.OK:
                 raise RuntimeError(f"libsha_internal_bench_many({implementation!r}) failed with {code}")
 

@@ -56,6 +56,12 @@ fresh_corpus "$repo/tests/fuzz/corpus_streams" "$work/corpus-streams"
   "$work/corpus-streams" 2>&1 | summary
 test "${PIPESTATUS[0]}" -eq 0
 
+echo "== libFuzzer: saved states, as they come and valid ones damaged (${FUZZ_STATE_SECONDS:-20} s, ASan+UBSan)"
+fresh_corpus "$repo/tests/fuzz/corpus_state" "$work/corpus-state"
+"$work/fuzz/fuzz_state" -max_total_time="${FUZZ_STATE_SECONDS:-20}" -timeout=10 -print_final_stats=1 \
+  "$work/corpus-state" 2>&1 | summary
+test "${PIPESTATUS[0]}" -eq 0
+
 echo "== atheris: Python API against hashlib (${ATHERIS_SECONDS:-45} s, ASan+UBSan library)"
 if ! (cd "$work" && "$python" -c "import atheris, libsha") 2>/dev/null; then  # not the checkout's libsha/
   echo "atheris is not installed for $python (the test extra brings it on x86-64 Linux, CPython 3.11-3.13): skipped"
@@ -94,7 +100,8 @@ report() {  # report NAME [OBJECTS...]: per-file region and line coverage from $
 rm -f "$work"/c-*.profraw "$work"/python-*.profraw
 LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_sha256" -runs=0 "$work/corpus-c" >/dev/null 2>&1
 LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_streams" -runs=0 "$work/corpus-streams" >/dev/null 2>&1
-echo "libFuzzer corpora ($(ls "$work/corpus-c" | wc -l) + $(ls "$work/corpus-streams" | wc -l) streams inputs):"
+LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_state" -runs=0 "$work/corpus-state" >/dev/null 2>&1
+echo "libFuzzer corpora ($(ls "$work/corpus-c" | wc -l) + $(ls "$work/corpus-streams" | wc -l) streams + $(ls "$work/corpus-state" | wc -l) states inputs):"
 report c
 if [ -d "$work/corpus-python" ]; then
   package "$work/coverage-site" "-fprofile-instr-generate -fcoverage-mapping" "-fprofile-instr-generate"

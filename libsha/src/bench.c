@@ -192,22 +192,38 @@ int libsha_internal_bench_peer(libsha_internal_peer_sha256_fn fn, unsigned char 
 }
 
 int libsha_internal_bench_many(const char *implementation, unsigned char *out, unsigned char *data,
-                               const int64_t *offsets, size_t n, unsigned flags, uint64_t iterations)
+                               const int64_t *offsets, size_t n, unsigned flags, int start,
+                               const unsigned char *start_bytes, size_t start_len, uint64_t iterations)
 {
     int err = LIBSHA_OK;
     const struct libsha_impl *impl = libsha_find(implementation, &err);
+    libsha_sha256_ctx prefix;
+    libsha_hmac_sha256_ctx hmac;
     uint64_t i;
 
     if (impl == NULL)
         return err;
-    for (i = 0; i < iterations; ++i) {
-        libsha_enter(); /* as the public entry point does */
-        err = libsha_many_offsets_on(impl, out, data, NULL, offsets, n, flags);
-        if (err != LIBSHA_OK)
+    if (start == LIBSHA_INTERNAL_AFTER_PREFIX) {
+        libsha_stream_init(&prefix);
+        if ((err = libsha_stream_update(impl, &prefix, start_bytes, start_len)) != LIBSHA_OK)
             return err;
-        feed_back_first(out, data, offsets, n);
+    } else if (start == LIBSHA_INTERNAL_UNDER_KEY) {
+        if ((err = libsha_hmac_sha256_init(&hmac, start_bytes, start_len)) != LIBSHA_OK)
+            return err;
+    } else if (start != LIBSHA_INTERNAL_FROM_NOTHING) {
+        return LIBSHA_ERR_ARGUMENT;
     }
-    return LIBSHA_OK;
+    for (i = 0; i < iterations && err == LIBSHA_OK; ++i) {
+        libsha_enter(); /* as the public entry point does */
+        err = libsha_many_offsets_on(impl, out, data, NULL, offsets, n, flags,
+                                     start == LIBSHA_INTERNAL_AFTER_PREFIX ? &prefix : NULL,
+                                     start == LIBSHA_INTERNAL_UNDER_KEY ? &hmac : NULL);
+        if (err == LIBSHA_OK)
+            feed_back_first(out, data, offsets, n);
+    }
+    libsha_wipe_ctx(&prefix);
+    libsha_hmac_sha256_wipe(&hmac);
+    return err;
 }
 
 int libsha_internal_bench_peer_many(libsha_internal_peer_many_fn fn, void *peer, unsigned char *out,

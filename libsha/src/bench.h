@@ -48,12 +48,19 @@ LIBSHA_INTERNAL_API int libsha_internal_bench(const char *implementation, int op
  * Benchmark kernel for shabench's many-message rows: libsha_sha256_many_offsets64
  * on the named implementation, `iterations` times over the same batch (each
  * run's first digest is written over message 0's first bytes, up to 32, so
- * no run can be skipped). Returns as libsha_sha256_many_offsets64, or
+ * no run can be skipped). With start LIBSHA_INTERNAL_AFTER_PREFIX, every
+ * message after the start_len bytes at start (its _after form's call); with
+ * LIBSHA_INTERNAL_UNDER_KEY, HMACs under that key (libsha_hmac_sha256_many's);
+ * the context is made once, before the loop. Returns as those calls, or
  * LIBSHA_ERR_UNKNOWN_IMPL / LIBSHA_ERR_NOT_RUNNABLE for the name.
  */
+#define LIBSHA_INTERNAL_FROM_NOTHING 0
+#define LIBSHA_INTERNAL_AFTER_PREFIX 1
+#define LIBSHA_INTERNAL_UNDER_KEY 2
 LIBSHA_INTERNAL_API int libsha_internal_bench_many(const char *implementation, unsigned char *out,
                                                    unsigned char *data, const int64_t *offsets, size_t n,
-                                                   unsigned flags, uint64_t iterations);
+                                                   unsigned flags, int start, const unsigned char *start_bytes,
+                                                   size_t start_len, uint64_t iterations);
 
 /*
  * Benchmark loop for shabench's many-streams rows: n streams (n <= 64), stream

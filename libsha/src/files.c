@@ -278,7 +278,7 @@ static void hash_gathered(const struct libsha_impl *impl, struct gathered *g, un
     if (g->count == 0)
         return;
     libsha_enter();
-    (void)libsha_many_offsets_on(impl, digests, g->bytes, NULL, g->offsets, g->count, 0); /* valid by construction */
+    (void)libsha_many_offsets_on(impl, digests, g->bytes, NULL, g->offsets, g->count, 0, NULL, NULL); /* valid by construction */
     for (k = 0; k < g->count; ++k)
         memcpy(out + 32 * g->slots[k], digests + 32 * k, 32);
     if (control != NULL)

@@ -446,20 +446,76 @@ static void run_lanes(const struct libsha_impl *impl, const struct libsha_jobs *
 
 /* ---- Jobs of one shape, in step ---- */
 
+/* A streak of w messages of one length `len` (a one-block tail) after a
+ * start with no head bytes, in step: every lane from the start's state, the
+ * bodies through the w-lane kernel, the tails padded in registers by its
+ * many_last kernel; an HMAC's inner digests then go through its outer state,
+ * one block each, in the same lanes. Digest i goes to out[i]. */
+static void run_streak_after(const struct libsha_impl *impl, const struct libsha_jobs *jobs, size_t w,
+                             const unsigned char *const msgs[], size_t len, unsigned char *const out[])
+{
+    const struct libsha_start *s = jobs->start;
+    uint32_t own[LIBSHA_MAX_LANES][8];
+    uint32_t *states[LIBSHA_MAX_LANES];
+    struct libsha_tail tails[LIBSHA_MAX_LANES];
+    unsigned char inner[LIBSHA_MAX_LANES][64]; /* an HMAC's inner digests, padded as its outer blocks */
+    const unsigned char *blocks[LIBSHA_MAX_LANES];
+    unsigned char *outs[LIBSHA_MAX_LANES];
+    struct kernel_call c = {LAST_BLOCKS, w, states, NULL, 0, tails, NULL, 0, outs, s->outer != NULL ? 0 : jobs->flags,
+                            NULL, NULL};
+    size_t i, full = len / 64;
+    for (i = 0; i < w; ++i) {
+        memcpy(own[i], s->state, sizeof own[i]);
+        states[i] = own[i];
+        tails[i].rest = full > 0 ? msgs[i] + 64 * full : msgs[i];
+        tails[i].len = len % 64;
+        tails[i].before = 64 * full;
+        tails[i].bits = (s->bytes + len) * 8;
+        outs[i] = s->outer != NULL ? inner[i] : out[i];
+    }
+    if (full > 0)
+        run_blocks_on(impl, w, states, msgs, full);
+    run_kernel(impl, &c);
+    if (s->outer == NULL)
+        return;
+    for (i = 0; i < w; ++i) {
+        memset(inner[i] + 32, 0, 32);
+        inner[i][32] = 0x80;
+        libsha_store_be64(inner[i] + 56, (64 + 32) * 8);
+        memcpy(own[i], s->outer, sizeof own[i]);
+        blocks[i] = inner[i];
+    }
+    run_blocks_on(impl, w, states, blocks, 1);
+    for (i = 0; i < w; ++i)
+        libsha_store_digest(out[i], own[i]);
+}
+
+/* The widest width whose streaks of one length go through in step: from nothing, the row's widest
+ * many_whole kernel; after a start with no head bytes, its widest many kernel with a many_last beside
+ * it; else none (0). */
+static size_t streak_width(const struct libsha_impl *impl, const struct libsha_start *start)
+{
+    size_t i, w = 0;
+    for (i = 2; i <= LIBSHA_MAX_LANES; ++i) {
+        if (start == NULL ? impl->many_whole[i] != NULL
+                          : start->head_len == 0 && impl->many[i] != NULL && impl->many_last[i] != NULL)
+            w = i;
+    }
+    return w;
+}
+
 /* Each streak of W consecutive messages of one length (with a one-block tail)
- * goes whole through the row's widest many_whole kernel, state and tails in
- * registers: a fixed-width column is all such streaks. The other messages go
- * through the lanes, in stretches between the streaks. */
+ * goes through in step: from nothing, whole through the row's widest
+ * many_whole kernel, state and tails in registers (a fixed-width column is
+ * all such streaks); after a start, through run_streak_after. The other
+ * messages go through the lanes, in stretches between the streaks. */
 static void run_messages(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
 {
     const unsigned char *msgs[LIBSHA_MAX_LANES];
     unsigned char *outs[LIBSHA_MAX_LANES];
     struct kernel_call c = {WHOLE, 0, NULL, NULL, 0, NULL, msgs, 0, outs, jobs->flags, NULL, NULL};
-    size_t w = 0, i, streak = 0, len = 0, done = 0, j, n = jobs->n;
+    size_t w = streak_width(impl, jobs->start), i, streak = 0, len = 0, done = 0, j, n = jobs->n;
 
-    for (i = 2; jobs->start == NULL && i <= LIBSHA_MAX_LANES; ++i) /* many_whole starts from nothing */
-        if (impl->many_whole[i] != NULL)
-            w = i;
     for (i = 0; w > 0 && i < n; ++i) {
         const unsigned char *p;
         size_t l;
@@ -476,7 +532,10 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
         for (j = 0; j < w; ++j)
             outs[j] = jobs->out + 32 * (i + 1 - w + j);
         c.width = w, c.len = len;
-        run_kernel(impl, &c);
+        if (jobs->start != NULL)
+            run_streak_after(impl, jobs, w, msgs, len, outs);
+        else
+            run_kernel(impl, &c);
         done = i + 1, streak = 0;
     }
     if (done < n)

@@ -241,10 +241,11 @@ int libsha_sha256_many(unsigned char *out, const void *const *msgs, const size_t
 }
 
 int libsha_many_offsets_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
-                           const int32_t *off32, const int64_t *off64, size_t n, unsigned flags)
+                           const int32_t *off32, const int64_t *off64, size_t n, unsigned flags,
+                           const libsha_sha256_ctx *prefix, const libsha_hmac_sha256_ctx *hmac)
 {
     const struct libsha_batch batch = {.data = (const unsigned char *)data, .off32 = off32, .off64 = off64};
-    return many_on(impl, out, &batch, n, flags, NULL, NULL, 0);
+    return many_on(impl, out, &batch, n, flags, prefix, hmac, prefix != NULL || hmac != NULL);
 }
 
 int libsha_sha256_many_offsets32(unsigned char *out, const void *data, const int32_t *offsets, size_t n,

@@ -8,7 +8,8 @@
  * the Merkle root of every whole number of 32-byte leaves, and many messages at
  * once (the one that touches the guard in each lane position of the widest
  * kernel, 16 lanes, beside shorter prefixes of it; and through both offsets
- * forms), many streams at once (offsets below 34: the guarded stream in each
+ * forms), the same after a prefix and under an HMAC key (offsets below 17, the
+ * prefix's and key's lengths from the offset), many streams at once (offsets below 34: the guarded stream in each
  * lane position twice, each stream fed in two chunks, the digests against the
  * output's guard), and hex of the first 64. A stray access is a crash here; every
  * digest is also checked. Each kernel once (kernel_sets.h): a row's one-stream paths where its
@@ -131,6 +132,42 @@ static void lanes_placement(const char *impl, const unsigned char *in, size_t le
                   && memcmp(out_end - 64, hex, 64) == 0;
         }
         check(ok, impl, "many rows, hex", len, offset);
+    }
+    if (offset < MESSAGES) { /* batches from a context: the guarded message in each lane position, after a
+                                  * prefix and under a key of lengths the offset picks, through pointers and rows */
+        libsha_sha256_ctx prefix, copy;
+        libsha_hmac_sha256_ctx key, mac;
+        const void *msgs[MESSAGES];
+        size_t lens[MESSAGES], j, pos = offset % MESSAGES, plen = offset * 37 % 200;
+        unsigned char want[32];
+        int ok;
+        libsha_sha256_init(&prefix);
+        libsha_sha256_update(&prefix, pattern, plen);
+        libsha_hmac_sha256_init(&key, pattern + 3, offset * 7 % 150);
+        for (j = 0; j < MESSAGES; ++j) {
+            msgs[j] = in;
+            lens[j] = j == pos ? len : len * j / MESSAGES;
+        }
+        ok = libsha_sha256_many_after(out_end - 32 * MESSAGES, &prefix, msgs, lens, MESSAGES, 0) == LIBSHA_OK;
+        for (j = 0; j < MESSAGES; ++j) {
+            copy = prefix;
+            libsha_sha256_update(&copy, in, lens[j]);
+            libsha_sha256_final(&copy, want);
+            ok &= memcmp(out_end - 32 * (MESSAGES - j), want, 32) == 0;
+        }
+        ok &= libsha_sha256_many_rows_after(out, &prefix, in, 0, len, 1, 0) == LIBSHA_OK
+              && memcmp(out, out_end - 32 * (MESSAGES - pos), 32) == 0;
+        check(ok, impl, "many after a prefix", len, offset);
+        ok = libsha_hmac_sha256_many_after(out_end - 32 * MESSAGES, &key, msgs, lens, MESSAGES, 0) == LIBSHA_OK;
+        for (j = 0; j < MESSAGES; ++j) {
+            mac = key;
+            libsha_hmac_sha256_update(&mac, in, lens[j]);
+            libsha_hmac_sha256_final(&mac, want);
+            ok &= memcmp(out_end - 32 * (MESSAGES - j), want, 32) == 0;
+        }
+        ok &= libsha_hmac_sha256_many_rows_after(out, &key, in, len, len, 1, 0) == LIBSHA_OK
+              && memcmp(out, out_end - 32 * (MESSAGES - pos), 32) == 0;
+        check(ok, impl, "HMAC of many under one key", len, offset);
     }
     if (offset < 2 * MESSAGES) { /* many streams: the guarded one in each lane position (twice), in two chunks */
         libsha_sha256_ctx ctx[MESSAGES], *ctxs[MESSAGES];

@@ -11,7 +11,8 @@
  * go through the Merkle root, against Bitcoin Core's algorithm on OpenSSL.
  * The message is also cut into up to 64 consecutive messages (lengths from
  * its own bytes, so lanes end at different blocks) hashed at once, through
- * pointers, both offsets forms and binary views, with or without LIBSHA_DOUBLE, and
+ * pointers, both offsets forms and binary views, with or without LIBSHA_DOUBLE,
+ * and again after a prefix and under an HMAC key cut from its front, and
  * libsha_hex encodes the message. One input in four is also written to a file
  * and read back by libsha_sha256_file and libsha_sha256_files. The message's
  * first bytes are also CPUID readings for the CPU decision (check_decision)
@@ -190,6 +191,72 @@ static void check_many(const uint8_t *msg, size_t len, unsigned seed)
             off64[i + 1] = keep;
             break;
         }
+}
+
+/* Batches from a context: msg cut as check_many cuts it, each piece hashed after a prefix (the
+ * front of msg, 0..149 bytes the seed picks) and under an HMAC key (0..160 bytes), through
+ * pointers, Arrow offsets and rows, against OpenSSL; the contexts must come out unchanged. */
+static void check_after(const uint8_t *msg, size_t len, unsigned seed)
+{
+    enum { MAX_MSGS = 40 };
+    static unsigned char got[32 * MAX_MSGS], want_prefix[32 * MAX_MSGS], want_hmac[32 * MAX_MSGS];
+    const void *ptrs[MAX_MSGS];
+    size_t lens[MAX_MSGS], n = 0, pos = 0, i;
+    size_t plen = (seed * 13u) % 150u, keylen = (seed * 37u) % 161u;
+    int64_t off64[MAX_MSGS + 1];
+    libsha_sha256_ctx prefix, prefix_before;
+    libsha_hmac_sha256_ctx key, key_before;
+    unsigned int mac_len = 32;
+
+    plen = plen < len ? plen : len;
+    keylen = keylen < len ? keylen : len;
+    libsha_sha256_init(&prefix);
+    if (libsha_sha256_update(&prefix, msg, plen) != LIBSHA_OK || libsha_hmac_sha256_init(&key, msg, keylen) != LIBSHA_OK)
+        abort();
+    prefix_before = prefix, key_before = key;
+    off64[0] = 0;
+    while (n < MAX_MSGS && pos < len) {
+        size_t want = msg[pos] % 4 == 0 ? (size_t)msg[pos] * 3 : (size_t)msg[pos] % 70;
+        EVP_MD_CTX *md = EVP_MD_CTX_new();
+        lens[n] = want < len - pos ? want : len - pos;
+        ptrs[n] = msg + pos;
+        if (md == NULL || !EVP_DigestInit_ex(md, EVP_sha256(), NULL) || !EVP_DigestUpdate(md, msg, plen)
+            || !EVP_DigestUpdate(md, msg + pos, lens[n]) || !EVP_DigestFinal_ex(md, want_prefix + 32 * n, NULL))
+            abort();
+        EVP_MD_CTX_free(md);
+        if (HMAC(EVP_sha256(), msg, (int)keylen, msg + pos, lens[n], want_hmac + 32 * n, &mac_len) == NULL)
+            abort();
+        pos += lens[n++];
+        off64[n] = (int64_t)pos;
+    }
+    if (libsha_sha256_many_after(got, &prefix, ptrs, lens, n, 0) != LIBSHA_OK || memcmp(got, want_prefix, 32 * n) != 0)
+        abort();
+    memset(got, 0, sizeof got);
+    if (libsha_sha256_many_offsets64_after(got, &prefix, msg, off64, n, 0) != LIBSHA_OK
+        || memcmp(got, want_prefix, 32 * n) != 0)
+        abort();
+    if (libsha_hmac_sha256_many_after(got, &key, ptrs, lens, n, 0) != LIBSHA_OK || memcmp(got, want_hmac, 32 * n) != 0)
+        abort();
+    memset(got, 0, sizeof got);
+    if (libsha_hmac_sha256_many(got, msg, keylen, ptrs, lens, n, 0) != LIBSHA_OK || memcmp(got, want_hmac, 32 * n) != 0)
+        abort();
+    { /* the first piece's length as rows: every row the same bytes */
+        size_t row = n > 0 ? lens[0] : 0, rows = n < 5 ? n : 5;
+        memset(got, 0, sizeof got);
+        if (libsha_hmac_sha256_many_rows_after(got, &key, msg, 0, row, rows, 0) != LIBSHA_OK)
+            abort();
+        for (i = 0; i < rows; ++i)
+            if (memcmp(got + 32 * i, want_hmac, 32) != 0)
+                abort();
+    }
+    if (memcmp(&prefix, &prefix_before, sizeof prefix) != 0 || memcmp(&key, &key_before, sizeof key) != 0)
+        abort(); /* read, never written */
+    if (libsha_hmac_sha256_many_after(got, &key, ptrs, lens, n, LIBSHA_DOUBLE) != LIBSHA_ERR_ARGUMENT)
+        abort();
+    libsha_sha256_wipe(&prefix);
+    if (libsha_sha256_many_after(got, &prefix, ptrs, lens, n, 0) != LIBSHA_ERR_STATE)
+        abort();
+    libsha_hmac_sha256_wipe(&key);
 }
 
 /* libsha_hex of the message against a byte-by-byte encoding. */
@@ -381,7 +448,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
             offsets[i] = (int64_t)(len * i / n);
         memcpy(ours, msg, len);
         memcpy(theirs, msg, len);
-        if (libsha_internal_bench_many(name, out_ours, ours, offsets, n, 0, 2) != LIBSHA_OK
+        if (libsha_internal_bench_many(name, out_ours, ours, offsets, n, 0, LIBSHA_INTERNAL_FROM_NOTHING, NULL, 0, 2) != LIBSHA_OK
             || libsha_internal_bench_peer_many(openssl_many, NULL, out_theirs, theirs, offsets, n, 2) != LIBSHA_OK
             || memcmp(ours, theirs, len) != 0 || memcmp(out_ours, out_theirs, 32 * n) != 0)
             abort();
@@ -420,6 +487,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
     check_config(msg, len);
     check_merkle(msg, len);
     check_many(msg, len, input[1]);
+    check_after(msg, len, input[1]);
     check_hex(msg, len);
     if (input[1] % 4u == 0)
         check_file(msg, len, expected);

@@ -47,7 +47,8 @@ def test_the_peer_loop_gives_what_libshas_own_batch_loop_gives(rng):
         theirs = ctypes.create_string_buffer(ours.raw, len(ours.raw))
         out_ours, out_theirs = (ctypes.create_string_buffer(32 * len(lengths)) for _ in range(2))
         address = offsets.buffer_info()[0]
-        assert bench.libsha_internal_bench_many(b"standard", out_ours, ours, address, len(lengths), 0, 3) == _errors.OK
+        assert bench.libsha_internal_bench_many(b"standard", out_ours, ours, address, len(lengths), 0, internal.FROM_NOTHING,
+                                                None, 0, 3) == _errors.OK
         assert bench.libsha_internal_bench_peer_many(ctypes.cast(peer, ctypes.c_void_p), None, out_theirs, theirs, address,
                                           len(lengths), 3) == _errors.OK
         assert theirs.raw == ours.raw and out_theirs.raw == out_ours.raw, lengths
