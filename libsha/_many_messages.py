@@ -102,7 +102,7 @@ _ONE_MESSAGE = {"sha256_many": "libsha.sha256_digest", "hmac_sha256_many": "libs
                 "tagged_hash_many": "libsha.tagged_hash"}
 
 
-def _adapter_for(messages: object) -> Callable[[Any, int, int, bool], Any] | None:
+def _adapter_for(messages: object) -> Callable[..., Any] | None:
     """The _adapters function for a column or array object, or None for a collection."""
     # Only an object of an imported module can be one of its types: nothing is imported here.
     modules = sys.modules
