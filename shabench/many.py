@@ -38,7 +38,9 @@ def _messages(count, length):
     return [data[i * length : (i + 1) * length] for i in range(count)]
 
 
-def _native_many(implementation, count, length):
+def native_many(implementation, count, length, start=internal.FROM_NOTHING, start_bytes=None):
+    """libsha_internal_bench_many over one batch of count messages of length bytes; from start (internal's
+    FROM_NOTHING, AFTER_PREFIX or UNDER_KEY) with start_bytes, the prefix or the key."""
     def make():
         lib = internal.lib()
         data = ctypes.create_string_buffer(_pattern(count * length), count * length)
@@ -47,10 +49,10 @@ def _native_many(implementation, count, length):
         name = implementation.encode()
 
         def run(iterations):
-            code = lib.libsha_internal_bench_many(name, out, data, offsets.buffer_info()[0], count, 0,
-                                                  internal.FROM_NOTHING, None, 0, iterations)
+            code = lib.libsha_internal_bench_many(name, out, data, offsets.buffer_info()[0], count, 0, start,
+                                                  start_bytes, len(start_bytes or b""), iterations)
             if code != _errors.OK:
-                raise RuntimeError(f"libsha_internal_bench_many({implementation!r}) failed with {code}")
+                raise RuntimeError(f"libsha_internal_bench_many({implementation!r}, start {start}) failed with {code}")
 
         return run
 
@@ -59,7 +61,7 @@ def _native_many(implementation, count, length):
 
 def native_many_benchmarks(implementation):
     """libsha_sha256_many_offsets64 over whole batches, timed in C."""
-    return [Benchmark(name, implementation, count * length, _native_many(implementation, count, length))
+    return [Benchmark(name, implementation, count * length, native_many(implementation, count, length))
             for name, count, length in C_BATCHES]
 
 

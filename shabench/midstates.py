@@ -2,17 +2,14 @@
 prefix, BIP-340 tagged hashes. libsha's C loop per implementation beside its plain batch (the
 ratio the state costs), and from Python beside hmac's and hashlib's loops and StringZilla's batch HMAC."""
 
-import ctypes
 import hashlib
 import hmac
 import importlib.util
-from array import array
 
 import libsha
-from libsha import _errors
 
 from . import internal, stringzilla
-from .many import _messages, _one_call, _pattern, _python_call
+from .many import _messages, _one_call, _pattern, _python_call, native_many
 from .rows import Benchmark, peer_label
 
 COUNT, LENGTH = 1_000_000, 64
@@ -26,31 +23,13 @@ PLAIN_ROW = f"SHA256_MANY_{COUNT}x{LENGTH}b"
 TAGGED_ROW = f"TAGGED_HASH_MANY_{TAG_COUNT}x{TAG_LENGTH}b"
 
 
-def _native_batch(implementation, start, start_bytes):
-    def make():
-        lib = internal.lib()
-        data = ctypes.create_string_buffer(_pattern(COUNT * LENGTH), COUNT * LENGTH)
-        offsets = array("q", range(0, (COUNT + 1) * LENGTH, LENGTH))
-        out = ctypes.create_string_buffer(32 * COUNT)
-        name = implementation.encode()
-
-        def run(iterations):
-            code = lib.libsha_internal_bench_many(name, out, data, offsets.buffer_info()[0], COUNT, 0, start,
-                                                  start_bytes, len(start_bytes or b""), iterations)
-            if code != _errors.OK:
-                raise RuntimeError(f"libsha_internal_bench_many({implementation!r}, start {start}) failed with {code}")
-
-        return run
-
-    return make
-
-
 def native_midstate_benchmarks(implementation):
     """HMAC of the batch under one key, the batch after a 1 KiB prefix, and the plain batch, in C."""
     unit = COUNT * LENGTH
-    return [Benchmark(PLAIN_ROW, implementation, unit, _native_batch(implementation, internal.FROM_NOTHING, None)),
-            Benchmark(HMAC_ROW, implementation, unit, _native_batch(implementation, internal.UNDER_KEY, KEY)),
-            Benchmark(PREFIX_ROW, implementation, unit, _native_batch(implementation, internal.AFTER_PREFIX, PREFIX))]
+    return [Benchmark(PLAIN_ROW, implementation, unit, native_many(implementation, COUNT, LENGTH)),
+            Benchmark(HMAC_ROW, implementation, unit, native_many(implementation, COUNT, LENGTH, internal.UNDER_KEY, KEY)),
+            Benchmark(PREFIX_ROW, implementation, unit,
+                      native_many(implementation, COUNT, LENGTH, internal.AFTER_PREFIX, PREFIX))]
 
 
 def _rows_array():
