@@ -442,6 +442,23 @@ static PyObject *from_state(PyObject *type, PyObject *state, const Kind *kind)
     return self;
 }
 
+/* _context_into(address): the object's context copied to the binding's own buffer there (a ctypes
+ * array of the context's size), under the object's lock: a batch starts from it without its state
+ * passing through a bytes object that nothing wipes. */
+static PyObject *context_into(PyObject *op, PyObject *address, const Kind *kind)
+{
+    void *to = PyLong_AsVoidPtr(address);
+    if (to == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "_context_into: a NULL address");
+        return NULL;
+    }
+    enter(LOCK(op));
+    memcpy(to, CONTEXT(op, kind), kind->size);
+    leave(LOCK(op));
+    Py_RETURN_NONE;
+}
+
 static void release(PyObject *op, const Kind *kind)
 {
     if (lib.wipe != NULL)
@@ -467,6 +484,7 @@ static PyObject *update_method(PyObject *op, PyObject *data, const Kind *kind)
     static PyObject *name##_deepcopy(PyObject *op, PyObject *memo) { (void)memo; return copy_of(op, &KIND); } \
     static PyObject *name##_state(PyObject *op, PyObject *unused) { (void)unused; return state_of(op, &KIND); } \
     static PyObject *name##_from_state(PyObject *type, PyObject *state) { return from_state(type, state, &KIND); } \
+    static PyObject *name##_context_into(PyObject *op, PyObject *address) { return context_into(op, address, &KIND); } \
     static void name##_dealloc(PyObject *op) { release(op, &KIND); }                                          \
     static PyMethodDef name##_methods[] = {                                                                   \
         {"update", name##_update, METH_O, "Feeds more of the message (any C-contiguous buffer)."},           \
@@ -477,6 +495,7 @@ static PyObject *update_method(PyObject *op, PyObject *data, const Kind *kind)
         {"__deepcopy__", name##_deepcopy, METH_O, NULL},                                                      \
         {"state", name##_state, METH_NOARGS, STATE_DOC},                                                     \
         {"from_state", name##_from_state, METH_O | METH_CLASS, FROM_STATE_DOC},                             \
+        {"_context_into", name##_context_into, METH_O, NULL},                                                 \
         {"__reduce__", REDUCE, METH_NOARGS, NULL},                                                            \
         {NULL, NULL, 0, NULL},                                                                                \
     };

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import sys
 from _thread import RLock, allocate_lock
 
@@ -138,6 +139,14 @@ class sha256:
         other._lock = None
         other._ctx = ctx
         return other
+
+    def _context_into(self, address: int) -> None:
+        """The message so far as a context at address, the binding's buffer (a batch's start)."""
+        ctx = self._context_copy()
+        try:
+            ctypes.memmove(address, ctx, ctypes.sizeof(ctx))
+        finally:
+            _native.wipe("libsha_sha256_wipe", ctx)
 
     def __reduce__(self) -> Any:
         return (sha256.from_state, (self.state(),))  # the module's sha256: the class unpickling finds by name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 from _thread import allocate_lock
 
 from . import _native, _state
@@ -110,6 +111,11 @@ class HMAC:
         other._ctx = _state.hmac_context_of(state)
         other._lock = allocate_lock()
         return other
+
+    def _context_into(self, address: int) -> None:
+        """The context copied to the binding's buffer at address (a batch's start; no bytes to linger)."""
+        with self._lock:
+            ctypes.memmove(address, self._ctx, ctypes.sizeof(self._ctx))
 
     def __reduce__(self) -> Any:
         raise TypeError(f"cannot pickle {type(self).__name__!r} object: its state is as good as the key "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ctypes
 
-from . import _native, _state
+from . import _native
 from ._buffers import borrow
 from ._errors import a_type, check
 
@@ -61,7 +61,9 @@ def after_prefix(prefix: object) -> Start:
 
     lib = _native.lib_keeping_gil()
     if isinstance(prefix, sha256):
-        return Start("sha256", _state.context_of(prefix.state()), "libsha_sha256_wipe")
+        ctx = _native.Context()
+        prefix._context_into(ctypes.addressof(ctx))
+        return Start("sha256", ctx, "libsha_sha256_wipe")
     if isinstance(prefix, str) or not _is_buffer(prefix):
         raise TypeError(f"prefix is bytes-like or a libsha.sha256 object (for a saved state: "
                         f"libsha.sha256.from_state(state)), not {a_type(prefix)}")
@@ -78,7 +80,9 @@ def under_key(key: object) -> Start:
 
     lib = _native.lib_keeping_gil()
     if isinstance(key, HMAC):
-        return Start("hmac_sha256", _state.hmac_context_of(key.state()), "libsha_hmac_sha256_wipe")
+        ctx = _native.HmacContext()
+        key._context_into(ctypes.addressof(ctx))
+        return Start("hmac_sha256", ctx, "libsha_hmac_sha256_wipe")
     if isinstance(key, str) or not _is_buffer(key):
         raise TypeError(f"key is bytes-like or a libsha.HMAC object, not {a_type(key)}")
     ctx = _native.HmacContext()

@@ -442,9 +442,18 @@ static void run_lanes(const struct libsha_impl *impl, const struct libsha_jobs *
         else
             run_picked(impl, &st, picked, used, w);
     }
+    if (jobs->start != NULL) /* the lanes' states and blocks came from a prefix's or a key's state */
+        libsha_wipe_bytes(st.lane, sizeof st.lane);
 }
 
 /* ---- Jobs of one shape, in step ---- */
+
+/* The in-step lanes' states and an HMAC's inner digests (padded as its outer blocks): the caller's,
+ * wiped once after its last streak. */
+struct streak_scratch {
+    uint32_t own[LIBSHA_MAX_LANES][8];
+    unsigned char inner[LIBSHA_MAX_LANES][64];
+};
 
 /* A streak of w messages of one length `len` (a one-block tail) after a
  * start with no head bytes, in step: every lane from the start's state, the
@@ -452,13 +461,14 @@ static void run_lanes(const struct libsha_impl *impl, const struct libsha_jobs *
  * many_last kernel; an HMAC's inner digests then go through its outer state,
  * one block each, in the same lanes. Digest i goes to out[i]. */
 static void run_streak_after(const struct libsha_impl *impl, const struct libsha_jobs *jobs, size_t w,
-                             const unsigned char *const msgs[], size_t len, unsigned char *const out[])
+                             const unsigned char *const msgs[], size_t len, unsigned char *const out[],
+                             struct streak_scratch *scratch)
 {
     const struct libsha_start *s = jobs->start;
-    uint32_t own[LIBSHA_MAX_LANES][8];
+    uint32_t(*own)[8] = scratch->own;
+    unsigned char(*inner)[64] = scratch->inner;
     uint32_t *states[LIBSHA_MAX_LANES];
     struct libsha_tail tails[LIBSHA_MAX_LANES];
-    unsigned char inner[LIBSHA_MAX_LANES][64]; /* an HMAC's inner digests, padded as its outer blocks */
     const unsigned char *blocks[LIBSHA_MAX_LANES];
     unsigned char *outs[LIBSHA_MAX_LANES];
     struct kernel_call c = {LAST_BLOCKS, w, states, NULL, 0, tails, NULL, 0, outs, s->outer != NULL ? 0 : jobs->flags,
@@ -515,6 +525,8 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
     unsigned char *outs[LIBSHA_MAX_LANES];
     struct kernel_call c = {WHOLE, 0, NULL, NULL, 0, NULL, msgs, 0, outs, jobs->flags, NULL, NULL};
     size_t w = streak_width(impl, jobs->start), i, streak = 0, len = 0, done = 0, j, n = jobs->n;
+    struct streak_scratch scratch;
+    int streaks_after = 0;
 
     for (i = 0; w > 0 && i < n; ++i) {
         const unsigned char *p;
@@ -533,13 +545,15 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
             outs[j] = jobs->out + 32 * (i + 1 - w + j);
         c.width = w, c.len = len;
         if (jobs->start != NULL)
-            run_streak_after(impl, jobs, w, msgs, len, outs);
+            run_streak_after(impl, jobs, w, msgs, len, outs, &scratch), streaks_after = 1;
         else
             run_kernel(impl, &c);
         done = i + 1, streak = 0;
     }
     if (done < n)
         run_lanes(impl, jobs, done, n);
+    if (streaks_after)
+        libsha_wipe_bytes(&scratch, sizeof scratch);
 }
 
 /* SHA256D64: the blobs lie end to end; the widest d64 kernel first, then the
