@@ -463,7 +463,8 @@ LIBSHA_API int libsha_sha256_many_views_after(unsigned char *out, const libsha_s
  * HMAC-SHA256 of many messages under one key: out[32*i..] (64 hex characters
  * with LIBSHA_HEX) is the MAC of message i. Both passes run in the lanes:
  * the inner one from the key's inner state, the outer one (one block per
- * message) from its outer state. libsha_hmac_sha256_many takes the key
+ * message) from its outer state; the lanes' states and the inner digests are
+ * wiped before a call returns. libsha_hmac_sha256_many takes the key
  * itself (wiped before it returns, as libsha_hmac_sha256 does); the _after
  * forms take a live HMAC context (read, never changed: its key's pads
  * hashed once for any number of calls; what it has authenticated goes before
