@@ -43,6 +43,7 @@ struct kernel_call {
     unsigned flags;                    /* LAST_BLOCKS, WHOLE */
     unsigned char *out;                /* D64 */
     const unsigned char *in;           /* D64 */
+    const struct libsha_start *start;  /* WHOLE: NULL, or where every lane starts */
 };
 
 /* The width 1 of BLOCKS is the transform (one lane). */
@@ -59,7 +60,7 @@ static inline void run_kernel(const struct libsha_impl *impl, const struct kerne
         impl->many_last[c->width](c->states, c->tails, c->outs, c->flags);
         break;
     case WHOLE:
-        impl->many_whole[c->width](c->msgs, c->len, c->outs, c->flags);
+        impl->many_whole[c->width](c->msgs, c->len, c->outs, c->flags, c->start);
         break;
     case D64:
         impl->d64[c->width](c->out, c->in);
@@ -70,7 +71,7 @@ static inline void run_kernel(const struct libsha_impl *impl, const struct kerne
 static inline void run_blocks_on(const struct libsha_impl *impl, size_t w, uint32_t *const states[],
                                  const unsigned char *const next[], size_t blocks)
 {
-    struct kernel_call c = {BLOCKS, w, states, next, blocks, NULL, NULL, 0, NULL, 0, NULL, NULL};
+    struct kernel_call c = {BLOCKS, w, states, next, blocks, NULL, NULL, 0, NULL, 0, NULL, NULL, NULL};
     run_kernel(impl, &c);
 }
 
@@ -369,7 +370,7 @@ static void run_last_blocks(const struct libsha_impl *impl, struct stretch *st, 
     unsigned char *outs[LIBSHA_MAX_LANES];
     int keyed = st->jobs->start != NULL && st->jobs->start->outer != NULL;
     struct kernel_call c = {LAST_BLOCKS, wl, states, NULL, 0, tails, NULL, 0, outs, keyed ? 0 : st->jobs->flags,
-                            NULL, NULL};
+                            NULL, NULL, NULL};
     size_t i;
     for (i = 0; i < wl; ++i) {
         struct lane *l = picked[i < used ? i : 0];
@@ -472,7 +473,7 @@ static void run_streak_after(const struct libsha_impl *impl, const struct libsha
     const unsigned char *blocks[LIBSHA_MAX_LANES];
     unsigned char *outs[LIBSHA_MAX_LANES];
     struct kernel_call c = {LAST_BLOCKS, w, states, NULL, 0, tails, NULL, 0, outs, s->outer != NULL ? 0 : jobs->flags,
-                            NULL, NULL};
+                            NULL, NULL, NULL};
     size_t i, full = len / 64;
     for (i = 0; i < w; ++i) {
         memcpy(own[i], s->state, sizeof own[i]);
@@ -500,30 +501,34 @@ static void run_streak_after(const struct libsha_impl *impl, const struct libsha
         libsha_store_digest(out[i], own[i]);
 }
 
-/* The widest width whose streaks of one length go through in step: from nothing, the row's widest
- * many_whole kernel; after a start with no head bytes, its widest many kernel with a many_last beside
- * it; else none (0). */
+/* The widest width whose streaks of one length go through in step: the row's widest many_whole
+ * kernel (after a start, one with no head bytes); after such a start on a row without one, its
+ * widest many kernel with a many_last beside it (run_streak_after); else none (0). */
 static size_t streak_width(const struct libsha_impl *impl, const struct libsha_start *start)
 {
-    size_t i, w = 0;
+    size_t i, whole = 0, after = 0;
+    if (start != NULL && start->head_len > 0)
+        return 0;
     for (i = 2; i <= LIBSHA_MAX_LANES; ++i) {
-        if (start == NULL ? impl->many_whole[i] != NULL
-                          : start->head_len == 0 && impl->many[i] != NULL && impl->many_last[i] != NULL)
-            w = i;
+        if (impl->many_whole[i] != NULL)
+            whole = i;
+        if (start != NULL && impl->many[i] != NULL && impl->many_last[i] != NULL)
+            after = i;
     }
-    return w;
+    return whole > 0 ? whole : after;
 }
 
 /* Each streak of W consecutive messages of one length (with a one-block tail)
- * goes through in step: from nothing, whole through the row's widest
- * many_whole kernel, state and tails in registers (a fixed-width column is
- * all such streaks); after a start, through run_streak_after. The other
- * messages go through the lanes, in stretches between the streaks. */
+ * goes through in step: whole through the row's widest many_whole kernel,
+ * state and tails in registers (a fixed-width column is all such streaks),
+ * from nothing or from a start; after a start on a row without one, through
+ * run_streak_after. The other messages go through the lanes, in stretches
+ * between the streaks. */
 static void run_messages(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
 {
     const unsigned char *msgs[LIBSHA_MAX_LANES];
     unsigned char *outs[LIBSHA_MAX_LANES];
-    struct kernel_call c = {WHOLE, 0, NULL, NULL, 0, NULL, msgs, 0, outs, jobs->flags, NULL, NULL};
+    struct kernel_call c = {WHOLE, 0, NULL, NULL, 0, NULL, msgs, 0, outs, jobs->flags, NULL, NULL, jobs->start};
     size_t w = streak_width(impl, jobs->start), i, streak = 0, len = 0, done = 0, j, n = jobs->n;
     struct streak_scratch scratch;
     int streaks_after = 0;
@@ -544,7 +549,7 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
         for (j = 0; j < w; ++j)
             outs[j] = jobs->out + 32 * (i + 1 - w + j);
         c.width = w, c.len = len;
-        if (jobs->start != NULL)
+        if (impl->many_whole[w] == NULL)
             run_streak_after(impl, jobs, w, msgs, len, outs, &scratch), streaks_after = 1;
         else
             run_kernel(impl, &c);
@@ -561,7 +566,7 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
  * reaches input not yet read, so out may be the input itself. */
 static void run_d64(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
 {
-    struct kernel_call c = {D64, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, jobs->out, jobs->batch->data};
+    struct kernel_call c = {D64, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, jobs->out, jobs->batch->data, NULL};
     size_t width, blocks = jobs->n;
     for (width = LIBSHA_MAX_LANES; width >= 1; --width) {
         if (impl->d64[width] == NULL)

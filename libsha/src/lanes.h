@@ -51,19 +51,6 @@ struct libsha_stream_job {
     size_t rest_len, len;
 };
 
-/* Where every message of a batch starts when it does not start from nothing:
- * `bytes` (a multiple of 64) hashed to `state`, then the head_len (< 64)
- * bytes at head, which every message continues (a prefix, or an HMAC's
- * inner pad and what its context took since). With outer set (HMAC), each
- * inner digest is then hashed from that state, after its 64-byte key block. */
-struct libsha_start {
-    uint32_t state[8];
-    uint64_t bytes;
-    const unsigned char *head;
-    size_t head_len;
-    const uint32_t *outer;
-};
-
 /* The work of one call: n messages of batch, digest i to out + 32 * i
  * (flags: LIBSHA_DOUBLE), each from start (NULL: from SHA-256's initial
  * state); or n stream chunks (streams set). */

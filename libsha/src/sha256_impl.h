@@ -57,13 +57,28 @@ typedef void libsha_many_last_f(uint32_t *const state[], const struct libsha_tai
                                 unsigned char *const out[], unsigned flags);
 typedef libsha_many_last_f *libsha_many_last_fn;
 
+/* Where every message of a batch starts when it does not start from nothing:
+ * `bytes` (a multiple of 64) hashed to `state`, then the head_len (< 64)
+ * bytes at head, which every message continues (a prefix, or an HMAC's
+ * inner pad and what its context took since). With outer set (HMAC), each
+ * inner digest is then hashed from that state, after its 64-byte key block,
+ * in place of LIBSHA_DOUBLE's outer hash. */
+struct libsha_start {
+    uint32_t state[8];
+    uint64_t bytes;
+    const unsigned char *head;
+    size_t head_len;
+    const uint32_t *outer;
+};
+
 /* Optional: W whole messages of one length `len` (len % 64 < 56: a single
  * tail block), lane i's at msgs[i] (NULL only when len is 0), hashed from
- * the initial state to their digests in out[i], with LIBSHA_DOUBLE the outer
+ * the initial state (or from start's, which has no head bytes) to their
+ * digests in out[i], with LIBSHA_DOUBLE (or start's outer state) the outer
  * hash too: no state goes in or out, and the tails are padded in registers.
  * The common batch of a fixed-width column. Reads nothing outside a message. */
 typedef void libsha_many_whole_f(const unsigned char *const msgs[], size_t len, unsigned char *const out[],
-                                 unsigned flags);
+                                 unsigned flags, const struct libsha_start *start);
 typedef libsha_many_whole_f *libsha_many_whole_fn;
 
 /* SHA-256's message limit (2^64 - 1 bits), in whole bytes. */

@@ -29,16 +29,18 @@
 libsha_d64_f MULTIWAY_D64;
 libsha_many_f MULTIWAY_MANY;
 
-#define SET_H0()                                                                     \
-    a = V_SET1(LIBSHA_H0[0]), b = V_SET1(LIBSHA_H0[1]), c = V_SET1(LIBSHA_H0[2]),   \
-    d = V_SET1(LIBSHA_H0[3]), e = V_SET1(LIBSHA_H0[4]), f = V_SET1(LIBSHA_H0[5]),   \
-    g = V_SET1(LIBSHA_H0[6]), h = V_SET1(LIBSHA_H0[7])
+#define SET_STATE(s)                                                 \
+    a = V_SET1((s)[0]), b = V_SET1((s)[1]), c = V_SET1((s)[2]),        \
+    d = V_SET1((s)[3]), e = V_SET1((s)[4]), f = V_SET1((s)[5]),        \
+    g = V_SET1((s)[6]), h = V_SET1((s)[7])
+#define SET_H0() SET_STATE(LIBSHA_H0)
 #define ADD_STATE(s0, s1, s2, s3, s4, s5, s6, s7)                                   \
     a = OP_ADD(a, s0), b = OP_ADD(b, s1), c = OP_ADD(c, s2), d = OP_ADD(d, s3),     \
     e = OP_ADD(e, s4), f = OP_ADD(f, s5), g = OP_ADD(g, s6), h = OP_ADD(h, s7)
-#define ADD_H0()                                                                                   \
-    ADD_STATE(V_SET1(LIBSHA_H0[0]), V_SET1(LIBSHA_H0[1]), V_SET1(LIBSHA_H0[2]), V_SET1(LIBSHA_H0[3]), \
-              V_SET1(LIBSHA_H0[4]), V_SET1(LIBSHA_H0[5]), V_SET1(LIBSHA_H0[6]), V_SET1(LIBSHA_H0[7]))
+#define ADD_SET1(s)                                                                     \
+    ADD_STATE(V_SET1((s)[0]), V_SET1((s)[1]), V_SET1((s)[2]), V_SET1((s)[3]),           \
+              V_SET1((s)[4]), V_SET1((s)[5]), V_SET1((s)[6]), V_SET1((s)[7]))
+#define ADD_H0() ADD_SET1(LIBSHA_H0)
 /* The state before a block, kept in memory (saved[]) for the add after it: in registers it would
  * take eight the rounds need. */
 #define SAVE_STATE()                                                                        \
@@ -69,16 +71,18 @@ libsha_many_f MULTIWAY_MANY;
                 (p)[l_] += 64;             \
         }                                  \
     } while (0)
-/* The outer hash of each lane's 32-byte digest a..h, padded: length 256 bits. */
-#define OUTER_HASH()                                                                   \
+/* The outer hash of each lane's 32-byte digest a..h, padded, from state s after `before` bytes:
+ * SHA-256's (LIBSHA_H0, 0), or an HMAC's (its outer state after the 64-byte key block). */
+#define OUTER_HASH_FROM(s, before)                                                     \
     w[0] = a, w[1] = b, w[2] = c, w[3] = d, w[4] = e, w[5] = f, w[6] = g, w[7] = h;    \
     w[8] = V_SET1(0x80000000u);                                                        \
     w[9] = w[10] = w[11] = w[12] = w[13] = w[14] = V_SET1(0);                          \
-    w[15] = V_SET1(256);                                                               \
+    w[15] = V_SET1(((before) + 32) * 8);                                               \
     RING_PIN16(w);                                                                     \
-    SET_H0();                                                                          \
+    SET_STATE(s);                                                                      \
     RING_ROUNDS64();                                                                   \
-    ADD_H0()
+    ADD_SET1(s)
+#define OUTER_HASH() OUTER_HASH_FROM(LIBSHA_H0, 0)
 
 #define MULTIWAY_JOIN2(x, y) x##y
 #define MULTIWAY_JOIN(x, y) MULTIWAY_JOIN2(x, y)
@@ -228,10 +232,13 @@ static LIBSHA_ALWAYS_INLINE void TAIL_WORDS(const struct libsha_tail tails[], VE
     w[14] = V_LOADU(hi), w[15] = V_LOADU(lo);
 }
 
-/* The digests out: with LIBSHA_DOUBLE after the outer hash. */
-#define FINISH(out, flags)                                   \
+/* The digests out: with LIBSHA_DOUBLE after the outer hash; after an HMAC's, from its outer
+ * state (outer, when not NULL). */
+#define FINISH_FROM(out, flags, outer)                       \
     do {                                                     \
-        if ((flags) & LIBSHA_DOUBLE) {                       \
+        if ((outer) != NULL) {                               \
+            OUTER_HASH_FROM(outer, 64);                      \
+        } else if ((flags) & LIBSHA_DOUBLE) {                \
             OUTER_HASH();                                    \
         }                                                    \
         {                                                    \
@@ -239,6 +246,7 @@ static LIBSHA_ALWAYS_INLINE void TAIL_WORDS(const struct libsha_tail tails[], VE
             STORE_DIGESTS(out, digest_);                     \
         }                                                    \
     } while (0)
+#define FINISH(out, flags) FINISH_FROM(out, flags, (const uint32_t *)NULL)
 /* The last block's words w[] on the state a..h, then FINISH. */
 #define LAST_BLOCK(out, flags) \
     do {                       \
@@ -262,42 +270,51 @@ void MULTIWAY_MANY_LAST(uint32_t *const state[], const struct libsha_tail tails[
     LAST_BLOCK(out, flags);
 }
 
-/* LANES whole messages of one length: from the initial state through their
- * full blocks and tails to the digests, the state never leaving registers. */
-void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned char *const out[], unsigned flags)
+/* LANES whole messages of one length: from the initial state (or start's, the same in every
+ * lane) through their full blocks and tails to the digests, the state never leaving registers. */
+void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned char *const out[], unsigned flags,
+                         const struct libsha_start *start)
 {
     VEC a, b, c, d, e, f, g, h;
     VEC saved[8];
     VEC w[16];
     const unsigned char *p[LANES];
     struct libsha_tail tails[LANES];
+    const uint32_t *outer = start != NULL ? start->outer : NULL;
+    uint64_t bits = ((start != NULL ? start->bytes : 0) + len) * 8;
     int lane;
 
     for (lane = 0; lane < LANES; ++lane)
         p[lane] = msgs[lane];
-    SET_H0();
+    if (start != NULL) {
+        SET_STATE(start->state);
+    } else {
+        SET_H0();
+    }
     COMPRESS_BLOCKS(p, len / 64);
     if (len % 64 == 0) {
         /* The padding block is the same in every lane: its K + W as scalars. */
         uint32_t kw[64];
-        libsha_length_block_kw((uint64_t)len * 8, kw);
+        libsha_length_block_kw(bits, kw);
         SAVE_STATE();
         RING_ROUNDS64_KNOWN(kw);
         ADD_SAVED();
-        FINISH(out, flags);
+        FINISH_FROM(out, flags, outer);
         return;
     }
     for (lane = 0; lane < LANES; ++lane) {
         tails[lane].rest = p[lane];
         tails[lane].len = len % 64;
         tails[lane].before = len - len % 64;
-        tails[lane].bits = (uint64_t)len * 8;
+        tails[lane].bits = bits;
     }
     TAIL_WORDS(tails, w);
-    LAST_BLOCK(out, flags);
+    COMPRESS_RING();
+    FINISH_FROM(out, flags, outer);
 }
 #undef TAIL_WORDS
 #undef FINISH
+#undef FINISH_FROM
 #undef LAST_BLOCK
 #endif
 
