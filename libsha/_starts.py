@@ -18,16 +18,21 @@ if TYPE_CHECKING:
 class Start:
     """A batch's start: a SHA-256 context (family 'sha256') or an HMAC one ('hmac_sha256'), wiped on exit."""
 
-    __slots__ = ("_family", "_ctx", "_wipe")
+    __slots__ = ("_family", "ctx", "_wipe")
 
     def __init__(self, family: str, ctx: Any, wipe: str) -> None:
-        self._family, self._ctx, self._wipe = family, ctx, wipe
+        self._family, self.ctx, self._wipe = family, ctx, wipe
+
+    def taken_from(self, obj: Any) -> Start:
+        """This start with obj's context (a libsha.sha256 or HMAC object of its family), copied in."""
+        obj._context_into(ctypes.addressof(self.ctx))
+        return self
 
     def function(self, form: str) -> Callable[..., int]:
         """The C call of a sha256_many form ('', '_offsets32', '_offsets64', '_rows', '_views') from this
         start, taking that form's arguments."""
         call = getattr(_native.lib(), f"libsha_{self._family}_many{form}_after")
-        ctx = self._ctx
+        ctx = self.ctx
 
         def after(out: Any, *rest: Any) -> int:
             code: int = call(out, ctx, *rest)
@@ -37,13 +42,13 @@ class Start:
 
     def accel_arguments(self) -> tuple[int, int]:
         """(1 after a prefix, 2 under a key; the context's address): for the accelerator's hash_list."""
-        return (1 if self._family == "sha256" else 2), ctypes.addressof(self._ctx)
+        return (1 if self._family == "sha256" else 2), ctypes.addressof(self.ctx)
 
     def __enter__(self) -> Start:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        _native.wipe(self._wipe, self._ctx)  # the prefix's state, or the key's
+        _native.wipe(self._wipe, self.ctx)  # the prefix's state, or the key's
 
 
 def many_function(form: str, start: Start | None) -> Callable[..., int]:
@@ -59,36 +64,32 @@ def after_prefix(prefix: object) -> Start:
     message so far; a saved state comes in through libsha.sha256.from_state)."""
     from ._hash import sha256
 
-    lib = _native.lib_keeping_gil()
+    _native.lib_keeping_gil()  # (loads the library, and its context types, on first use)
+    start = Start("sha256", _native.Context(), "libsha_sha256_wipe")
     if isinstance(prefix, sha256):
-        ctx = _native.Context()
-        prefix._context_into(ctypes.addressof(ctx))
-        return Start("sha256", ctx, "libsha_sha256_wipe")
+        return start.taken_from(prefix)
     if isinstance(prefix, str) or not _is_buffer(prefix):
         raise TypeError(f"prefix is bytes-like or a libsha.sha256 object (for a saved state: "
                         f"libsha.sha256.from_state(state)), not {a_type(prefix)}")
-    ctx = _native.Context()
-    lib.libsha_sha256_init(ctx)
+    _native.lib_keeping_gil().libsha_sha256_init(start.ctx)
     with borrow(prefix, "prefix") as (pointer, nbytes):
-        check(_native.lib_for(nbytes).libsha_sha256_update(ctx, pointer, nbytes))
-    return Start("sha256", ctx, "libsha_sha256_wipe")
+        check(_native.lib_for(nbytes).libsha_sha256_update(start.ctx, pointer, nbytes))
+    return start
 
 
 def under_key(key: object) -> Start:
     """A start under an HMAC key: bytes-like, or a libsha.HMAC object (its key and what it has authenticated)."""
     from ._hmac import HMAC
 
-    lib = _native.lib_keeping_gil()
+    _native.lib_keeping_gil()
+    start = Start("hmac_sha256", _native.HmacContext(), "libsha_hmac_sha256_wipe")
     if isinstance(key, HMAC):
-        ctx = _native.HmacContext()
-        key._context_into(ctypes.addressof(ctx))
-        return Start("hmac_sha256", ctx, "libsha_hmac_sha256_wipe")
+        return start.taken_from(key)
     if isinstance(key, str) or not _is_buffer(key):
         raise TypeError(f"key is bytes-like or a libsha.HMAC object, not {a_type(key)}")
-    ctx = _native.HmacContext()
     with borrow(key, "key") as (pointer, nbytes):
-        check(lib.libsha_hmac_sha256_init(ctx, pointer, nbytes))
-    return Start("hmac_sha256", ctx, "libsha_hmac_sha256_wipe")
+        check(_native.lib_keeping_gil().libsha_hmac_sha256_init(start.ctx, pointer, nbytes))
+    return start
 
 
 def _is_buffer(value: object) -> bool:
