@@ -7,10 +7,11 @@ sweeps are tests/c/test_libsha.c's (the same code on this CPU); here, per row, w
 kernel: the NIST short and long messages, every length 0..300, SHA256D64 for 0..17 and 33 blobs,
 streaming split across block borders, many messages (17 at once in every lane position at lengths
 around a block, of one length, and a seeded mixed batch, with and without double), many streams at
-once (update_many), Merkle roots.
+once (update_many), Merkle roots, batches after a prefix and under an HMAC key, saved states.
 """
 
 import hashlib
+import hmac
 import os
 import json
 import random
@@ -73,6 +74,18 @@ def check_active(failures):
     count += 1
     if [h.digest() for h in ours] != [h.digest() for h in theirs]:
         failures.append(f"{libsha.dispatch.implementation()} update_many")
+    for prefix in (b"", data[5:69], data[7:107]):  # batches from a context: block-aligned and not; HMAC keys
+        key = prefix[:90]
+        for batch in batches[:-1]:
+            count += 2
+            if libsha.sha256_many(batch, prefix=prefix) != [hashlib.sha256(prefix + m).digest() for m in batch]:
+                failures.append(f"{libsha.dispatch.implementation()} after a {len(prefix)}-byte prefix {[len(m) for m in batch]}")
+            if libsha.hmac_sha256_many(key, batch) != [hmac.digest(key, m, "sha256") for m in batch]:
+                failures.append(f"{libsha.dispatch.implementation()} HMAC batch key {len(key)} {[len(m) for m in batch]}")
+    for n in (0, 63, 64, 65, 300):  # saved states, resumed
+        count += 1
+        if libsha.sha256.from_state(libsha.sha256(data[:n]).state()).digest() != hashlib.sha256(data[:n]).digest():
+            failures.append(f"{libsha.dispatch.implementation()} state {n}")
     leaves = [data[32 * i : 32 * i + 32] for i in range(600)]
     for n in (0, 1, 2, 3, 255, 256, 257, 600):
         count += 1
