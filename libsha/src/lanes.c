@@ -358,8 +358,8 @@ static int at_short_tails(struct lane *const picked[], size_t used)
 }
 
 /* The picked lanes' last blocks, padded in registers, through the wl-lane many_last kernel (the lanes it
- * has beyond `used` copy the first); each lane's digest goes out and it takes its next message. An HMAC's
- * inner digests go to the lanes' blocks instead, for their outer hash. */
+ * has beyond `used` copy the first), with the outer hash (LIBSHA_DOUBLE's, or an HMAC's from its outer
+ * state) in the same call; each lane's digest goes out and it takes its next message. */
 static void run_last_blocks(const struct libsha_impl *impl, struct stretch *st, struct lane *const picked[],
                             size_t used, size_t wl)
 {
@@ -368,9 +368,9 @@ static void run_last_blocks(const struct libsha_impl *impl, struct stretch *st, 
     uint32_t *states[LIBSHA_MAX_LANES];
     struct libsha_tail tails[LIBSHA_MAX_LANES];
     unsigned char *outs[LIBSHA_MAX_LANES];
-    int keyed = st->jobs->start != NULL && st->jobs->start->outer != NULL;
-    struct kernel_call c = {LAST_BLOCKS, wl, states, NULL, 0, tails, NULL, 0, outs, keyed ? 0 : st->jobs->flags,
-                            NULL, NULL, NULL};
+    const uint32_t *outer = st->jobs->start != NULL ? st->jobs->start->outer : NULL;
+    struct kernel_call c = {LAST_BLOCKS, wl, states, NULL, 0, tails, NULL, 0, outs,
+                            outer != NULL ? LIBSHA_DOUBLE : st->jobs->flags, NULL, NULL, NULL};
     size_t i;
     for (i = 0; i < wl; ++i) {
         struct lane *l = picked[i < used ? i : 0];
@@ -379,15 +379,13 @@ static void run_last_blocks(const struct libsha_impl *impl, struct stretch *st, 
         tails[i].len = l->rest_len;
         tails[i].before = l->before;
         tails[i].bits = l->bits;
-        outs[i] = i >= used ? spare_out[i] : keyed ? l->block : st->jobs->out + 32 * l->index;
+        tails[i].kw = NULL;
+        tails[i].outer = outer;
+        outs[i] = i < used ? st->jobs->out + 32 * l->index : spare_out[i];
     }
     run_kernel(impl, &c);
-    for (i = 0; i < used; ++i) {
-        if (keyed)
-            to_outer(st->jobs, picked[i]);
-        else
-            take_next(st, picked[i]);
-    }
+    for (i = 0; i < used; ++i)
+        take_next(st, picked[i]);
 }
 
 /* The picked lanes' next blocks, as many as the shortest segment among them has left, through the w-lane
@@ -449,56 +447,48 @@ static void run_lanes(const struct libsha_impl *impl, const struct libsha_jobs *
 
 /* ---- Jobs of one shape, in step ---- */
 
-/* The in-step lanes' states and an HMAC's inner digests (padded as its outer blocks): the caller's,
- * wiped once after its last streak. */
+/* The in-step lanes' states: the caller's, wiped once after its last streak; and K + W of the padding
+ * block after a whole number of blocks, for the length it was made for (kw_bits; UINT64_MAX: none
+ * yet), kept across streaks of that length. */
 struct streak_scratch {
     uint32_t own[LIBSHA_MAX_LANES][8];
-    unsigned char inner[LIBSHA_MAX_LANES][64];
+    uint64_t kw_bits;
+    uint32_t kw[64];
 };
 
 /* A streak of w messages of one length `len` (a one-block tail) after a
  * start with no head bytes, in step: every lane from the start's state, the
  * bodies through the w-lane kernel, the tails padded in registers by its
- * many_last kernel; an HMAC's inner digests then go through its outer state,
- * one block each, in the same lanes. Digest i goes to out[i]. */
+ * many_last kernel, which also hashes an HMAC's inner digests from its outer
+ * state (as LIBSHA_DOUBLE's from the initial one). Digest i goes to out[i]. */
 static void run_streak_after(const struct libsha_impl *impl, const struct libsha_jobs *jobs, size_t w,
                              const unsigned char *const msgs[], size_t len, unsigned char *const out[],
                              struct streak_scratch *scratch)
 {
     const struct libsha_start *s = jobs->start;
-    uint32_t(*own)[8] = scratch->own;
-    unsigned char(*inner)[64] = scratch->inner;
     uint32_t *states[LIBSHA_MAX_LANES];
     struct libsha_tail tails[LIBSHA_MAX_LANES];
-    const unsigned char *blocks[LIBSHA_MAX_LANES];
-    unsigned char *outs[LIBSHA_MAX_LANES];
-    struct kernel_call c = {LAST_BLOCKS, w, states, NULL, 0, tails, NULL, 0, outs, s->outer != NULL ? 0 : jobs->flags,
-                            NULL, NULL, NULL};
+    struct kernel_call c = {LAST_BLOCKS, w, states, NULL, 0, tails, NULL, 0, out,
+                            s->outer != NULL ? LIBSHA_DOUBLE : jobs->flags, NULL, NULL, NULL};
     size_t i, full = len / 64;
+    uint64_t bits = (s->bytes + len) * 8;
+    if (len % 64 == 0 && scratch->kw_bits != bits) { /* made once for a batch of one length */
+        libsha_length_block_kw(bits, scratch->kw);
+        scratch->kw_bits = bits;
+    }
     for (i = 0; i < w; ++i) {
-        memcpy(own[i], s->state, sizeof own[i]);
-        states[i] = own[i];
+        memcpy(scratch->own[i], s->state, sizeof scratch->own[i]);
+        states[i] = scratch->own[i];
         tails[i].rest = full > 0 ? msgs[i] + 64 * full : msgs[i];
         tails[i].len = len % 64;
         tails[i].before = 64 * full;
-        tails[i].bits = (s->bytes + len) * 8;
-        outs[i] = s->outer != NULL ? inner[i] : out[i];
+        tails[i].bits = bits;
+        tails[i].kw = len % 64 == 0 ? scratch->kw : NULL;
+        tails[i].outer = s->outer;
     }
     if (full > 0)
         run_blocks_on(impl, w, states, msgs, full);
     run_kernel(impl, &c);
-    if (s->outer == NULL)
-        return;
-    for (i = 0; i < w; ++i) {
-        memset(inner[i] + 32, 0, 32);
-        inner[i][32] = 0x80;
-        libsha_store_be64(inner[i] + 56, (64 + 32) * 8);
-        memcpy(own[i], s->outer, sizeof own[i]);
-        blocks[i] = inner[i];
-    }
-    run_blocks_on(impl, w, states, blocks, 1);
-    for (i = 0; i < w; ++i)
-        libsha_store_digest(out[i], own[i]);
 }
 
 /* The widest width whose streaks of one length go through in step: the row's widest many_whole
@@ -532,6 +522,7 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
     size_t w = streak_width(impl, jobs->start), i, streak = 0, len = 0, done = 0, j, n = jobs->n;
     struct streak_scratch scratch;
     int streaks_after = 0;
+    scratch.kw_bits = UINT64_MAX; /* no length has that many bits */
 
     for (i = 0; w > 0 && i < n; ++i) {
         const unsigned char *p;

@@ -115,6 +115,8 @@ static int many_last_matches(const struct libsha_impl *impl, size_t width)
             tails[lane].rest = selftest_input + (round < 2 ? tails[lane].before : 64 + 57 * lane);
             tails[lane].len = round < 2 ? (lane * 13 + 7 + 7 * flags) % 56 : 0;
             tails[lane].bits = (uint64_t)(tails[lane].before + tails[lane].len) * 8;
+            tails[lane].kw = NULL;
+            tails[lane].outer = NULL;
             out[lane] = digests[lane];
         }
         impl->many_last[width](states, tails, out, flags);

@@ -41,17 +41,25 @@ typedef void libsha_many_f(uint32_t *const state[], const unsigned char *const b
 typedef libsha_many_f *libsha_many_fn;
 
 /* A message's last bytes, read in place: the len (< 64) bytes at rest, after
- * `before` bytes of the same message; bits is the message's length in bits. */
+ * `before` bytes of the same message; bits is the message's length in bits.
+ * kw, where not NULL (len 0 only): K + W of the tail's block, all padding,
+ * which the caller made once for a batch of one length (libsha_length_block_kw);
+ * a kernel may round on it in place of scheduling the block. */
 struct libsha_tail {
     const unsigned char *rest;
     size_t len;
     size_t before;
     uint64_t bits;
+    const uint32_t *kw;
+    /* With LIBSHA_DOUBLE: the outer hash's state after its 64-byte key block
+     * (an HMAC's), the same in every lane; NULL: SHA-256's initial state. */
+    const uint32_t *outer;
 };
 
 /* Optional: finishes W lanes whose full blocks are done, each tail padded in
  * registers (tails[i].len < 56: one block), and with LIBSHA_DOUBLE the outer
- * hash too; lane i's digest goes to out[i]. Reads nothing outside a tail's
+ * hash too (from tails[0].outer where it is not NULL: an HMAC's); lane i's
+ * digest goes to out[i]. Reads nothing outside a tail's
  * [rest - before, rest + len). */
 typedef void libsha_many_last_f(uint32_t *const state[], const struct libsha_tail tails[],
                                 unsigned char *const out[], unsigned flags);

@@ -40,7 +40,8 @@ libsha_many_last_f libsha_arm_shani_many_last_2way;
     FOUR_ROUNDS(14, abcd, efgh, m2, m3, m0, m1); FOUR_ROUNDS(15, abcd, efgh, m3, m0, m1, m2)
 
 /* The padding block after a 64-byte message: K + W is a constant table. */
-#define PAD4(abcd, efgh, g) RNDS4(abcd, efgh, vld1q_u32(&LIBSHA_PAD64_KW[4 * (g)]))
+#define KW4(abcd, efgh, kw, g) RNDS4(abcd, efgh, vld1q_u32(&(kw)[4 * (g)]))
+#define PAD4(abcd, efgh, g) KW4(abcd, efgh, LIBSHA_PAD64_KW, g)
 #define COMPRESS_PAD64(abcd, efgh)                                                         \
     PAD4(abcd, efgh, 0); PAD4(abcd, efgh, 1); PAD4(abcd, efgh, 2); PAD4(abcd, efgh, 3);    \
     PAD4(abcd, efgh, 4); PAD4(abcd, efgh, 5); PAD4(abcd, efgh, 6); PAD4(abcd, efgh, 7);    \
@@ -93,7 +94,8 @@ void libsha_arm_shani_d64_1way(unsigned char *out, const unsigned char *in)
     RNDS4(s0, s1, vaddq_u32(ma, K4(g))); RNDS4(t0, t1, vaddq_u32(na, K4(g)))
 #define FOUR_ROUNDS_2WAY(g, ma, mb, mc, md, na, nb, nc, nd) \
     FOUR_ROUNDS(g, s0, s1, ma, mb, mc, md); FOUR_ROUNDS(g, t0, t1, na, nb, nc, nd)
-#define PAD4_2WAY(g) PAD4(s0, s1, g); PAD4(t0, t1, g)
+/* The padding block's rounds on the K + W table pad_kw, a local of the function. */
+#define PAD4_2WAY(g) KW4(s0, s1, pad_kw, g); KW4(t0, t1, pad_kw, g)
 
 void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in)
 {
@@ -101,6 +103,7 @@ void libsha_arm_shani_d64_2way(unsigned char *out, const unsigned char *in)
     uint32x4_t s0 = h0, s1 = h1, t0 = h0, t1 = h1, save0, save1, save2, save3;
     uint32x4_t m0 = LOAD_W(in, 0), m1 = LOAD_W(in, 1), m2 = LOAD_W(in, 2), m3 = LOAD_W(in, 3);
     uint32x4_t n0 = LOAD_W(in, 4), n1 = LOAD_W(in, 5), n2 = LOAD_W(in, 6), n3 = LOAD_W(in, 7);
+    const uint32_t *const pad_kw = LIBSHA_PAD64_KW;
 
     SHA256_COMPRESS_2WAY();
     s0 = vaddq_u32(s0, h0), s1 = vaddq_u32(s1, h1), t0 = vaddq_u32(t0, h0), t1 = vaddq_u32(t1, h1);
@@ -187,9 +190,12 @@ void libsha_arm_shani_many_last_2way(uint32_t *const state[], const struct libsh
     uint32x4_t s0 = vld1q_u32(&state[0][0]), s1 = vld1q_u32(&state[0][4]);
     uint32x4_t t0 = vld1q_u32(&state[1][0]), t1 = vld1q_u32(&state[1][4]);
     uint32x4_t save0 = s0, save1 = s1, save2 = t0, save3 = t1, m0, m1, m2, m3, n0, n1, n2, n3;
+    /* Two blocks of padding alone with one K + W: two 64-byte messages (D64's table), or a batch's
+     * table for its length (after a start, say). */
+    const uint32_t *pad_kw = tails[0].bits == 512 && tails[1].bits == 512 ? LIBSHA_PAD64_KW
+                             : tails[0].kw != NULL && tails[0].kw == tails[1].kw ? tails[0].kw : NULL;
 
-    if (tails[0].bits == 512 && tails[1].bits == 512) {
-        /* Two 64-byte messages: the padding block D64 uses, K + W from a table. */
+    if (pad_kw != NULL) {
         SHA256_PAD64_2WAY();
     } else {
         TAIL_BLOCK(tails[0], m0, m1, m2, m3);
@@ -197,13 +203,15 @@ void libsha_arm_shani_many_last_2way(uint32_t *const state[], const struct libsh
         SHA256_COMPRESS_2WAY();
     }
     s0 = vaddq_u32(s0, save0), s1 = vaddq_u32(s1, save1), t0 = vaddq_u32(t0, save2), t1 = vaddq_u32(t1, save3);
-    if (flags & LIBSHA_DOUBLE) {
+    if (flags & LIBSHA_DOUBLE) { /* from H0, or an HMAC's outer state (its padding: 768 bits) */
+        const uint32_t *outer = tails[0].outer;
+        uint32x4_t o0 = outer != NULL ? vld1q_u32(&outer[0]) : h0, o1 = outer != NULL ? vld1q_u32(&outer[4]) : h1;
         m0 = s0, m1 = s1, n0 = t0, n1 = t1;
         m2 = n2 = vld1q_u32(&OUTER_PAD[0]);
-        m3 = n3 = vld1q_u32(&OUTER_PAD[4]);
-        s0 = t0 = h0, s1 = t1 = h1;
+        m3 = n3 = outer != NULL ? vsetq_lane_u32(768, vld1q_u32(&OUTER_PAD[4]), 3) : vld1q_u32(&OUTER_PAD[4]);
+        s0 = t0 = o0, s1 = t1 = o1;
         SHA256_COMPRESS_2WAY();
-        s0 = vaddq_u32(s0, h0), s1 = vaddq_u32(s1, h1), t0 = vaddq_u32(t0, h0), t1 = vaddq_u32(t1, h1);
+        s0 = vaddq_u32(s0, o0), s1 = vaddq_u32(s1, o1), t0 = vaddq_u32(t0, o0), t1 = vaddq_u32(t1, o1);
     }
     STORE_DIGEST(out[0], s0, s1);
     STORE_DIGEST(out[1], t0, t1);

@@ -246,13 +246,6 @@ static LIBSHA_ALWAYS_INLINE void TAIL_WORDS(const struct libsha_tail tails[], VE
             STORE_DIGESTS(out, digest_);                     \
         }                                                    \
     } while (0)
-#define FINISH(out, flags) FINISH_FROM(out, flags, (const uint32_t *)NULL)
-/* The last block's words w[] on the state a..h, then FINISH. */
-#define LAST_BLOCK(out, flags) \
-    do {                       \
-        COMPRESS_RING();       \
-        FINISH(out, flags);    \
-    } while (0)
 
 /* The last block of LANES messages, each tail (< 56 bytes) padded here, and
  * with LIBSHA_DOUBLE the outer hash, in the same registers. */
@@ -267,7 +260,8 @@ void MULTIWAY_MANY_LAST(uint32_t *const state[], const struct libsha_tail tails[
     LOAD_STATES(state, words);
     a = words[0], b = words[1], c = words[2], d = words[3];
     e = words[4], f = words[5], g = words[6], h = words[7];
-    LAST_BLOCK(out, flags);
+    COMPRESS_RING();
+    FINISH_FROM(out, flags, (flags & LIBSHA_DOUBLE) ? tails[0].outer : (const uint32_t *)NULL);
 }
 
 /* LANES whole messages of one length: from the initial state (or start's, the same in every
@@ -307,15 +301,15 @@ void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned
         tails[lane].len = len % 64;
         tails[lane].before = len - len % 64;
         tails[lane].bits = bits;
+        tails[lane].kw = NULL;
+        tails[lane].outer = NULL;
     }
     TAIL_WORDS(tails, w);
     COMPRESS_RING();
     FINISH_FROM(out, flags, outer);
 }
 #undef TAIL_WORDS
-#undef FINISH
 #undef FINISH_FROM
-#undef LAST_BLOCK
 #endif
 
 #undef STORE_DIGESTS

@@ -63,9 +63,10 @@ libsha_many_last_f libsha_x86_shani_many_last_2way;
 
 /* The padding block after a 64-byte message: K + W is a constant table, and
  * each pair of rounds loads its own two words (no shuffle, nothing past the end). */
-#define PAD_RNDS4(s0, s1, g)                                                                              \
-    s1 = _mm_sha256rnds2_epu32(s1, s0, _mm_loadu_si128((const __m128i *)&LIBSHA_PAD64_KW[4 * (g)]));     \
-    s0 = _mm_sha256rnds2_epu32(s0, s1, _mm_loadl_epi64((const __m128i *)&LIBSHA_PAD64_KW[4 * (g) + 2]))
+#define KW_RNDS4(s0, s1, kw, g)                                                               \
+    s1 = _mm_sha256rnds2_epu32(s1, s0, _mm_loadu_si128((const __m128i *)&(kw)[4 * (g)]));     \
+    s0 = _mm_sha256rnds2_epu32(s0, s1, _mm_loadl_epi64((const __m128i *)&(kw)[4 * (g) + 2]))
+#define PAD_RNDS4(s0, s1, g) KW_RNDS4(s0, s1, LIBSHA_PAD64_KW, g)
 #define COMPRESS_PAD64(s0, s1)                                                                 \
     PAD_RNDS4(s0, s1, 0); PAD_RNDS4(s0, s1, 1); PAD_RNDS4(s0, s1, 2); PAD_RNDS4(s0, s1, 3);     \
     PAD_RNDS4(s0, s1, 4); PAD_RNDS4(s0, s1, 5); PAD_RNDS4(s0, s1, 6); PAD_RNDS4(s0, s1, 7);     \
@@ -85,13 +86,15 @@ libsha_many_last_f libsha_x86_shani_many_last_2way;
         efgh = _mm_alignr_epi8(dchg_, feba_, 8);                    \
     } while (0)
 
-/* The inner digest as the outer block's W0..7; W8..15 are its padding. */
-#define OUTER_BLOCK(abef, cdgh, m0, m1, m2, m3)                     \
+/* The inner digest as the outer block's W0..7; W8..15 are its padding, for an outer message of
+ * `bits` (256: SHA-256's; 768: an HMAC's, after its key block). */
+#define OUTER_BLOCK_OF(abef, cdgh, m0, m1, m2, m3, bits)            \
     do {                                                            \
         TO_ABCD_EFGH(abef, cdgh, m0, m1);                           \
         m2 = _mm_set_epi32(0, 0, 0, (int)0x80000000);               \
-        m3 = _mm_set_epi32(256, 0, 0, 0);                           \
+        m3 = _mm_set_epi32((int)(bits), 0, 0, 0);                   \
     } while (0)
+#define OUTER_BLOCK(abef, cdgh, m0, m1, m2, m3) OUTER_BLOCK_OF(abef, cdgh, m0, m1, m2, m3, 256)
 
 #define STORE_DIGEST(out, abef, cdgh, mask)                                         \
     do {                                                                            \
@@ -185,13 +188,15 @@ void libsha_x86_shani_d64_1way(unsigned char *out, const unsigned char *in)
     RNDS4(s0, s1, _mm_add_epi32(ma, K4(g))); RNDS4(t0, t1, _mm_add_epi32(na, K4(g)))
 #define FOUR_ROUNDS_2WAY(g, ma, mb, mc, md, na, nb, nc, nd) \
     SCHED4(ma, mb, mc, md); SCHED4(na, nb, nc, nd); RNDS4_2WAY(g, ma, na)
-#define PAD4_2WAY(g) PAD_RNDS4(s0, s1, g); PAD_RNDS4(t0, t1, g)
+/* The padding block's rounds on the K + W table pad_kw, a local of the function. */
+#define PAD4_2WAY(g) KW_RNDS4(s0, s1, pad_kw, g); KW_RNDS4(t0, t1, pad_kw, g)
 
 /* Two blobs with their round chains interleaved: each sha256rnds2 waits on
  * the one before it, so a second independent chain fills the gaps. */
 void libsha_x86_shani_d64_2way(unsigned char *out, const unsigned char *in)
 {
     const __m128i mask = BSWAP32_MASK;
+    const uint32_t *const pad_kw = LIBSHA_PAD64_KW;
     __m128i s0 = H0_ABEF, s1 = H0_CDGH, t0 = H0_ABEF, t1 = H0_CDGH;
     __m128i save0, save1, save2, save3;
     __m128i m0 = LOAD_W(in, 0, mask), m1 = LOAD_W(in, 1, mask);
@@ -252,12 +257,15 @@ void libsha_x86_shani_many_last_2way(uint32_t *const state[], const struct libsh
 {
     const __m128i mask = BSWAP32_MASK;
     __m128i s0, s1, t0, t1, save0, save1, save2, save3, m0, m1, m2, m3, n0, n1, n2, n3;
+    /* Two blocks of padding alone with one K + W: two 64-byte messages (D64's table), or a batch's
+     * table for its length (after a start, say). */
+    const uint32_t *pad_kw = tails[0].bits == 512 && tails[1].bits == 512 ? LIBSHA_PAD64_KW
+                             : tails[0].kw != NULL && tails[0].kw == tails[1].kw ? tails[0].kw : NULL;
 
     LOAD_STATE(state[0], s0, s1);
     LOAD_STATE(state[1], t0, t1);
     save0 = s0, save1 = s1, save2 = t0, save3 = t1;
-    if (tails[0].bits == 512 && tails[1].bits == 512) {
-        /* Two 64-byte messages: the padding block D64 uses, K + W from a table. */
+    if (pad_kw != NULL) {
         SHA256_PAD64_2WAY();
     } else {
         LIBSHA_X86_TAIL_BLOCK(tails[0], m0, m1, m2, m3);
@@ -270,13 +278,19 @@ void libsha_x86_shani_many_last_2way(uint32_t *const state[], const struct libsh
     }
     s0 = _mm_add_epi32(s0, save0), s1 = _mm_add_epi32(s1, save1);
     t0 = _mm_add_epi32(t0, save2), t1 = _mm_add_epi32(t1, save3);
-    if (flags & LIBSHA_DOUBLE) {
-        OUTER_BLOCK(s0, s1, m0, m1, m2, m3);
-        OUTER_BLOCK(t0, t1, n0, n1, n2, n3);
-        s0 = t0 = H0_ABEF, s1 = t1 = H0_CDGH;
+    if (flags & LIBSHA_DOUBLE) { /* from H0, or an HMAC's outer state */
+        __m128i o0 = H0_ABEF, o1 = H0_CDGH;
+        int bits = 256;
+        if (tails[0].outer != NULL) {
+            LOAD_STATE(tails[0].outer, o0, o1);
+            bits = 768;
+        }
+        OUTER_BLOCK_OF(s0, s1, m0, m1, m2, m3, bits);
+        OUTER_BLOCK_OF(t0, t1, n0, n1, n2, n3, bits);
+        s0 = t0 = o0, s1 = t1 = o1;
         SHA256_COMPRESS_2WAY();
-        s0 = _mm_add_epi32(s0, H0_ABEF), s1 = _mm_add_epi32(s1, H0_CDGH);
-        t0 = _mm_add_epi32(t0, H0_ABEF), t1 = _mm_add_epi32(t1, H0_CDGH);
+        s0 = _mm_add_epi32(s0, o0), s1 = _mm_add_epi32(s1, o1);
+        t0 = _mm_add_epi32(t0, o0), t1 = _mm_add_epi32(t1, o1);
     }
     STORE_DIGEST(out[0], s0, s1, mask);
     STORE_DIGEST(out[1], t0, t1, mask);
