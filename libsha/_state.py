@@ -81,11 +81,12 @@ def from_midstate(words: Buffer, length: int) -> bytes:
     lib = _native.lib_keeping_gil()
     ctx = _native.Context()
     with borrow(words, "words") as (pointer, nbytes):
-        if nbytes != 32:
+        if nbytes != 32:  # (C reads 32 bytes from the pointer: the size is checked here)
             raise ValueError(f"a midstate's words are 32 bytes, not {nbytes}")
-        if length < 0 or length % 64 or length >= 1 << 61:
-            raise ValueError(f"a midstate's length is a multiple of 64 below 2**61, not {length}")
-        check(lib.libsha_sha256_init_midstate(ctx, pointer, length))
+        code = lib.libsha_sha256_init_midstate(ctx, pointer, length) if 0 <= length < 1 << 64 else ERR_ARGUMENT
+    if code == ERR_ARGUMENT:  # the library's check: a multiple of 64, within SHA-256's limit
+        raise ValueError(f"a midstate's length is a multiple of 64 below 2**61, not {length}")
+    check(code)
     try:
         return export(ctx)
     finally:

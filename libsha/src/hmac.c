@@ -40,7 +40,7 @@ static int hmac_check(const libsha_hmac_sha256_ctx *ctx)
 {
     if (ctx == NULL)
         return LIBSHA_ERR_NULL;
-    if (!libsha_stream_live(&ctx->inner) || !libsha_stream_live(&ctx->outer))
+    if (!libsha_hmac_live(ctx))
         return LIBSHA_ERR_STATE;
     return LIBSHA_OK;
 }

@@ -169,9 +169,12 @@ static int start_after(struct libsha_start *start, const libsha_sha256_ctx *ctx,
         ctx = &hmac->inner;
     if (ctx == NULL)
         return LIBSHA_ERR_NULL;
-    if (!libsha_stream_live(ctx) || (hmac != NULL && (!libsha_stream_live(&hmac->outer) || hmac->outer.length != 64)))
+    if (hmac != NULL ? !libsha_hmac_live(hmac) : !libsha_stream_live(ctx))
         return LIBSHA_ERR_STATE;
-    if ((hmac != NULL && (flags & LIBSHA_DOUBLE)) || (n <= SIZE_MAX / 64 - 1 && libsha_overlaps(out, OUT_SIZE(flags) * n, whole, size)))
+    if (hmac != NULL && (flags & LIBSHA_DOUBLE))
+        return LIBSHA_ERR_ARGUMENT;
+    /* (n past this: check_common refuses it) */
+    if (n <= SIZE_MAX / 64 - 1 && libsha_overlaps(out, OUT_SIZE(flags) * n, whole, size))
         return LIBSHA_ERR_ARGUMENT;
     memcpy(start->state, ctx->state, sizeof start->state);
     start->head_len = (size_t)(ctx->length % 64);
@@ -197,18 +200,15 @@ static int many_on(const struct libsha_impl *impl, unsigned char *out, const str
         return err;
     if (after)
         jobs.start = &start;
-    if (!(flags & LIBSHA_HEX)) {
-        libsha_lanes_run(impl, &jobs);
-        libsha_wipe_bytes(start.state, sizeof start.state);
-        return LIBSHA_OK;
-    }
     /* With LIBSHA_HEX the digests go to the upper half of out's 64 * n bytes, then each becomes its
      * 64 characters from the front: digest i's text ends at 64 * i + 64, which is at most where
      * digest i itself ends (32 * n + 32 * i + 32), so no digest is overwritten before it is read. */
-    jobs.out = out + 32 * n;
+    if (flags & LIBSHA_HEX)
+        jobs.out = out + 32 * n;
     libsha_lanes_run(impl, &jobs);
-    libsha_wipe_bytes(start.state, sizeof start.state);
-    for (i = 0; i < n; ++i) {
+    if (after)
+        libsha_wipe_bytes(start.state, sizeof start.state);
+    for (i = 0; (flags & LIBSHA_HEX) && i < n; ++i) {
         unsigned char digest[32];
         memcpy(digest, out + 32 * n + 32 * i, 32);
         libsha_hex((char *)out + 64 * i, digest, 32);

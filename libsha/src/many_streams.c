@@ -74,7 +74,7 @@ static int check_object(const void *obj, size_t size, int hmac)
         return LIBSHA_ERR_NULL;
     if ((uintptr_t)ctx > UINTPTR_MAX - size)
         return LIBSHA_ERR_ARGUMENT;
-    if (!libsha_stream_live(ctx) || (hmac && !libsha_stream_live(&((const libsha_hmac_sha256_ctx *)obj)->outer)))
+    if (hmac ? !libsha_hmac_live((const libsha_hmac_sha256_ctx *)obj) : !libsha_stream_live(ctx))
         return LIBSHA_ERR_STATE;
     return LIBSHA_OK;
 }

@@ -281,6 +281,13 @@ static inline int libsha_stream_live(const libsha_sha256_ctx *ctx)
 {
     return ctx->marker == LIBSHA_CTX_MARKER;
 }
+/* Whether an HMAC context is as init left it and updates keep it: both halves live, the outer one
+ * waiting after its key block, the inner one past its own. */
+static inline int libsha_hmac_live(const libsha_hmac_sha256_ctx *ctx)
+{
+    return libsha_stream_live(&ctx->inner) && libsha_stream_live(&ctx->outer) && ctx->outer.length == 64
+           && ctx->inner.length >= 64;
+}
 /* Zero a context, or any bytes, in a way the optimiser cannot drop as dead stores. */
 void libsha_wipe_ctx(libsha_sha256_ctx *ctx);
 void libsha_wipe_bytes(void *p, size_t n);

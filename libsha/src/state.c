@@ -111,9 +111,7 @@ int libsha_hmac_sha256_export(const libsha_hmac_sha256_ctx *ctx, unsigned char o
 {
     if (ctx == NULL || out == NULL)
         return LIBSHA_ERR_NULL;
-    /* The outer state waits at its one key block; anything else is not a context init made. */
-    if (!libsha_stream_live(&ctx->inner) || !libsha_stream_live(&ctx->outer) || ctx->outer.length != 64
-        || ctx->inner.length < 64)
+    if (!libsha_hmac_live(ctx))
         return LIBSHA_ERR_STATE;
     if (libsha_overlaps(out, LIBSHA_HMAC_STATE_SIZE, ctx, sizeof *ctx))
         return LIBSHA_ERR_ARGUMENT;
