@@ -12,6 +12,8 @@
     libsha.tagged_hash("BIP0340/challenge", m)  # BIP-340; tagged_hash_many for a batch
     h.state(); libsha.sha256.from_state(s)  # a saved state, resumed anywhere (pickle too)
     libsha.sha256_file(path)            # a file, read and hashed in overlapping chunks
+    libsha.pbkdf2_hmac("sha256", pw, salt, 600_000)   # hashlib's call; pbkdf2_hmac_many for a batch
+    libsha.hkdf(key_material, 32, salt, info)         # HKDF-SHA256 (hkdf_extract, hkdf_expand, HKDF)
 
 Which implementation runs is libsha.dispatch's (select, using, implementations, ...).
 The pure-Python oracle is libsha.reference (it never loads the native library).
@@ -46,6 +48,15 @@ _HOMES = {
     "tagged_hash": "_tagged",
     "tagged_hash_many": "_tagged",
     "merkle_root": "_merkle",
+    "pbkdf2_hmac": "_pbkdf2",
+    "pbkdf2_hmac_many": "_pbkdf2",
+    "hkdf": "_hkdf",
+    "hkdf_extract": "_hkdf",
+    "hkdf_expand": "_hkdf",
+    "HKDF": "_hkdf",
+    "HKDFExpand": "_hkdf",
+    "AlreadyFinalized": "_errors",
+    "InvalidKey": "_errors",
     "sha256_file": "_files",
     "sha256_files": "_files",
     "update_many": "_many_streams",
@@ -63,13 +74,20 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from . import dispatch as dispatch
     from . import reference as reference
+    from ._errors import AlreadyFinalized as AlreadyFinalized
     from ._errors import ConfigurationError as ConfigurationError
+    from ._errors import InvalidKey as InvalidKey
     from ._errors import LibraryLoadError as LibraryLoadError
     from ._errors import NonContiguousError as NonContiguousError
     from ._files import sha256_file as sha256_file
     from ._files import sha256_files as sha256_files
     from ._hash import new as new
     from ._hash import sha256 as sha256
+    from ._hkdf import HKDF as HKDF
+    from ._hkdf import HKDFExpand as HKDFExpand
+    from ._hkdf import hkdf as hkdf
+    from ._hkdf import hkdf_expand as hkdf_expand
+    from ._hkdf import hkdf_extract as hkdf_extract
     from ._hmac import HMAC as HMAC
     from ._hmac import hmac_new as hmac_new
     from ._hmac import hmac_sha256 as hmac_sha256
@@ -78,6 +96,8 @@ if TYPE_CHECKING:
     from ._merkle import merkle_root as merkle_root
     from ._native import library_version as library_version
     from ._oneshot import sha256_digest as sha256_digest
+    from ._pbkdf2 import pbkdf2_hmac as pbkdf2_hmac
+    from ._pbkdf2 import pbkdf2_hmac_many as pbkdf2_hmac_many
     from ._oneshot import sha256_hexdigest as sha256_hexdigest
     from ._oneshot import sha256d64 as sha256d64
     from ._tagged import tagged_hash as tagged_hash

@@ -47,6 +47,8 @@ typedef int batch_after_f(unsigned char *out, const libsha_sha256_ctx *ctx, cons
                           const size_t *lens, size_t n, unsigned flags);
 typedef int hmac_batch_after_f(unsigned char *out, const libsha_hmac_sha256_ctx *ctx, const void *const *msgs,
                                const size_t *lens, size_t n, unsigned flags);
+typedef int hkdf_f(unsigned char *out, size_t out_len, const void *salt, size_t salt_len, const void *ikm,
+                   size_t ikm_len, const void *info, size_t info_len);
 
 static struct {
     oneshot_f *sha256;
@@ -69,8 +71,9 @@ static struct {
     batch_f *many;
     batch_after_f *many_after;
     hmac_batch_after_f *hmac_many_after;
+    hkdf_f *hkdf;
 } lib;
-#define ENTRY_POINTS 20
+#define ENTRY_POINTS 21
 
 /* The declarations in libsha.h and the types above agree (_Generic does not evaluate its operand:
  * no reference to the library, which this module never links). */
@@ -95,6 +98,7 @@ SAME_TYPE(libsha_hmac_sha256_import, hmac_import_f);
 SAME_TYPE(libsha_sha256_many, batch_f);
 SAME_TYPE(libsha_sha256_many_after, batch_after_f);
 SAME_TYPE(libsha_hmac_sha256_many_after, hmac_batch_after_f);
+SAME_TYPE(libsha_hkdf_sha256, hkdf_f);
 
 static int allowed;                  /* hashing may run now (bind(), allow()) */
 static Py_ssize_t gil_release_bytes; /* inputs from this size on release the GIL */
@@ -222,6 +226,52 @@ static PyObject *hmac_sha256(PyObject *module, PyObject *const *args, Py_ssize_t
     if (code != LIBSHA_OK)
         return raise_code(code), NULL;
     return PyBytes_FromStringAndSize((const char *)out, 32);
+}
+
+/* hkdf(key_material, length, salt, info): the whole derivation in one call (salt and info may be
+ * None; _hkdf.hkdf checked length, 0 to 8160). The key is made on the stack and wiped there. */
+static PyObject *hkdf(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer view[3]; /* key material, salt, info */
+    static const char *const what[3] = {"key_material", "salt", "info"};
+    unsigned char out[255 * 32];
+    volatile unsigned char *wipe = out;
+    Py_ssize_t length, got = 0, i;
+    PyObject *result = NULL;
+    int code = LIBSHA_OK;
+    (void)module;
+    if (nargs != 4)
+        return PyErr_Format(PyExc_TypeError, "hkdf() takes exactly 4 arguments (%zd given)", nargs);
+    length = PyLong_AsSsize_t(args[1]);
+    if (length == -1 && PyErr_Occurred())
+        return NULL;
+    if (length < 0 || length > (Py_ssize_t)sizeof out)
+        return PyErr_Format(PyExc_ValueError, "hkdf(): length %zd out of range", length);
+    if (ready() < 0)
+        return NULL;
+    for (got = 0; got < 3; ++got) {
+        PyObject *obj = got == 0 || args[got + 1] != Py_None ? args[got == 0 ? 0 : got + 1] : NULL;
+        if (obj == NULL) {
+            view[got].buf = NULL, view[got].len = 0, view[got].obj = NULL;
+        } else if (get_view(obj, &view[got], what[got]) < 0) {
+            code = -1;
+            break;
+        }
+    }
+    if (code == LIBSHA_OK) {
+        code = lib.hkdf(out, (size_t)length, view[1].buf, (size_t)view[1].len, view[0].buf, (size_t)view[0].len,
+                        view[2].buf, (size_t)view[2].len);
+        if (code != LIBSHA_OK)
+            raise_code(code);
+        else
+            result = PyBytes_FromStringAndSize((const char *)out, length);
+    }
+    for (i = 0; i < got; ++i)
+        if (view[i].obj != NULL)
+            PyBuffer_Release(&view[i]);
+    for (i = 0; i < length; ++i)
+        wipe[i] = 0;
+    return result;
 }
 
 /* ---- the objects' shared parts: a lock made on first need, hashlib's scheme ---- */
@@ -851,9 +901,9 @@ static PyObject *bind(PyObject *module, PyObject *args)
     Py_ssize_t ctx_size, hmac_ctx_size;
     size_t i;
     (void)module;
-    if (!PyArg_ParseTuple(args, "(KKKKKKKKKKKKKKKKKKKK)nn:bind", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6],
+    if (!PyArg_ParseTuple(args, "(KKKKKKKKKKKKKKKKKKKKK)nn:bind", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6],
                           &a[7], &a[8], &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15], &a[16], &a[17], &a[18],
-                          &a[19], &ctx_size, &hmac_ctx_size))
+                          &a[19], &a[20], &ctx_size, &hmac_ctx_size))
         return NULL;
     if ((size_t)ctx_size != sizeof(libsha_sha256_ctx) || (size_t)hmac_ctx_size != sizeof(libsha_hmac_sha256_ctx))
         return PyErr_Format(PyExc_ValueError, "libsha._accel was built for contexts of %zu and %zu bytes; this library "
@@ -870,7 +920,7 @@ static PyObject *bind(PyObject *module, PyObject *args)
     ENTRY(export_state, export_f, a[13]), ENTRY(import_state, import_f, a[14]);
     ENTRY(hmac_export_state, hmac_export_f, a[15]), ENTRY(hmac_import_state, hmac_import_f, a[16]);
     ENTRY(many, batch_f, a[17]), ENTRY(many_after, batch_after_f, a[18]);
-    ENTRY(hmac_many_after, hmac_batch_after_f, a[19]);
+    ENTRY(hmac_many_after, hmac_batch_after_f, a[19]), ENTRY(hkdf, hkdf_f, a[20]);
     allowed = 1;
     Py_RETURN_NONE;
 }
@@ -898,6 +948,7 @@ static PyMethodDef module_functions[] = {
     {"hmac_sha256", (PyCFunction)(void (*)(void))hmac_sha256, METH_FASTCALL,
      "HMAC-SHA256 of msg under key (any C-contiguous buffers), as 32 bytes."},
     {"update_many", update_many, METH_VARARGS, NULL},
+    {"hkdf", (PyCFunction)(void (*)(void))hkdf, METH_FASTCALL, NULL},
     {"hash_list", hash_list, METH_VARARGS, NULL},
     {"setup", setup, METH_VARARGS, NULL},
     {"bind", bind, METH_VARARGS, NULL},
@@ -942,13 +993,13 @@ PyMODINIT_FUNC PyInit__accel(void)
     if (module == NULL)
         return NULL;
     /* What bind() takes, in its order: _native.py hands over these functions' addresses. */
-    names = Py_BuildValue("(ssssssssssssssssssss)", "libsha_sha256", "libsha_sha256_init", "libsha_sha256_update",
+    names = Py_BuildValue("(sssssssssssssssssssss)", "libsha_sha256", "libsha_sha256_init", "libsha_sha256_update",
                           "libsha_sha256_final", "libsha_sha256_wipe", "libsha_hmac_sha256", "libsha_hmac_sha256_init",
                           "libsha_hmac_sha256_update", "libsha_hmac_sha256_final", "libsha_hmac_sha256_wipe",
                           "libsha_hex", "libsha_sha256_update_many", "libsha_hmac_sha256_update_many",
                           "libsha_sha256_export", "libsha_sha256_import", "libsha_hmac_sha256_export",
                           "libsha_hmac_sha256_import", "libsha_sha256_many", "libsha_sha256_many_after",
-                          "libsha_hmac_sha256_many_after");
+                          "libsha_hmac_sha256_many_after", "libsha_hkdf_sha256");
     if (names == NULL || PyModule_AddObject(module, "ENTRY_POINTS", names) < 0) {
         Py_XDECREF(names);
         Py_DECREF(module);

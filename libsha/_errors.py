@@ -26,6 +26,14 @@ def a_type(value: object) -> str:
     return ("an " if name[:1].lower() in "aeiou" else "a ") + name
 
 
+class AlreadyFinalized(Exception):
+    """A one-use key derivation object (HKDF, HKDFExpand) used again, as cryptography raises it."""
+
+
+class InvalidKey(Exception):
+    """HKDF.verify: the key derived is not the one expected."""
+
+
 class NonContiguousError(ValueError, BufferError):
     """A buffer that is not C-contiguous (a ValueError, and the BufferError hashlib raises)."""
 

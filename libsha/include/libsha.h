@@ -491,6 +491,45 @@ LIBSHA_API int libsha_hmac_sha256_many_views_after(unsigned char *out, const lib
                                                    const int64_t *buffer_sizes, size_t nbuffers, size_t n,
                                                    unsigned flags);
 
+/*
+ * Key derivation. PBKDF2-HMAC-SHA256 (RFC 8018 5.2): the out_len bytes
+ * derived from password and salt in `iterations` iterations (at least 1);
+ * out_len may be anything up to (2^32 - 1) * 32 bytes. Each 32-byte block of
+ * the key is a chain of its own: a key's blocks, and the _many form's keys,
+ * run side by side in the active row's lanes. libsha_pbkdf2_hmac_sha256_many
+ * derives n keys of out_len bytes each, key i (from passwords[i] and salts[i],
+ * of password_lens[i] and salt_lens[i] bytes; a pointer may repeat) to
+ * out + i * out_len, all with one iteration count. Returns LIBSHA_OK,
+ * LIBSHA_ERR_NULL (a pointer NULL with a non-zero length, or an array NULL with
+ * n > 0), LIBSHA_ERR_ARGUMENT (iterations 0, out_len past the limit, n *
+ * out_len overflowing, or out overlapping a password or salt) or
+ * LIBSHA_ERR_TOO_LONG (a salt past SHA-256's limit); on error nothing is
+ * written. What was derived from a password on the way is wiped.
+ */
+LIBSHA_API int libsha_pbkdf2_hmac_sha256(unsigned char *out, size_t out_len, const void *password,
+                                         size_t password_len, const void *salt, size_t salt_len,
+                                         uint64_t iterations);
+LIBSHA_API int libsha_pbkdf2_hmac_sha256_many(unsigned char *out, size_t out_len, const void *const *passwords,
+                                              const size_t *password_lens, const void *const *salts,
+                                              const size_t *salt_lens, size_t n, uint64_t iterations);
+
+/*
+ * HKDF-SHA256 (RFC 5869). Extract: prk = HMAC(salt, ikm), no salt (NULL, 0)
+ * standing for 32 zero bytes. Expand: out_len bytes (at most 255 * 32 = 8160)
+ * from a pseudorandom key (any length: it is an HMAC key) and info.
+ * libsha_hkdf_sha256 does both, the PRK never leaving the library. out may
+ * overlap any input. Returns LIBSHA_OK, LIBSHA_ERR_NULL (a pointer NULL with a
+ * non-zero length), LIBSHA_ERR_ARGUMENT (out_len past 8160) or
+ * LIBSHA_ERR_TOO_LONG (an input past SHA-256's limit); on error nothing is
+ * written. Intermediate key material is wiped.
+ */
+LIBSHA_API int libsha_hkdf_sha256_extract(unsigned char prk[32], const void *salt, size_t salt_len,
+                                          const void *ikm, size_t ikm_len);
+LIBSHA_API int libsha_hkdf_sha256_expand(unsigned char *out, size_t out_len, const void *prk, size_t prk_len,
+                                         const void *info, size_t info_len);
+LIBSHA_API int libsha_hkdf_sha256(unsigned char *out, size_t out_len, const void *salt, size_t salt_len,
+                                  const void *ikm, size_t ikm_len, const void *info, size_t info_len);
+
 /* Lowercase hex: writes 2 * len characters (no terminating NUL) for
  * in[0..len) to out, which must not overlap in. Returns LIBSHA_OK,
  * LIBSHA_ERR_NULL (out or in NULL with len > 0: nothing written) or

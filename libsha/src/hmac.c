@@ -6,7 +6,7 @@
 #include "sha256_impl.h"
 
 /* ctx->inner and ctx->outer after the key's ipad and opad blocks. */
-static void hmac_start(const struct libsha_impl *impl, libsha_hmac_sha256_ctx *ctx, const unsigned char *key,
+void libsha_hmac_start(const struct libsha_impl *impl, libsha_hmac_sha256_ctx *ctx, const unsigned char *key,
                        size_t keylen)
 {
     unsigned char block[64], pad[64]; /* K0, then K0 ^ ipad and K0 ^ opad */
@@ -45,7 +45,7 @@ static int hmac_check(const libsha_hmac_sha256_ctx *ctx)
     return LIBSHA_OK;
 }
 
-static int hmac_finish(const struct libsha_impl *impl, libsha_hmac_sha256_ctx *ctx, unsigned char out[32])
+int libsha_hmac_finish(const struct libsha_impl *impl, libsha_hmac_sha256_ctx *ctx, unsigned char out[32])
 {
     unsigned char inner[32];
     libsha_stream_final(impl, &ctx->inner, inner);       /* wipes ctx->inner */
@@ -64,7 +64,7 @@ int libsha_hmac_sha256_init(libsha_hmac_sha256_ctx *ctx, const void *key, size_t
     libsha_enter();
     if (ctx == NULL || (key == NULL && keylen > 0))
         return LIBSHA_ERR_NULL;
-    hmac_start(libsha_active(), ctx, (const unsigned char *)key, keylen);
+    libsha_hmac_start(libsha_active(), ctx, (const unsigned char *)key, keylen);
     return LIBSHA_OK;
 }
 
@@ -85,7 +85,7 @@ int libsha_hmac_sha256_final(libsha_hmac_sha256_ctx *ctx, unsigned char out[32])
         return LIBSHA_ERR_NULL;
     if ((err = hmac_check(ctx)) != LIBSHA_OK)
         return err;
-    return hmac_finish(libsha_active(), ctx, out);
+    return libsha_hmac_finish(libsha_active(), ctx, out);
 }
 
 void libsha_hmac_sha256_wipe(libsha_hmac_sha256_ctx *ctx)
@@ -104,14 +104,14 @@ int libsha_hmac_run(const struct libsha_impl *impl, const void *key, size_t keyl
 
     if (out == NULL || (key == NULL && keylen > 0) || (msg == NULL && msglen > 0))
         return LIBSHA_ERR_NULL;
-    hmac_start(impl, &ctx, (const unsigned char *)key, keylen);
+    libsha_hmac_start(impl, &ctx, (const unsigned char *)key, keylen);
     err = libsha_stream_update(impl, &ctx.inner, msg, msglen);
     if (err != LIBSHA_OK) {
         libsha_hmac_sha256_wipe(&ctx);
         return err;
     }
     /* out is written last, after key and msg were read: it may overlap them. */
-    return hmac_finish(impl, &ctx, out);
+    return libsha_hmac_finish(impl, &ctx, out);
 }
 
 int libsha_hmac_sha256(const void *key, size_t keylen, const void *msg, size_t msglen, unsigned char out[32])

@@ -14,22 +14,26 @@ libsha_transform_f libsha_sse4_transform;
 libsha_finalize_f libsha_sse4_finalize;
 libsha_d64_f libsha_sse4_d64, libsha_sse41_d64_4way;
 libsha_many_f libsha_sse41_many_4way;
+libsha_chains_f libsha_sse41_chains_4way;
 /* kernels/avx2_1way.c, kernels/avx2_8way.c */
 libsha_transform_f libsha_avx2_transform;
 libsha_finalize_f libsha_avx2_finalize;
 libsha_d64_f libsha_avx2_d64_8way;
 libsha_many_f libsha_avx2_many_8way;
+libsha_chains_f libsha_avx2_chains_8way;
 /* kernels/avx512_4way_8way_16way.c */
 libsha_d64_f libsha_avx512_d64_4way, libsha_avx512_d64_8way, libsha_avx512_d64_16way;
 libsha_many_f libsha_avx512_many_4way, libsha_avx512_many_8way, libsha_avx512_many_16way;
 libsha_many_last_f libsha_avx512_many_last_8way, libsha_avx512_many_last_16way;
 libsha_many_whole_f libsha_avx512_many_whole_8way, libsha_avx512_many_whole_16way;
+libsha_chains_f libsha_avx512_chains_4way, libsha_avx512_chains_8way, libsha_avx512_chains_16way;
 /* kernels/x86_shani_1way_2way.c */
 libsha_transform_f libsha_x86_shani_transform;
 libsha_finalize_f libsha_x86_shani_finalize;
 libsha_d64_f libsha_x86_shani_d64_1way, libsha_x86_shani_d64_2way;
 libsha_many_f libsha_x86_shani_many_2way;
 libsha_many_last_f libsha_x86_shani_many_last_2way;
+libsha_chains_f libsha_x86_shani_chains_1way, libsha_x86_shani_chains_2way;
 /* kernels/arm_shani_1way_2way.c */
 libsha_transform_f libsha_arm_shani_transform;
 libsha_d64_f libsha_arm_shani_d64_1way, libsha_arm_shani_d64_2way;
@@ -40,6 +44,7 @@ libsha_d64_f libsha_portable_d64_16way;
 libsha_many_f libsha_portable_many_16way;
 libsha_many_last_f libsha_portable_many_last_16way;
 libsha_many_whole_f libsha_portable_many_whole_16way;
+libsha_chains_f libsha_portable_chains_16way;
 
 const struct libsha_impl libsha_registry[] = {
 #if defined(LIBSHA_HAVE_SHANI) && defined(LIBSHA_HAVE_AVX512)
@@ -60,6 +65,8 @@ const struct libsha_impl libsha_registry[] = {
         .many_last = {[2] = libsha_x86_shani_many_last_2way, [8] = libsha_avx512_many_last_8way,
                       [16] = libsha_avx512_many_last_16way},
         .many_whole = {[8] = libsha_avx512_many_whole_8way, [16] = libsha_avx512_many_whole_16way},
+        .chains = {[1] = libsha_x86_shani_chains_1way, [2] = libsha_x86_shani_chains_2way,
+                   [8] = libsha_avx512_chains_8way, [16] = libsha_avx512_chains_16way},
     },
 #endif
 #if defined(LIBSHA_HAVE_SHANI)
@@ -73,6 +80,7 @@ const struct libsha_impl libsha_registry[] = {
         .d64 = {[1] = libsha_x86_shani_d64_1way, [2] = libsha_x86_shani_d64_2way},
         .many = {[2] = libsha_x86_shani_many_2way},
         .many_last = {[2] = libsha_x86_shani_many_last_2way},
+        .chains = {[1] = libsha_x86_shani_chains_1way, [2] = libsha_x86_shani_chains_2way},
     },
 #endif
 #if defined(LIBSHA_HAVE_BMI2) && defined(LIBSHA_HAVE_AVX512)
@@ -89,6 +97,8 @@ const struct libsha_impl libsha_registry[] = {
         .many = {[4] = libsha_avx512_many_4way, [8] = libsha_avx512_many_8way, [16] = libsha_avx512_many_16way},
         .many_last = {[8] = libsha_avx512_many_last_8way, [16] = libsha_avx512_many_last_16way},
         .many_whole = {[8] = libsha_avx512_many_whole_8way, [16] = libsha_avx512_many_whole_16way},
+        .chains = {[4] = libsha_avx512_chains_4way, [8] = libsha_avx512_chains_8way,
+                   [16] = libsha_avx512_chains_16way},
     },
 #endif
 #if defined(LIBSHA_HAVE_BMI2)
@@ -100,6 +110,7 @@ const struct libsha_impl libsha_registry[] = {
         .finalize = libsha_avx2_finalize,
         .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx2_d64_8way},
         .many = {[4] = libsha_sse41_many_4way, [8] = libsha_avx2_many_8way},
+        .chains = {[4] = libsha_sse41_chains_4way, [8] = libsha_avx2_chains_8way},
     },
 #endif
 #if defined(LIBSHA_HAVE_AVX2)
@@ -111,6 +122,7 @@ const struct libsha_impl libsha_registry[] = {
         .finalize = libsha_sse4_finalize,
         .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx2_d64_8way},
         .many = {[4] = libsha_sse41_many_4way, [8] = libsha_avx2_many_8way},
+        .chains = {[4] = libsha_sse41_chains_4way, [8] = libsha_avx2_chains_8way},
     },
 #endif
 #if defined(LIBSHA_HAVE_SSE41)
@@ -122,6 +134,7 @@ const struct libsha_impl libsha_registry[] = {
         .finalize = libsha_sse4_finalize,
         .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way},
         .many = {[4] = libsha_sse41_many_4way},
+        .chains = {[4] = libsha_sse41_chains_4way},
     },
 #endif
 #if defined(LIBSHA_HAVE_ARM_SHA2)
@@ -152,6 +165,7 @@ const struct libsha_impl libsha_registry[] = {
         .many = {[16] = libsha_portable_many_16way},
         .many_last = {[16] = libsha_portable_many_last_16way},
         .many_whole = {[16] = libsha_portable_many_whole_16way},
+        .chains = {[16] = libsha_portable_chains_16way},
     },
 #endif
 };

@@ -89,6 +89,19 @@ typedef void libsha_many_whole_f(const unsigned char *const msgs[], size_t len, 
                                  unsigned flags, const struct libsha_start *start);
 typedef libsha_many_whole_f *libsha_many_whole_fn;
 
+/* One PBKDF2 chain (RFC 8018's F for one output block): the password's HMAC
+ * states after its ipad and opad blocks, the chain's last U (as words), and T,
+ * the xor of every U so far. */
+struct libsha_chain {
+    uint32_t inner[8], outer[8], u[8], t[8];
+};
+
+/* Optional: W chains at once, each `count` iterations further (u = HMAC(password, u),
+ * t ^= u): each iteration is two blocks of 32 bytes and a known padding, the
+ * states never leaving registers between them. */
+typedef void libsha_chains_f(struct libsha_chain *const chains[], uint64_t count);
+typedef libsha_chains_f *libsha_chains_fn;
+
 /* SHA-256's message limit (2^64 - 1 bits), in whole bytes. */
 #define LIBSHA_MAX_MESSAGE_BYTES ((((uint64_t)1) << 61) - 1)
 
@@ -116,6 +129,9 @@ struct libsha_impl {
     libsha_many_last_fn many_last[LIBSHA_MAX_LANES + 1];
     /* W whole messages of one length at once in .many_whole[W] (optional). */
     libsha_many_whole_fn many_whole[LIBSHA_MAX_LANES + 1];
+    /* W PBKDF2 chains at once in .chains[W] (optional: one chain at a time
+     * goes through the transform where [1] is NULL). */
+    libsha_chains_fn chains[LIBSHA_MAX_LANES + 1];
 };
 
 /* The row's widest many-message kernel (1: none, the transform alone). */
@@ -127,22 +143,38 @@ static inline size_t libsha_widest_many(const struct libsha_impl *impl)
     return w;
 }
 
-/* The kernel width for `active` busy lanes (a row's widest is `widest`): the
- * narrowest width the row has that holds them all if they fill more than half
- * of it, else the widest one they fill (1 is the transform). How the lane
- * scheduler (lanes.c) shrinks a batch's last lanes. */
-static inline size_t libsha_pick_width(const struct libsha_impl *impl, size_t widest, size_t active)
+/* The kernel width for `active` busy lanes (the widest of `widths`, bit W set
+ * for each width a row has, is `widest`): the narrowest width that holds them
+ * all if they fill more than half of it, else the widest one they fill (1 is
+ * the transform). How the lane scheduler (lanes.c) shrinks a batch's last
+ * lanes, and PBKDF2 (pbkdf2.c) its last chains. */
+static inline size_t libsha_pick_width_of(unsigned widths, size_t widest, size_t active)
 {
     size_t w;
     if (active >= widest)
         return widest;
-    for (w = active; w != 1 && impl->many[w] == NULL; ++w)
+    for (w = active; w != 1 && !(widths >> w & 1u); ++w)
         ;
     if (2 * active > w)
         return w;
-    for (w = active; w != 1 && impl->many[w] == NULL; --w)
+    for (w = active; w != 1 && !(widths >> w & 1u); --w)
         ;
     return w;
+}
+
+/* The widths of the row's many-message kernels, as bits (bit W: .many[W]). */
+static inline unsigned libsha_many_widths(const struct libsha_impl *impl)
+{
+    unsigned widths = 0;
+    size_t w;
+    for (w = 2; w <= LIBSHA_MAX_LANES; ++w)
+        widths |= (impl->many[w] != NULL ? 1u : 0u) << w;
+    return widths;
+}
+
+static inline size_t libsha_pick_width(const struct libsha_impl *impl, size_t widest, size_t active)
+{
+    return libsha_pick_width_of(libsha_many_widths(impl), widest, active);
 }
 
 /* FIPS 180-4 4.2.2: the round constants. */
@@ -309,6 +341,17 @@ int libsha_many_offsets_on(const struct libsha_impl *impl, unsigned char *out, c
  * are contexts of `size` bytes, a libsha_sha256_ctx first in each (HMAC contexts when hmac). */
 int libsha_streams_update_on(const struct libsha_impl *impl, void *const *objs, size_t size, int hmac,
                              const void *const *data, const size_t *lens, size_t n);
+
+/* pbkdf2.c: libsha_pbkdf2_hmac_sha256_many on an explicit implementation (also the benchmark's). */
+int libsha_pbkdf2_on(const struct libsha_impl *impl, unsigned char *out, size_t out_len,
+                     const void *const *passwords, const size_t *password_lens, const void *const *salts,
+                     const size_t *salt_lens, size_t n, uint64_t iterations);
+
+/* hmac.c: a key's two states (ctx->inner, ctx->outer after its pad blocks), and the MAC of a
+ * live context to out (the context wiped), on an explicit implementation. */
+void libsha_hmac_start(const struct libsha_impl *impl, libsha_hmac_sha256_ctx *ctx, const unsigned char *key,
+                       size_t keylen);
+int libsha_hmac_finish(const struct libsha_impl *impl, libsha_hmac_sha256_ctx *ctx, unsigned char out[32]);
 
 /* hmac.c: the one-shot HMAC on an explicit implementation. */
 int libsha_hmac_run(const struct libsha_impl *impl, const void *key, size_t keylen, const void *msg,

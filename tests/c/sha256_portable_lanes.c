@@ -54,6 +54,7 @@ static inline void gather(const unsigned char *const p[], int lanes, lanes16 w[1
 #define LANES 16
 #define MULTIWAY_D64 libsha_portable_d64_16way
 #define MULTIWAY_MANY libsha_portable_many_16way
+#define MULTIWAY_CHAINS libsha_portable_chains_16way
 #define MULTIWAY_MANY_LAST libsha_portable_many_last_16way
 #define MULTIWAY_MANY_WHOLE libsha_portable_many_whole_16way
 #include "kernels/body_lanes.h"

@@ -8,5 +8,6 @@
 #define V_GATHER_BLOCK(p, w) GATHER8_BLOCK(p, w)
 #define MULTIWAY_D64 libsha_avx2_d64_8way
 #define MULTIWAY_MANY libsha_avx2_many_8way
+#define MULTIWAY_CHAINS libsha_avx2_chains_8way
 
 #include "body_lanes.h"

@@ -154,6 +154,7 @@ static inline void store_digests16(unsigned char *const out[16], const __m512i d
 #define V_TAIL_BLOCK(tails, w) tail16((tails), (w))
 #define MULTIWAY_D64 libsha_avx512_d64_16way
 #define MULTIWAY_MANY libsha_avx512_many_16way
+#define MULTIWAY_CHAINS libsha_avx512_chains_16way
 #define MULTIWAY_MANY_LAST libsha_avx512_many_last_16way
 #define MULTIWAY_MANY_WHOLE libsha_avx512_many_whole_16way
 #include "body_lanes.h"
@@ -168,6 +169,7 @@ static inline void store_digests16(unsigned char *const out[16], const __m512i d
 #define V_GATHER_BLOCK(p, w) GATHER8_BLOCK(p, w)
 #define MULTIWAY_D64 libsha_avx512_d64_8way
 #define MULTIWAY_MANY libsha_avx512_many_8way
+#define MULTIWAY_CHAINS libsha_avx512_chains_8way
 #define MULTIWAY_MANY_LAST libsha_avx512_many_last_8way
 #define MULTIWAY_MANY_WHOLE libsha_avx512_many_whole_8way
 #include "body_lanes.h"
@@ -182,4 +184,5 @@ static inline void store_digests16(unsigned char *const out[16], const __m512i d
 #define V_GATHER_BLOCK(p, w) GATHER4_BLOCK(p, w)
 #define MULTIWAY_D64 libsha_avx512_d64_4way
 #define MULTIWAY_MANY libsha_avx512_many_4way
+#define MULTIWAY_CHAINS libsha_avx512_chains_4way
 #include "body_lanes.h"

@@ -14,6 +14,8 @@
  * w[15], the length, are set here); without it the tails are padded in
  * stack buffers and gathered.
  *
+ * Optional: MULTIWAY_CHAINS names a PBKDF2 chains kernel (libsha_chains_f).
+ *
  * Optional: V_LOAD_STATES(state, words), V_STORE_STATES(state, words) and
  * V_STORE_DIGESTS(out, digest) move the eight state words between the lanes'
  * own arrays and one vector per word with shuffles; without them each word
@@ -22,6 +24,8 @@
  * A file may include this body more than once, for two widths: it has no
  * include guard, and its helpers are named after MULTIWAY_MANY.
  */
+#include <stddef.h>
+
 #include "body_padding_schedule.h"
 #include "sha256_impl.h"
 #include "body_rounds_ring.h"
@@ -197,6 +201,68 @@ void MULTIWAY_MANY(uint32_t *const state[], const unsigned char *const blocks[],
     words[4] = e, words[5] = f, words[6] = g, words[7] = h;
     STORE_STATES(state, words);
 }
+
+#if defined(MULTIWAY_CHAINS)
+libsha_chains_f MULTIWAY_CHAINS;
+#define CHAIN_WORDS MULTIWAY_JOIN(MULTIWAY_MANY, _chain_words)
+
+/* Lane l's chain field at byte `at` of *chains[l] (its inner or outer state, U or T), one vector
+ * per word. */
+static LIBSHA_ALWAYS_INLINE void CHAIN_WORDS(struct libsha_chain *const chains[], size_t at, VEC words[8],
+                                             int store)
+{
+    uint32_t *field[LANES];
+    int lane;
+    for (lane = 0; lane < LANES; ++lane)
+        field[lane] = (uint32_t *)((unsigned char *)chains[lane] + at);
+    if (store)
+        STORE_STATES(field, words);
+    else
+        LOAD_STATES(field, words);
+}
+
+/* A chain's block: the 32 bytes of x[0..7] and the padding of an HMAC's 96-byte message. */
+#define CHAIN_BLOCK(x)                                                                  \
+    w[0] = x[0], w[1] = x[1], w[2] = x[2], w[3] = x[3], w[4] = x[4], w[5] = x[5];       \
+    w[6] = x[6], w[7] = x[7], w[8] = V_SET1(0x80000000u);                               \
+    w[9] = w[10] = w[11] = w[12] = w[13] = w[14] = V_SET1(0);                           \
+    w[15] = V_SET1(768);                                                                \
+    RING_PIN16(w)
+/* The rounds from state s (eight vectors), added back, into x. */
+#define CHAIN_COMPRESS(s, x)                                                            \
+    a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];     \
+    RING_ROUNDS64();                                                                    \
+    x[0] = OP_ADD(a, s[0]), x[1] = OP_ADD(b, s[1]), x[2] = OP_ADD(c, s[2]);             \
+    x[3] = OP_ADD(d, s[3]), x[4] = OP_ADD(e, s[4]), x[5] = OP_ADD(f, s[5]);             \
+    x[6] = OP_ADD(g, s[6]), x[7] = OP_ADD(h, s[7])
+
+/* PBKDF2's iterations on LANES chains, one per lane: the chains' words stay
+ * transposed, one vector per word, for all `count` iterations. */
+void MULTIWAY_CHAINS(struct libsha_chain *const chains[], uint64_t count)
+{
+    VEC a, b, c, d, e, f, g, h;
+    VEC inner[8], outer[8], u[8], t[8], w[16];
+    int i;
+
+    CHAIN_WORDS(chains, offsetof(struct libsha_chain, inner), inner, 0);
+    CHAIN_WORDS(chains, offsetof(struct libsha_chain, outer), outer, 0);
+    CHAIN_WORDS(chains, offsetof(struct libsha_chain, u), u, 0);
+    CHAIN_WORDS(chains, offsetof(struct libsha_chain, t), t, 0);
+    for (; count > 0; --count) {
+        CHAIN_BLOCK(u);
+        CHAIN_COMPRESS(inner, u);
+        CHAIN_BLOCK(u);
+        CHAIN_COMPRESS(outer, u);
+        for (i = 0; i < 8; ++i)
+            t[i] = OP_XOR(t[i], u[i]);
+    }
+    CHAIN_WORDS(chains, offsetof(struct libsha_chain, u), u, 1);
+    CHAIN_WORDS(chains, offsetof(struct libsha_chain, t), t, 1);
+}
+#undef CHAIN_WORDS
+#undef CHAIN_BLOCK
+#undef CHAIN_COMPRESS
+#endif
 
 #if defined(MULTIWAY_MANY_LAST)
 libsha_many_last_f MULTIWAY_MANY_LAST;

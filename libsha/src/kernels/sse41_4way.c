@@ -8,5 +8,6 @@
 #define V_GATHER_BLOCK(p, w) GATHER4_BLOCK(p, w)
 #define MULTIWAY_D64 libsha_sse41_d64_4way
 #define MULTIWAY_MANY libsha_sse41_many_4way
+#define MULTIWAY_CHAINS libsha_sse41_chains_4way
 
 #include "body_lanes.h"

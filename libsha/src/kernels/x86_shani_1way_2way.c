@@ -20,6 +20,7 @@ libsha_finalize_f libsha_x86_shani_finalize;
 libsha_d64_f libsha_x86_shani_d64_1way, libsha_x86_shani_d64_2way;
 libsha_many_f libsha_x86_shani_many_2way;
 libsha_many_last_f libsha_x86_shani_many_last_2way;
+libsha_chains_f libsha_x86_shani_chains_1way, libsha_x86_shani_chains_2way;
 
 #define BSWAP32_MASK _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL)
 #define LOAD16(p, i) _mm_loadu_si128((const __m128i *)(p) + (i))
@@ -294,4 +295,74 @@ void libsha_x86_shani_many_last_2way(uint32_t *const state[], const struct libsh
     }
     STORE_DIGEST(out[0], s0, s1, mask);
     STORE_DIGEST(out[1], t0, t1, mask);
+}
+
+/* A PBKDF2 chain's 32 bytes, as a block's W0..7 (m0, m1, from a..h in natural order) beside the
+ * padding of an HMAC's 96-byte message, and its xor T. */
+#define CHAIN_LOAD(c, i0, i1, o0, o1, m0, m1, m2, m3, x0, x1)                     \
+    do {                                                                        \
+        LOAD_STATE((c)->inner, i0, i1);                                         \
+        LOAD_STATE((c)->outer, o0, o1);                                         \
+        m0 = _mm_loadu_si128((const __m128i *)&(c)->u[0]);                      \
+        m1 = _mm_loadu_si128((const __m128i *)&(c)->u[4]);                      \
+        m2 = _mm_set_epi32(0, 0, 0, (int)0x80000000);                           \
+        m3 = _mm_set_epi32(768, 0, 0, 0);                                       \
+        x0 = _mm_loadu_si128((const __m128i *)&(c)->t[0]);                      \
+        x1 = _mm_loadu_si128((const __m128i *)&(c)->t[4]);                      \
+    } while (0)
+#define CHAIN_STORE(c, m0, m1, x0, x1)                                          \
+    do {                                                                        \
+        _mm_storeu_si128((__m128i *)&(c)->u[0], m0);                            \
+        _mm_storeu_si128((__m128i *)&(c)->u[4], m1);                            \
+        _mm_storeu_si128((__m128i *)&(c)->t[0], x0);                            \
+        _mm_storeu_si128((__m128i *)&(c)->t[4], x1);                            \
+    } while (0)
+
+/* PBKDF2's iterations, one chain: the round chain of each block starts as soon as the last one's
+ * state is added up, the one dependency an iteration has. */
+void libsha_x86_shani_chains_1way(struct libsha_chain *const chains[], uint64_t count)
+{
+    __m128i i0, i1, o0, o1, s0, s1, m0, m1, m2, m3, x0, x1;
+
+    CHAIN_LOAD(chains[0], i0, i1, o0, o1, m0, m1, m2, m3, x0, x1);
+    for (; count > 0; --count) {
+        s0 = i0, s1 = i1;
+        COMPRESS(s0, s1, m0, m1, m2, m3);
+        s0 = _mm_add_epi32(s0, i0), s1 = _mm_add_epi32(s1, i1);
+        OUTER_BLOCK_OF(s0, s1, m0, m1, m2, m3, 768);
+        s0 = o0, s1 = o1;
+        COMPRESS(s0, s1, m0, m1, m2, m3);
+        s0 = _mm_add_epi32(s0, o0), s1 = _mm_add_epi32(s1, o1);
+        OUTER_BLOCK_OF(s0, s1, m0, m1, m2, m3, 768);
+        x0 = _mm_xor_si128(x0, m0), x1 = _mm_xor_si128(x1, m1);
+    }
+    CHAIN_STORE(chains[0], m0, m1, x0, x1);
+}
+
+/* Two chains, their rounds interleaved as the other 2-way kernels do. */
+void libsha_x86_shani_chains_2way(struct libsha_chain *const chains[], uint64_t count)
+{
+    __m128i i0, i1, o0, o1, s0, s1, m0, m1, m2, m3, x0, x1;
+    __m128i j0, j1, p0, p1, t0, t1, n0, n1, n2, n3, y0, y1;
+
+    CHAIN_LOAD(chains[0], i0, i1, o0, o1, m0, m1, m2, m3, x0, x1);
+    CHAIN_LOAD(chains[1], j0, j1, p0, p1, n0, n1, n2, n3, y0, y1);
+    for (; count > 0; --count) {
+        s0 = i0, s1 = i1, t0 = j0, t1 = j1;
+        SHA256_COMPRESS_2WAY();
+        s0 = _mm_add_epi32(s0, i0), s1 = _mm_add_epi32(s1, i1);
+        t0 = _mm_add_epi32(t0, j0), t1 = _mm_add_epi32(t1, j1);
+        OUTER_BLOCK_OF(s0, s1, m0, m1, m2, m3, 768);
+        OUTER_BLOCK_OF(t0, t1, n0, n1, n2, n3, 768);
+        s0 = o0, s1 = o1, t0 = p0, t1 = p1;
+        SHA256_COMPRESS_2WAY();
+        s0 = _mm_add_epi32(s0, o0), s1 = _mm_add_epi32(s1, o1);
+        t0 = _mm_add_epi32(t0, p0), t1 = _mm_add_epi32(t1, p1);
+        OUTER_BLOCK_OF(s0, s1, m0, m1, m2, m3, 768);
+        OUTER_BLOCK_OF(t0, t1, n0, n1, n2, n3, 768);
+        x0 = _mm_xor_si128(x0, m0), x1 = _mm_xor_si128(x1, m1);
+        y0 = _mm_xor_si128(y0, n0), y1 = _mm_xor_si128(y1, n1);
+    }
+    CHAIN_STORE(chains[0], m0, m1, x0, x1);
+    CHAIN_STORE(chains[1], n0, n1, y0, y1);
 }

@@ -1,0 +1,161 @@
+"""PBKDF2-HMAC-SHA256: hashlib.pbkdf2_hmac's call, and many derivations at once in the lanes."""
+
+from __future__ import annotations
+
+import ctypes
+import operator
+from contextlib import ExitStack
+
+from . import _native
+from ._batch import run_parts
+from ._buffers import borrow, contiguous_view, item_view
+from ._errors import a_type, check
+from ._cpus import worker_count
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from typing_extensions import Buffer
+
+# The names OpenSSL (and so hashlib) gives SHA-256, compared case-blind.
+_SHA256_NAMES = frozenset({"sha256", "sha-256", "sha2-256"})
+# RFC 8018: at most 2**32 - 1 blocks of 32 bytes.
+MAX_DKLEN = (2**32 - 1) * 32
+_MAX_ITERATIONS = 2**64 - 1
+
+
+def _check_hash_name(hash_name: object, function: str) -> None:
+    if not isinstance(hash_name, str):
+        raise TypeError(f"{function}() argument 'hash_name' must be str, not {type(hash_name).__name__}")
+    if hash_name.lower() not in _SHA256_NAMES:
+        raise ValueError(f"unsupported hash type {hash_name}: libsha derives keys with SHA-256 only ('sha256')")
+
+
+def _iterations(iterations: object) -> int:
+    count = operator.index(iterations)  # type: ignore[arg-type]  # a float is hashlib's TypeError too
+    if count < 1:
+        raise ValueError("iteration value must be greater than 0.")
+    if count > _MAX_ITERATIONS:
+        raise OverflowError("iteration value is too great.")
+    return count
+
+
+def _dklen(dklen: object) -> int:
+    if dklen is None:
+        return _native.DIGEST_SIZE
+    length = operator.index(dklen)  # type: ignore[arg-type]
+    if length < 1:
+        raise ValueError("key length must be greater than 0.")
+    if length > MAX_DKLEN:
+        raise OverflowError("key length is too great.")
+    return length
+
+
+def _take_out(out: Any, length: int) -> bytes:
+    """The derived bytes, and the buffer they were made in zeroed."""
+    key = ctypes.string_at(out, length)  # one copy: the caller's
+    ctypes.memset(out, 0, ctypes.sizeof(out))
+    return key
+
+
+def pbkdf2_hmac(hash_name: str, password: Buffer, salt: Buffer, iterations: int, dklen: int | None = None) -> bytes:
+    """PBKDF2-HMAC-SHA256, as hashlib.pbkdf2_hmac("sha256", ...) gives it, with its errors.
+
+    password and salt are any C-contiguous buffers; the key's 32-byte blocks
+    run side by side in the lanes (dklen=64 costs little more than 32). The
+    GIL is released while C derives; what C derived on the way is wiped.
+    """
+    _check_hash_name(hash_name, "pbkdf2_hmac")
+    count, length = _iterations(iterations), _dklen(dklen)
+    lib = _native.lib()
+    out = ctypes.create_string_buffer(length)
+    with borrow(password, "password") as (pw, pwlen), borrow(salt, "salt") as (sp, slen):
+        check(lib.libsha_pbkdf2_hmac_sha256(out, length, pw, pwlen, sp, slen, count), "pbkdf2_hmac")
+    return _take_out(out, length)
+
+
+class _Kept:
+    """A copy of a password or salt in a ctypes buffer, zeroed when the call is done."""
+
+    def __init__(self, data: bytes) -> None:
+        self.buffer = ctypes.create_string_buffer(data, len(data))
+
+    def __enter__(self) -> _Kept:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        ctypes.memset(self.buffer, 0, ctypes.sizeof(self.buffer))
+
+
+def _as_items(value: object, what: str) -> list[memoryview] | None:
+    """One bytes-like shared by every derivation (None), or the list of views of a sequence's."""
+    if isinstance(value, str):
+        raise TypeError(f"{what} is a str; encode text first")
+    try:
+        contiguous_view(value, what).release()
+        return None
+    except TypeError:
+        pass
+    try:
+        items = list(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"{what} must be a bytes-like object or a sequence of them, not {a_type(value)}") from None
+    name = what[:-1] if what.endswith("s") else what
+    return [item_view(item, f"{name} {i}", f"{what} are bytes-like objects") for i, item in enumerate(items)]
+
+
+def pbkdf2_hmac_many(hash_name: str, passwords: Any, salts: Any, iterations: int, dklen: int | None = None, *,
+                     threads: int = 1) -> list[bytes]:
+    """Many PBKDF2-HMAC-SHA256 keys at once, one per lane: key i from passwords[i] and salts[i].
+
+    Either of passwords and salts may be one bytes-like object that every
+    derivation shares (one password under many salts, or the reverse); the
+    other is a sequence of bytes-like objects (both may be, of one length).
+    All derivations take `iterations` and `dklen`. Returns the keys, in order,
+    as hashlib.pbkdf2_hmac would give each. `threads=N` splits them across N
+    threads (0: one per CPU this process may use).
+    """
+    _check_hash_name(hash_name, "pbkdf2_hmac_many")
+    count, length = _iterations(iterations), _dklen(dklen)
+    workers = worker_count(threads, "threads")
+    pw_items, salt_items = _as_items(passwords, "passwords"), _as_items(salts, "salts")
+    if pw_items is None and salt_items is None:
+        raise TypeError("pbkdf2_hmac_many needs a sequence of passwords or of salts (for one key: pbkdf2_hmac)")
+    n = len(pw_items) if pw_items is not None else len(salt_items)  # type: ignore[arg-type]
+    if pw_items is not None and salt_items is not None and len(salt_items) != n:
+        raise ValueError(f"{n} passwords but {len(salt_items)} salts: give one salt each, or one for all")
+    if n == 0:
+        return []
+    lib = _native.lib()
+    with ExitStack() as stack:
+        def pointers(items: list[memoryview] | None, shared: object, what: str) -> tuple[Any, Any]:
+            addresses, lengths = (ctypes.c_void_p * n)(), (ctypes.c_size_t * n)()
+            borrowed = [stack.enter_context(borrow(item, what)) for item in (items or [shared])]
+            for i, (pointer, nbytes) in enumerate(borrowed):
+                if isinstance(pointer, bytes):  # a copy, where there is no C API to borrow through
+                    pointer = ctypes.addressof(stack.enter_context(_Kept(pointer)).buffer)
+                addresses[i], lengths[i] = pointer, nbytes
+            if items is None:  # one shared by all
+                for i in range(1, n):
+                    addresses[i], lengths[i] = addresses[0], lengths[0]
+            return addresses, lengths
+
+        pws, pwlens = pointers(pw_items, passwords, "password")
+        salt_ptrs, salt_lens = pointers(salt_items, salts, "salt")
+        out = ctypes.create_string_buffer(n * length)
+        base = ctypes.addressof(out)
+        pw_base, pwl_base = ctypes.addressof(pws), ctypes.addressof(pwlens)
+        s_base, sl_base = ctypes.addressof(salt_ptrs), ctypes.addressof(salt_lens)
+        size_p, size_l = ctypes.sizeof(ctypes.c_void_p), ctypes.sizeof(ctypes.c_size_t)
+
+        def call(start: int, stop: int) -> int:
+            return int(lib.libsha_pbkdf2_hmac_sha256_many(
+                base + start * length, length, pw_base + start * size_p, pwl_base + start * size_l,
+                s_base + start * size_p, sl_base + start * size_l, stop - start, count))
+
+        blocks = -(-length // 32)
+        run_parts(call, n, workers, "pbkdf2_hmac_many", lambda i: i * count * blocks * 128)
+    keys = [ctypes.string_at(base + i * length, length) for i in range(n)]
+    ctypes.memset(out, 0, ctypes.sizeof(out))
+    return keys
