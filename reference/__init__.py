@@ -4,9 +4,11 @@ Installed as ``libsha.reference``; it never loads the native library, so it
 can check any SHA-256 implementation, ours included::
 
     from libsha.reference import sha256, sha256d64, Sha256, hmac_sha256, merkle_root
+    from libsha.reference import pbkdf2_hmac_sha256, hkdf   # and hkdf_extract, hkdf_expand
 """
 
 from .hmac import hmac_sha256
+from .kdf import hkdf, hkdf_expand, hkdf_extract, pbkdf2_hmac_sha256
 from .merkle import merkle_root
 from .sha256 import (
     BLOCK_SIZE,
@@ -28,9 +30,13 @@ __all__ = [
     "K",
     "Sha256",
     "compress",
+    "hkdf",
+    "hkdf_expand",
+    "hkdf_extract",
     "hmac_sha256",
     "merkle_root",
     "padding",
+    "pbkdf2_hmac_sha256",
     "sha256",
     "sha256d",
     "sha256d64",

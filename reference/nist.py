@@ -3,6 +3,7 @@
     from libsha.reference import nist
     for message, digest in nist.messages("SHA256ShortMsg.rsp"): ...
     for key, message, mac in nist.hmac_cases(): ...   # RFC 4231, beside them
+    nist.pbkdf2_cases(), nist.hkdf_cases()             # RFC 7914's PBKDF2 and RFC 5869's HKDF
 """
 
 from __future__ import annotations
@@ -62,3 +63,16 @@ def hmac_cases() -> list[tuple[bytes, bytes, bytes]]:
     """(key, message, mac) of RFC 4231's HMAC-SHA-256 cases 1-7; compare len(mac) bytes (case 5 is truncated)."""
     return [(bytes.fromhex(r["Key"]), bytes.fromhex(r["Data"]), bytes.fromhex(r["Mac"]))
             for r in _records("HMAC_SHA256_RFC4231.txt", last="Mac")]
+
+
+def pbkdf2_cases() -> list[tuple[bytes, bytes, int, bytes]]:
+    """(password, salt, iterations, key) of RFC 7914's PBKDF2-HMAC-SHA256 vectors (section 11)."""
+    return [(bytes.fromhex(r["P"]), bytes.fromhex(r["S"]), int(r["c"]), bytes.fromhex(r["DK"]))
+            for r in _records("PBKDF2_HMAC_SHA256_RFC7914.txt", last="DK")]
+
+
+def hkdf_cases() -> list[tuple[bytes, bytes, bytes, int, bytes, bytes]]:
+    """(ikm, salt, info, length, prk, okm) of RFC 5869's HKDF-SHA256 test cases 1-3."""
+    return [(bytes.fromhex(r["IKM"]), bytes.fromhex(r["salt"]), bytes.fromhex(r["info"]), int(r["L"]),
+             bytes.fromhex(r["PRK"]), bytes.fromhex(r["OKM"]))
+            for r in _records("HKDF_SHA256_RFC5869.txt", last="OKM")]
