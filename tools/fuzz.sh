@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bounded differential fuzzing (run by CI after tools/sanitize.sh), then the coverage it reached:
-#   1. libFuzzer, tests/fuzz/fuzz_sha256.c: the C API against OpenSSL's libcrypto, FUZZ_SECONDS (60),
+#   1. libFuzzer, tests/fuzz/fuzz_kdf.c: PBKDF2 and HKDF against OpenSSL's, FUZZ_KDF_SECONDS (20);
+#      tests/fuzz/fuzz_sha256.c: the C API against OpenSSL's libcrypto, FUZZ_SECONDS (60),
 #      and tests/fuzz/fuzz_streams.c: many streams at once against OpenSSL's streams, FUZZ_STREAMS_SECONDS (30);
 #   2. atheris, tests/fuzz/fuzz_python.py: the Python API against hashlib, ATHERIS_SECONDS (45),
 #      on a libsha built with ASan+UBSan+fuzzer-no-link, so C edges guide it and ASan checks it;
@@ -62,6 +63,12 @@ fresh_corpus "$repo/tests/fuzz/corpus_state" "$work/corpus-state"
   "$work/corpus-state" 2>&1 | summary
 test "${PIPESTATUS[0]}" -eq 0
 
+echo "== libFuzzer: PBKDF2 and HKDF against OpenSSL's (${FUZZ_KDF_SECONDS:-20} s, ASan+UBSan)"
+fresh_corpus "$repo/tests/fuzz/corpus_kdf" "$work/corpus-kdf"
+"$work/fuzz/fuzz_kdf" -max_total_time="${FUZZ_KDF_SECONDS:-20}" -timeout=10 -print_final_stats=1 \
+  "$work/corpus-kdf" 2>&1 | summary
+test "${PIPESTATUS[0]}" -eq 0
+
 echo "== atheris: Python API against hashlib (${ATHERIS_SECONDS:-45} s, ASan+UBSan library)"
 if ! (cd "$work" && "$python" -c "import atheris, libsha") 2>/dev/null; then  # not the checkout's libsha/
   echo "atheris is not installed for $python (the test extra brings it on x86-64 Linux, CPython 3.11-3.13): skipped"
@@ -101,7 +108,8 @@ rm -f "$work"/c-*.profraw "$work"/python-*.profraw
 LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_sha256" -runs=0 "$work/corpus-c" >/dev/null 2>&1
 LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_streams" -runs=0 "$work/corpus-streams" >/dev/null 2>&1
 LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_state" -runs=0 "$work/corpus-state" >/dev/null 2>&1
-echo "libFuzzer corpora ($(ls "$work/corpus-c" | wc -l) + $(ls "$work/corpus-streams" | wc -l) streams + $(ls "$work/corpus-state" | wc -l) states inputs):"
+LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_kdf" -runs=0 "$work/corpus-kdf" >/dev/null 2>&1
+echo "libFuzzer corpora ($(ls "$work/corpus-c" | wc -l) + $(ls "$work/corpus-streams" | wc -l) streams + $(ls "$work/corpus-state" | wc -l) states + $(ls "$work/corpus-kdf" | wc -l) kdf inputs):"
 report c
 if [ -d "$work/corpus-python" ]; then
   package "$work/coverage-site" "-fprofile-instr-generate -fcoverage-mapping" "-fprofile-instr-generate"
