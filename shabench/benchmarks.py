@@ -16,6 +16,10 @@ GROUPS = {
     "midstates": "batches from a state, C loops per implementation beside the plain batch and from Python: HMAC of "
                  "many messages under one key (beside hmac.digest and StringZilla), many after one prefix, BIP-340 "
                  "tagged hashes (beside hashlib's copied object)",
+    "kdf": "key derivation: PBKDF2-HMAC-SHA256 at 1,200,000 iterations (32- and 64-byte keys), 16 keys at once and "
+           "one by one, C loops per implementation beside the one-chain stream and OpenSSL's PKCS5_PBKDF2_HMAC, and "
+           "from Python beside hashlib.pbkdf2_hmac (also with OpenSSL's SHA extensions masked); HKDF-SHA256 beside "
+           "cryptography's",
     "columns": "COLUMN rows: hex and binary digests of Arrow columns, beside polars-hash and DuckDB",
     "files": "FILE rows: libsha.sha256_file beside hashlib.file_digest; sha256_files on 16 large files, "
              "through the lanes and one stream per worker",
@@ -58,6 +62,12 @@ def _midstates_rows(implementations):
     return [row for impl in implementations for row in native_midstate_benchmarks(impl)] + python_midstate_benchmarks()
 
 
+def _kdf_rows(implementations):
+    from .kdf import native_kdf_benchmarks, python_kdf_benchmarks
+
+    return [row for impl in implementations for row in native_kdf_benchmarks(impl)] + python_kdf_benchmarks(implementations)
+
+
 def _columns_rows(implementations):
     from .columns import column_benchmarks
 
@@ -83,7 +93,7 @@ def _peers_rows(implementations):
 
 
 _BUILDERS = {"c": _c_rows, "python": lambda implementations: python_benchmarks(), "many": _many_rows,
-             "midstates": _midstates_rows, "columns": _columns_rows, "files": _files_rows, "sum": _sum_rows, "peers": _peers_rows}
+             "midstates": _midstates_rows, "kdf": _kdf_rows, "columns": _columns_rows, "files": _files_rows, "sum": _sum_rows, "peers": _peers_rows}
 
 
 def group_rows(name, implementations):

@@ -55,8 +55,8 @@ def _openssl_version(lib):
 class PeerProcess:
     """Runs the child for one (mask, size) and hands its measurement to the row."""
 
-    def __init__(self, mask, size):
-        self.mask, self.size = mask, size
+    def __init__(self, mask, size, module="shabench.openssl"):
+        self.mask, self.size, self.module = mask, size, module  # the child: `python -m module MASK SIZE ...`
         self._result = None
 
     def measurement(self, row, epochs, min_time_ms):
@@ -65,7 +65,7 @@ class PeerProcess:
             # From a neutral directory: `python -m` puts the working directory
             # first on sys.path, and in a checkout its libsha/ (no library
             # built in it) would shadow the installed package.
-            out = subprocess.run([sys.executable, "-m", "shabench.openssl", self.mask, str(self.size), str(epochs),
+            out = subprocess.run([sys.executable, "-m", self.module, self.mask, str(self.size), str(epochs),
                                   str(min_time_ms)], env=env, capture_output=True, text=True,
                                  cwd=tempfile.gettempdir())
             if out.returncode != 0:

@@ -239,3 +239,36 @@ int libsha_internal_bench_peer_many(libsha_internal_peer_many_fn fn, void *peer,
     }
     return LIBSHA_OK;
 }
+
+int libsha_internal_bench_pbkdf2(const char *implementation, unsigned char *out, size_t dklen, size_t n, int together,
+                                 uint64_t rounds, uint64_t iterations)
+{
+    static const char salt[] = "libsha salt";
+    char passwords[LIBSHA_INTERNAL_BENCH_MAX_KEYS][12];
+    const void *pw[LIBSHA_INTERNAL_BENCH_MAX_KEYS], *salts[LIBSHA_INTERNAL_BENCH_MAX_KEYS];
+    size_t pw_lens[LIBSHA_INTERNAL_BENCH_MAX_KEYS], salt_lens[LIBSHA_INTERNAL_BENCH_MAX_KEYS], k;
+    int err = LIBSHA_OK;
+    const struct libsha_impl *impl = libsha_find(implementation, &err);
+    uint64_t i;
+
+    if (impl == NULL)
+        return err;
+    if (n == 0 || n > LIBSHA_INTERNAL_BENCH_MAX_KEYS)
+        return LIBSHA_ERR_ARGUMENT;
+    for (k = 0; k < n; ++k) {
+        memcpy(passwords[k], "password", 8);
+        passwords[k][8] = (char)('0' + k / 10), passwords[k][9] = (char)('0' + k % 10);
+        pw[k] = passwords[k], pw_lens[k] = 10, salts[k] = salt, salt_lens[k] = sizeof salt - 1;
+    }
+    for (i = 0; i < iterations && err == LIBSHA_OK; ++i) {
+        libsha_enter(); /* as the public entry points do */
+        if (together) {
+            err = libsha_pbkdf2_on(impl, out, dklen, pw, pw_lens, salts, salt_lens, n, rounds);
+            continue;
+        }
+        for (k = 0; k < n && err == LIBSHA_OK; ++k)
+            err = libsha_pbkdf2_on(impl, out + k * dklen, dklen, &pw[k], &pw_lens[k], &salts[k], &salt_lens[k], 1,
+                                   rounds);
+    }
+    return err;
+}

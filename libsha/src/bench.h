@@ -101,6 +101,18 @@ LIBSHA_INTERNAL_API int libsha_internal_bench_peer_many(libsha_internal_peer_man
                                                         unsigned char *data, const int64_t *offsets, size_t n,
                                                         uint64_t iterations);
 
+/*
+ * Benchmark loop for shabench's key derivation rows: n PBKDF2-HMAC-SHA256 keys of dklen bytes
+ * (n <= 64; key i from the password "password" and i, salt "libsha salt"), `rounds` iterations
+ * each, on the named implementation, `iterations` times: with `together` in one call
+ * (libsha_pbkdf2_hmac_sha256_many's), else one call per key. The keys go to out (n * dklen
+ * bytes). Returns as those calls, LIBSHA_ERR_ARGUMENT for n 0 or over 64, or
+ * LIBSHA_ERR_UNKNOWN_IMPL / LIBSHA_ERR_NOT_RUNNABLE for the name.
+ */
+#define LIBSHA_INTERNAL_BENCH_MAX_KEYS 64
+LIBSHA_INTERNAL_API int libsha_internal_bench_pbkdf2(const char *implementation, unsigned char *out, size_t dklen,
+                                                     size_t n, int together, uint64_t rounds, uint64_t iterations);
+
 #ifdef __cplusplus
 }
 #endif

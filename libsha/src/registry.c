@@ -9,6 +9,7 @@
  * declaration nothing uses costs nothing. */
 libsha_transform_f libsha_standard_transform;
 libsha_d64_f libsha_standard_d64;
+libsha_chains_f libsha_standard_chains_1way;
 /* kernels/sse4_1way.c, kernels/sse41_4way.c */
 libsha_transform_f libsha_sse4_transform;
 libsha_finalize_f libsha_sse4_finalize;
@@ -20,6 +21,7 @@ libsha_transform_f libsha_avx2_transform;
 libsha_finalize_f libsha_avx2_finalize;
 libsha_d64_f libsha_avx2_d64_8way;
 libsha_many_f libsha_avx2_many_8way;
+libsha_chains_f libsha_avx2_chains_1way;
 libsha_chains_f libsha_avx2_chains_8way;
 /* kernels/avx512_4way_8way_16way.c */
 libsha_d64_f libsha_avx512_d64_4way, libsha_avx512_d64_8way, libsha_avx512_d64_16way;
@@ -97,7 +99,7 @@ const struct libsha_impl libsha_registry[] = {
         .many = {[4] = libsha_avx512_many_4way, [8] = libsha_avx512_many_8way, [16] = libsha_avx512_many_16way},
         .many_last = {[8] = libsha_avx512_many_last_8way, [16] = libsha_avx512_many_last_16way},
         .many_whole = {[8] = libsha_avx512_many_whole_8way, [16] = libsha_avx512_many_whole_16way},
-        .chains = {[4] = libsha_avx512_chains_4way, [8] = libsha_avx512_chains_8way,
+        .chains = {[1] = libsha_avx2_chains_1way, [4] = libsha_avx512_chains_4way, [8] = libsha_avx512_chains_8way,
                    [16] = libsha_avx512_chains_16way},
     },
 #endif
@@ -110,7 +112,7 @@ const struct libsha_impl libsha_registry[] = {
         .finalize = libsha_avx2_finalize,
         .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx2_d64_8way},
         .many = {[4] = libsha_sse41_many_4way, [8] = libsha_avx2_many_8way},
-        .chains = {[4] = libsha_sse41_chains_4way, [8] = libsha_avx2_chains_8way},
+        .chains = {[1] = libsha_avx2_chains_1way, [4] = libsha_sse41_chains_4way, [8] = libsha_avx2_chains_8way},
     },
 #endif
 #if defined(LIBSHA_HAVE_AVX2)
@@ -122,7 +124,7 @@ const struct libsha_impl libsha_registry[] = {
         .finalize = libsha_sse4_finalize,
         .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx2_d64_8way},
         .many = {[4] = libsha_sse41_many_4way, [8] = libsha_avx2_many_8way},
-        .chains = {[4] = libsha_sse41_chains_4way, [8] = libsha_avx2_chains_8way},
+        .chains = {[1] = libsha_standard_chains_1way, [4] = libsha_sse41_chains_4way, [8] = libsha_avx2_chains_8way},
     },
 #endif
 #if defined(LIBSHA_HAVE_SSE41)
@@ -134,7 +136,7 @@ const struct libsha_impl libsha_registry[] = {
         .finalize = libsha_sse4_finalize,
         .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way},
         .many = {[4] = libsha_sse41_many_4way},
-        .chains = {[4] = libsha_sse41_chains_4way},
+        .chains = {[1] = libsha_standard_chains_1way, [4] = libsha_sse41_chains_4way},
     },
 #endif
 #if defined(LIBSHA_HAVE_ARM_SHA2)
@@ -153,6 +155,7 @@ const struct libsha_impl libsha_registry[] = {
         .use = LIBSHA_USE_STANDARD,
         .transform = libsha_standard_transform,
         .d64 = {[1] = libsha_standard_d64},
+        .chains = {[1] = libsha_standard_chains_1way},
     },
 #if defined(LIBSHA_TEST_PORTABLE_LANES)
     {

@@ -11,6 +11,9 @@
 #include "sha256_impl.h"
 #include "body_x86_last_block.h"
 
+#define CHAINS_1WAY libsha_avx2_chains_1way
+#include "body_compress_scalar.h"
+
 libsha_transform_f libsha_avx2_transform;
 libsha_finalize_f libsha_avx2_finalize;
 
