@@ -49,13 +49,13 @@ def hkdf(key_material: Buffer, length: int = 32, salt: Buffer | None = None, inf
     length = _length(length)
     lib = _native.lib()
     out = ctypes.create_string_buffer(max(length, 1))
-    salt, info = _optional(salt), _optional(info)
-    if type(key_material) is bytes and type(salt) is bytes and type(info) is bytes:
-        check(lib.libsha_hkdf_sha256(out, length, salt, len(salt), key_material, len(key_material), info,
-                                     len(info)), "hkdf")
+    salt_bytes, info_bytes = _optional(salt), _optional(info)
+    if type(key_material) is bytes and type(salt_bytes) is bytes and type(info_bytes) is bytes:
+        check(lib.libsha_hkdf_sha256(out, length, salt_bytes, len(salt_bytes), key_material, len(key_material),
+                                     info_bytes, len(info_bytes)), "hkdf")
         return _take(out, length)
-    with borrow(key_material, "key_material") as (ikm, ikm_len), borrow(salt, "salt") as (sp, slen), \
-            borrow(info, "info") as (ip, ilen):
+    with borrow(key_material, "key_material") as (ikm, ikm_len), borrow(salt_bytes, "salt") as (sp, slen), \
+            borrow(info_bytes, "info") as (ip, ilen):
         check(lib.libsha_hkdf_sha256(out, length, sp, slen, ikm, ikm_len, ip, ilen), "hkdf")
     return _take(out, length)
 

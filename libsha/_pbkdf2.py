@@ -129,7 +129,7 @@ def pbkdf2_hmac_many(hash_name: str, passwords: Any, salts: Any, iterations: int
         return []
     lib = _native.lib()
     with ExitStack() as stack:
-        def pointers(items: list[memoryview] | None, shared: object, what: str) -> tuple[Any, Any]:
+        def pointers(items: list[memoryview] | None, shared: Any, what: str) -> tuple[Any, Any]:
             addresses, lengths = (ctypes.c_void_p * n)(), (ctypes.c_size_t * n)()
             borrowed = [stack.enter_context(borrow(item, what)) for item in (items or [shared])]
             for i, (pointer, nbytes) in enumerate(borrowed):

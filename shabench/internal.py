@@ -33,6 +33,8 @@ AFTER_PREFIX = 1
 UNDER_KEY = 2
 # libsha_internal_bench_streams' most streams.
 BENCH_MAX_STREAMS = 64
+# libsha_internal_bench_pbkdf2's most keys.
+BENCH_MAX_KEYS = 64
 
 _declared = None
 
