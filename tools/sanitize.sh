@@ -52,6 +52,7 @@ echo "== valgrind memcheck"
 if command -v valgrind >/dev/null 2>&1; then
   build "$work/plain" ""
   valgrind --error-exitcode=1 --quiet "$work/plain/test_libsha" "$repo/reference/vectors" | tail -6
+  valgrind --error-exitcode=1 --quiet "$work/plain/test_kdf" "$repo/reference/vectors" | tail -1
   # The pure decision tests and the saved states too; not the thread stress (valgrind serialises threads: minutes).
   for t in test_x86_decide test_arm_sysctl test_states; do
     if [ -x "$work/plain/$t" ]; then valgrind --error-exitcode=1 --quiet "$work/plain/$t" | tail -1; fi
