@@ -41,6 +41,7 @@ libsha_transform_f libsha_arm_shani_transform;
 libsha_d64_f libsha_arm_shani_d64_1way, libsha_arm_shani_d64_2way;
 libsha_many_f libsha_arm_shani_many_2way;
 libsha_many_last_f libsha_arm_shani_many_last_2way;
+libsha_chains_f libsha_arm_shani_chains_1way, libsha_arm_shani_chains_2way;
 /* tests/c/sha256_portable_lanes.c (LIBSHA_TEST_PORTABLE_LANES) */
 libsha_d64_f libsha_portable_d64_16way;
 libsha_many_f libsha_portable_many_16way;
@@ -148,6 +149,7 @@ const struct libsha_impl libsha_registry[] = {
         .d64 = {[1] = libsha_arm_shani_d64_1way, [2] = libsha_arm_shani_d64_2way},
         .many = {[2] = libsha_arm_shani_many_2way},
         .many_last = {[2] = libsha_arm_shani_many_last_2way},
+        .chains = {[1] = libsha_arm_shani_chains_1way, [2] = libsha_arm_shani_chains_2way},
     },
 #endif
     {

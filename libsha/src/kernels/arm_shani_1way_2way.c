@@ -13,6 +13,7 @@ libsha_transform_f libsha_arm_shani_transform;
 libsha_d64_f libsha_arm_shani_d64_1way, libsha_arm_shani_d64_2way;
 libsha_many_f libsha_arm_shani_many_2way;
 libsha_many_last_f libsha_arm_shani_many_last_2way;
+libsha_chains_f libsha_arm_shani_chains_1way, libsha_arm_shani_chains_2way;
 
 #define K4(g) vld1q_u32(&LIBSHA_K[4 * (g)])
 #define LOAD_W(p, i) vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8((const uint8_t *)(p) + 16 * (i))))
@@ -215,4 +216,58 @@ void libsha_arm_shani_many_last_2way(uint32_t *const state[], const struct libsh
     }
     STORE_DIGEST(out[0], s0, s1);
     STORE_DIGEST(out[1], t0, t1);
+}
+
+/* A PBKDF2 chain's block after its 32 bytes: 0x80, zeros, the length of an HMAC's 96-byte message. */
+static const uint32_t CHAIN_PAD[8] = {0x80000000u, 0, 0, 0, 0, 0, 0, 768};
+
+/* PBKDF2's iterations, one chain: U's words go straight from one block's state to the next one's
+ * message (the state is in natural order, as the digest's words are). */
+void libsha_arm_shani_chains_1way(struct libsha_chain *const chains[], uint64_t count)
+{
+    struct libsha_chain *c = chains[0];
+    const uint32x4_t i0 = vld1q_u32(&c->inner[0]), i1 = vld1q_u32(&c->inner[4]);
+    const uint32x4_t o0 = vld1q_u32(&c->outer[0]), o1 = vld1q_u32(&c->outer[4]);
+    const uint32x4_t p2 = vld1q_u32(&CHAIN_PAD[0]), p3 = vld1q_u32(&CHAIN_PAD[4]);
+    uint32x4_t m0 = vld1q_u32(&c->u[0]), m1 = vld1q_u32(&c->u[4]), m2, m3, s0, s1;
+    uint32x4_t x0 = vld1q_u32(&c->t[0]), x1 = vld1q_u32(&c->t[4]);
+
+    for (; count > 0; --count) {
+        m2 = p2, m3 = p3, s0 = i0, s1 = i1;
+        COMPRESS(s0, s1, m0, m1, m2, m3);
+        m0 = vaddq_u32(s0, i0), m1 = vaddq_u32(s1, i1);
+        m2 = p2, m3 = p3, s0 = o0, s1 = o1;
+        COMPRESS(s0, s1, m0, m1, m2, m3);
+        m0 = vaddq_u32(s0, o0), m1 = vaddq_u32(s1, o1);
+        x0 = veorq_u32(x0, m0), x1 = veorq_u32(x1, m1);
+    }
+    vst1q_u32(&c->u[0], m0), vst1q_u32(&c->u[4], m1);
+    vst1q_u32(&c->t[0], x0), vst1q_u32(&c->t[4], x1);
+}
+
+/* Two chains, their rounds interleaved as the other 2-way kernels do (s* the first, t* the second). */
+void libsha_arm_shani_chains_2way(struct libsha_chain *const chains[], uint64_t count)
+{
+    struct libsha_chain *c = chains[0], *d = chains[1];
+    const uint32x4_t i0 = vld1q_u32(&c->inner[0]), i1 = vld1q_u32(&c->inner[4]);
+    const uint32x4_t o0 = vld1q_u32(&c->outer[0]), o1 = vld1q_u32(&c->outer[4]);
+    const uint32x4_t j0 = vld1q_u32(&d->inner[0]), j1 = vld1q_u32(&d->inner[4]);
+    const uint32x4_t q0 = vld1q_u32(&d->outer[0]), q1 = vld1q_u32(&d->outer[4]);
+    const uint32x4_t p2 = vld1q_u32(&CHAIN_PAD[0]), p3 = vld1q_u32(&CHAIN_PAD[4]);
+    uint32x4_t m0 = vld1q_u32(&c->u[0]), m1 = vld1q_u32(&c->u[4]), m2, m3, s0, s1;
+    uint32x4_t n0 = vld1q_u32(&d->u[0]), n1 = vld1q_u32(&d->u[4]), n2, n3, t0, t1;
+    uint32x4_t x0 = vld1q_u32(&c->t[0]), x1 = vld1q_u32(&c->t[4]);
+    uint32x4_t y0 = vld1q_u32(&d->t[0]), y1 = vld1q_u32(&d->t[4]);
+
+    for (; count > 0; --count) {
+        m2 = n2 = p2, m3 = n3 = p3, s0 = i0, s1 = i1, t0 = j0, t1 = j1;
+        SHA256_COMPRESS_2WAY();
+        m0 = vaddq_u32(s0, i0), m1 = vaddq_u32(s1, i1), n0 = vaddq_u32(t0, j0), n1 = vaddq_u32(t1, j1);
+        m2 = n2 = p2, m3 = n3 = p3, s0 = o0, s1 = o1, t0 = q0, t1 = q1;
+        SHA256_COMPRESS_2WAY();
+        m0 = vaddq_u32(s0, o0), m1 = vaddq_u32(s1, o1), n0 = vaddq_u32(t0, q0), n1 = vaddq_u32(t1, q1);
+        x0 = veorq_u32(x0, m0), x1 = veorq_u32(x1, m1), y0 = veorq_u32(y0, n0), y1 = veorq_u32(y1, n1);
+    }
+    vst1q_u32(&c->u[0], m0), vst1q_u32(&c->u[4], m1), vst1q_u32(&c->t[0], x0), vst1q_u32(&c->t[4], x1);
+    vst1q_u32(&d->u[0], n0), vst1q_u32(&d->u[4], n1), vst1q_u32(&d->t[0], y0), vst1q_u32(&d->t[4], y1);
 }
