@@ -93,10 +93,19 @@ def _as_items(value: object, what: str) -> list[memoryview] | None:
     if isinstance(value, str):
         raise TypeError(f"{what} is a str; encode text first")
     try:
-        contiguous_view(value, what).release()
-        return None
+        view = contiguous_view(value, what)
     except TypeError:
         pass
+    else:
+        if view.ndim <= 1:
+            view.release()
+            return None
+        # Rows of a 2-D (or deeper) buffer, a numpy array's: one item each, read in place.
+        rows = view.shape[0]  # type: ignore[index]
+        if view.nbytes == 0:
+            return [memoryview(b"")] * rows
+        flat, size = view.cast("B"), view.nbytes // rows
+        return [flat[i * size:(i + 1) * size] for i in range(rows)]
     try:
         items = list(value)  # type: ignore[call-overload]
     except TypeError:
@@ -111,7 +120,8 @@ def pbkdf2_hmac_many(hash_name: str, passwords: Any, salts: Any, iterations: int
 
     Either of passwords and salts may be one bytes-like object that every
     derivation shares (one password under many salts, or the reverse); the
-    other is a sequence of bytes-like objects (both may be, of one length).
+    other is a sequence of bytes-like objects, or the rows of a 2-D buffer
+    such as a numpy uint8 array (both may be, of one length).
     All derivations take `iterations` and `dklen`. Returns the keys, in order,
     as hashlib.pbkdf2_hmac would give each. `threads=N` splits them across N
     threads (0: one per CPU this process may use).

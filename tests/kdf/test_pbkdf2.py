@@ -81,6 +81,15 @@ def test_many_keys_sharing_a_password_or_a_salt(rng):
     assert libsha.pbkdf2_hmac_many("sha256", [], b"salt", 5) == []
 
 
+def test_numpy_rows_are_one_key_each():
+    numpy = pytest.importorskip("numpy")
+    rows = numpy.arange(7 * 12, dtype=numpy.uint8).reshape(7, 12)
+    assert libsha.pbkdf2_hmac_many("sha256", rows, b"salt", 5) == \
+        [expected(bytes(r), b"salt", 5) for r in rows]
+    assert libsha.pbkdf2_hmac_many("sha256", b"pw", rows, 5, 40) == [expected(b"pw", bytes(r), 5, 40) for r in rows]
+    assert libsha.pbkdf2_hmac_many("sha256", numpy.zeros((0, 8), numpy.uint8), b"salt", 5) == []
+
+
 def test_every_buffer_kind():
     password, salt = bytes(range(70)), bytes(range(100, 140))
     for kind, make in buffer_kinds():
