@@ -14,6 +14,7 @@ libsha_chains_f libsha_standard_chains_1way;
 libsha_transform_f libsha_sse4_transform;
 libsha_finalize_f libsha_sse4_finalize;
 libsha_d64_f libsha_sse4_d64, libsha_sse41_d64_4way;
+libsha_chains_f libsha_sse4_chains_1way;
 libsha_many_f libsha_sse41_many_4way;
 libsha_chains_f libsha_sse41_chains_4way;
 /* kernels/avx2_1way.c, kernels/avx2_8way.c */
@@ -125,7 +126,7 @@ const struct libsha_impl libsha_registry[] = {
         .finalize = libsha_sse4_finalize,
         .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx2_d64_8way},
         .many = {[4] = libsha_sse41_many_4way, [8] = libsha_avx2_many_8way},
-        .chains = {[1] = libsha_standard_chains_1way, [4] = libsha_sse41_chains_4way, [8] = libsha_avx2_chains_8way},
+        .chains = {[1] = libsha_sse4_chains_1way, [4] = libsha_sse41_chains_4way, [8] = libsha_avx2_chains_8way},
     },
 #endif
 #if defined(LIBSHA_HAVE_SSE41)
@@ -137,7 +138,7 @@ const struct libsha_impl libsha_registry[] = {
         .finalize = libsha_sse4_finalize,
         .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way},
         .many = {[4] = libsha_sse41_many_4way},
-        .chains = {[1] = libsha_standard_chains_1way, [4] = libsha_sse41_chains_4way},
+        .chains = {[1] = libsha_sse4_chains_1way, [4] = libsha_sse41_chains_4way},
     },
 #endif
 #if defined(LIBSHA_HAVE_ARM_SHA2)

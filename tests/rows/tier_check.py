@@ -86,6 +86,15 @@ def check_active(failures):
         count += 1
         if libsha.sha256.from_state(libsha.sha256(data[:n]).state()).digest() != hashlib.sha256(data[:n]).digest():
             failures.append(f"{libsha.dispatch.implementation()} state {n}")
+    for n, dklen in ((1, 32), (1, 100), (3, 64), (19, 40)):  # key derivation: one chain, a key's blocks, many keys
+        count += 1
+        passwords = [data[i : i + 7 + 13 * i] for i in range(n)]
+        if libsha.pbkdf2_hmac_many("sha256", passwords, data[:20], 30, dklen) != \
+                [hashlib.pbkdf2_hmac("sha256", p, data[:20], 30, dklen) for p in passwords]:
+            failures.append(f"{libsha.dispatch.implementation()} pbkdf2 {n} keys of {dklen} bytes")
+    count += 1
+    if libsha.hkdf(data[:40], 100, data[40:60], data[60:70]) != libsha.reference.hkdf(data[:40], data[40:60], data[60:70], 100):
+        failures.append(f"{libsha.dispatch.implementation()} hkdf")
     leaves = [data[32 * i : 32 * i + 32] for i in range(600)]
     for n in (0, 1, 2, 3, 255, 256, 257, 600):
         count += 1

@@ -221,17 +221,16 @@ static LIBSHA_ALWAYS_INLINE void CHAIN_WORDS(struct libsha_chain *const chains[]
         LOAD_STATES(field, words);
 }
 
-/* A chain's block: the 32 bytes of x[0..7] and the padding of an HMAC's 96-byte message. */
+/* A chain's block: the 32 bytes of x[0..7]; its padding is RING_ROUNDS64_CHAIN's constants. */
 #define CHAIN_BLOCK(x)                                                                  \
     w[0] = x[0], w[1] = x[1], w[2] = x[2], w[3] = x[3], w[4] = x[4], w[5] = x[5];       \
-    w[6] = x[6], w[7] = x[7], w[8] = V_SET1(0x80000000u);                               \
-    w[9] = w[10] = w[11] = w[12] = w[13] = w[14] = V_SET1(0);                           \
-    w[15] = V_SET1(768);                                                                \
-    RING_PIN16(w)
+    w[6] = x[6], w[7] = x[7];                                                           \
+    RING_PIN(w[0]); RING_PIN(w[1]); RING_PIN(w[2]); RING_PIN(w[3]);                     \
+    RING_PIN(w[4]); RING_PIN(w[5]); RING_PIN(w[6]); RING_PIN(w[7])
 /* The rounds from state s (eight vectors), added back, into x. */
 #define CHAIN_COMPRESS(s, x)                                                            \
     a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];     \
-    RING_ROUNDS64();                                                                    \
+    RING_ROUNDS64_CHAIN();                                                              \
     x[0] = OP_ADD(a, s[0]), x[1] = OP_ADD(b, s[1]), x[2] = OP_ADD(c, s[2]);             \
     x[3] = OP_ADD(d, s[3]), x[4] = OP_ADD(e, s[4]), x[5] = OP_ADD(f, s[5]);             \
     x[6] = OP_ADD(g, s[6]), x[7] = OP_ADD(h, s[7])

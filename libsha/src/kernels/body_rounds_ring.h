@@ -126,4 +126,54 @@
         }                                            \
     } while (0)
 
+/* A PBKDF2 chain's block (body_lanes.h's MULTIWAY_CHAINS): W0..7 vary, W8..15 are the padding of an
+ * HMAC's 96-byte message (0x80000000, zeros, 768), so rounds 8..15 take K + W as constants and W16..31
+ * drop their constant terms: sigmas of constants, zeros. The ring holds W0..7 only at first; W8..15
+ * are never read from it. */
+#define RING_CHAIN_PAD(j) ((j) == 8 ? 0x80000000u : (j) == 15 ? 768u : 0u)
+#define RING_CHAIN_VARIES(j) ((j) < 8 || (j) >= 16)
+#define RING_SCALAR_ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+#define RING_SCALAR_SSIG0(x) (RING_SCALAR_ROTR(x, 7) ^ RING_SCALAR_ROTR(x, 18) ^ ((x) >> 3))
+#define RING_SCALAR_SSIG1(x) (RING_SCALAR_ROTR(x, 17) ^ RING_SCALAR_ROTR(x, 19) ^ ((x) >> 10))
+/* Each term of W[i] = s1(W[i-2]) + W[i-7] + s0(W[i-15]) + W[i-16]: from the ring where it varies, else
+ * zero (the compiler drops the add), its constant value summed in RING_CHAIN_CONST. */
+#define RING_CHAIN_TERM(j, f) (RING_CHAIN_VARIES(j) ? f(w[(j) & 15]) : V_SET1(0))
+#define RING_CHAIN_SAME(x) (x)
+#define RING_CHAIN_CONST(i)                                                                        \
+    ((RING_CHAIN_VARIES((i) - 2) ? 0u : RING_SCALAR_SSIG1(RING_CHAIN_PAD((i) - 2)))                \
+     + (RING_CHAIN_VARIES((i) - 7) ? 0u : RING_CHAIN_PAD((i) - 7))                                 \
+     + (RING_CHAIN_VARIES((i) - 15) ? 0u : RING_SCALAR_SSIG0(RING_CHAIN_PAD((i) - 15)))            \
+     + (RING_CHAIN_VARIES((i) - 16) ? 0u : RING_CHAIN_PAD((i) - 16)))
+#define RING_ROUND_CHAIN_PAD(a, b, c, d, e, f, g, h, i) \
+    RING_ROUND(a, b, c, d, e, f, g, h, V_SET1(ring_k[i] + RING_CHAIN_PAD(i)))
+#define RING_ROUND_CHAIN_SCHEDULE(a, b, c, d, e, f, g, h, i)                                                \
+    do {                                                                                                    \
+        VEC wi_ = OP_ADD(OP_ADD(RING_CHAIN_TERM((i) - 16, RING_CHAIN_SAME), RING_CHAIN_TERM((i) - 15, OP_SSIG0)), \
+                         OP_ADD(RING_CHAIN_TERM((i) - 7, RING_CHAIN_SAME), RING_CHAIN_TERM((i) - 2, OP_SSIG1)));  \
+        if (RING_CHAIN_CONST(i) != 0)                                                                       \
+            wi_ = OP_ADD(wi_, V_SET1(RING_CHAIN_CONST(i)));                                                 \
+        w[(i) & 15] = wi_;                                                                                  \
+        RING_PIN(w[(i) & 15]);                                                                              \
+        RING_ROUND(a, b, c, d, e, f, g, h, OP_ADD(V_SET1(ring_k[i]), wi_));                                 \
+    } while (0)
+
+/* All 64 rounds of a chain block, W0..7 in w[0..7] (pinned). */
+#define RING_ROUNDS64_CHAIN()                          \
+    do {                                               \
+        int pass_;                                     \
+        const uint32_t *ring_k = LIBSHA_K;             \
+        RING_TEMPS;                                    \
+        RING_K_POINTER(ring_k);                        \
+        RING_ROUNDS8(RING_ROUND_WORD, 0);              \
+        RING_ROUNDS8(RING_ROUND_CHAIN_PAD, 8);         \
+        RING_ROUNDS8(RING_ROUND_CHAIN_SCHEDULE, 16);   \
+        RING_ROUNDS8(RING_ROUND_CHAIN_SCHEDULE, 24);   \
+        ring_k += 16;                                  \
+        for (pass_ = 2; pass_ < 4; ++pass_) {          \
+            ring_k += 16;                              \
+            RING_ROUNDS8(RING_ROUND_SCHEDULE, 0);      \
+            RING_ROUNDS8(RING_ROUND_SCHEDULE, 8);      \
+        }                                              \
+    } while (0)
+
 #endif

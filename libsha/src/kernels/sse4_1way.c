@@ -12,6 +12,7 @@
 libsha_transform_f libsha_sse4_transform;
 libsha_finalize_f libsha_sse4_finalize;
 libsha_d64_f libsha_sse4_d64;
+libsha_chains_f libsha_sse4_chains_1way;
 
 #define VEC __m128i
 #define V_ADD(a, b) _mm_add_epi32(a, b)
@@ -100,3 +101,10 @@ void libsha_sse4_d64(unsigned char *out, const unsigned char *in)
              _mm_set_epi32(0, 0, 0, (int)0x80000000), _mm_set_epi32(256, 0, 0, 0));
     libsha_store_digest(out, outer);
 }
+
+/* PBKDF2's one chain on the same rounds and vector schedule. */
+#define CHAIN_BLOCK(s, x)                                                                                  \
+    compress(s, _mm_loadu_si128((const __m128i *)&(x)[0]), _mm_loadu_si128((const __m128i *)&(x)[4]),     \
+             _mm_set_epi32(0, 0, 0, (int)0x80000000), _mm_set_epi32(768, 0, 0, 0))
+#define CHAINS_1WAY libsha_sse4_chains_1way
+#include "body_chain_1way.h"
