@@ -12,29 +12,8 @@
 #include <string.h>
 
 #include "libsha.h"
+#include "test_check.h"
 #include "test_rng.h"
-
-static long passed, failed;
-
-static void check(int ok, const char *impl, const char *what, size_t n)
-{
-    if (ok) {
-        ++passed;
-    } else if (++failed <= 30) {
-        printf("FAIL %s: %s (%zu)\n", impl, what, n);
-    }
-}
-
-static size_t unhex(const char *hex, unsigned char *out)
-{
-    size_t n = 0;
-    for (; hex[0] && hex[1]; hex += 2) {
-        unsigned hi = (unsigned)(hex[0] <= '9' ? hex[0] - '0' : hex[0] - 'a' + 10);
-        unsigned lo = (unsigned)(hex[1] <= '9' ? hex[1] - '0' : hex[1] - 'a' + 10);
-        out[n++] = (unsigned char)(hi << 4 | lo);
-    }
-    return n;
-}
 
 /* The records of a vectors file ("Name = hex" lines, a blank line between records), up to 4 of
  * up to 8 fields each, values as bytes. */

@@ -19,29 +19,7 @@
 #include "kernel_sets.h"
 #include "pattern251.h"
 #include "libsha.h"
-
-static long passed, failed;
-
-static void check(int ok, const char *impl, const char *what, size_t n)
-{
-    if (ok) {
-        ++passed;
-    } else if (++failed <= 30) {
-        printf("FAIL %s: %s (%zu)\n", impl, what, n);
-    }
-}
-
-static size_t unhex(const char *hex, unsigned char *out)
-{
-    size_t n = 0;
-    for (; hex[0] && hex[1]; hex += 2) {
-        unsigned hi, lo;
-        hi = (unsigned)(hex[0] <= '9' ? hex[0] - '0' : hex[0] - 'a' + 10);
-        lo = (unsigned)(hex[1] <= '9' ? hex[1] - '0' : hex[1] - 'a' + 10);
-        out[n++] = (unsigned char)(hi << 4 | lo);
-    }
-    return n;
-}
+#include "test_check.h"
 
 /* The state after pattern251(200, 3, 7), and an HMAC's under the key pattern251(100, 11, 13) after
  * the same message: libsha.h's layout, version 1. */

@@ -16,18 +16,8 @@
 #include <string.h>
 
 #include "libsha.h"
+#include "test_check.h"
 #include "test_rng.h"
-
-static int passed, failed;
-
-static void check(int ok, const char *impl, const char *what, size_t n)
-{
-    if (ok) {
-        ++passed;
-    } else if (++failed <= 20) {
-        printf("FAIL %s: %s (%zu)\n", impl, what, n);
-    }
-}
 
 #define MAX_STREAMS 300
 #define MAX_TOTAL 12000
@@ -300,7 +290,7 @@ int main(int argc, char **argv)
     for (i = 0; i < sizeof pool; ++i)
         pool[i] = (unsigned char)(rng_next() >> 56);
     for (i = 0; (name = libsha_implementation_at(i, &runnable)) != NULL; ++i) {
-        int before = failed;
+        long before = failed;
         if (!runnable)
             continue;
         if (libsha_select(name) != LIBSHA_OK) {
@@ -315,6 +305,6 @@ int main(int argc, char **argv)
         contracts(name);
         printf("%s (%zu lanes): %s\n", name, libsha_sha256_lanes(), failed == before ? "ok" : "FAILED");
     }
-    printf("%d passed, %d failed\n", passed, failed);
+    printf("%ld passed, %ld failed\n", passed, failed);
     return failed != 0 || passed == 0;
 }

@@ -97,20 +97,27 @@
  * one 16-round pass run three times, not unrolled: the whole block unrolled is some 4,000
  * instructions, as many as Zen 3's op cache holds, and decoding it again each block costs more
  * than the loop. */
-#define RING_ROUNDS64()                              \
-    do {                                             \
-        int pass_;                                   \
-        const uint32_t *ring_k = LIBSHA_K;           \
-        RING_TEMPS;                                  \
-        RING_K_POINTER(ring_k);                      \
-        RING_ROUNDS8(RING_ROUND_WORD, 0);            \
-        RING_ROUNDS8(RING_ROUND_WORD, 8);            \
-        for (pass_ = 1; pass_ < 4; ++pass_) {        \
-            ring_k += 16;                            \
-            RING_ROUNDS8(RING_ROUND_SCHEDULE, 0);    \
-            RING_ROUNDS8(RING_ROUND_SCHEDULE, 8);    \
-        }                                            \
+/* The schedule's passes from `first` (1..3) to the last, ring_k at K[16 * (first - 1)] before them. */
+#define RING_SCHEDULE_PASSES(first)                  \
+    for (pass_ = (first); pass_ < 4; ++pass_) {      \
+        ring_k += 16;                                \
+        RING_ROUNDS8(RING_ROUND_SCHEDULE, 0);        \
+        RING_ROUNDS8(RING_ROUND_SCHEDULE, 8);        \
+    }
+/* A block's rounds: 0..7 on the ring's words, 8..15 by ROUND_8_TO_15, then `after_15` (rounds of its
+ * own, if any), then the schedule's passes from `first_pass`. */
+#define RING_BLOCK_ROUNDS(ROUND_8_TO_15, after_15, first_pass) \
+    do {                                                       \
+        int pass_;                                             \
+        const uint32_t *ring_k = LIBSHA_K;                     \
+        RING_TEMPS;                                            \
+        RING_K_POINTER(ring_k);                                \
+        RING_ROUNDS8(RING_ROUND_WORD, 0);                      \
+        RING_ROUNDS8(ROUND_8_TO_15, 8);                        \
+        after_15;                                              \
+        RING_SCHEDULE_PASSES(first_pass);                      \
     } while (0)
+#define RING_ROUNDS64() RING_BLOCK_ROUNDS(RING_ROUND_WORD, (void)0, 1)
 
 /* All 64 rounds of a block known in advance, K + W the 64 words at kw (uint32_t), looped as above. */
 #define RING_ROUNDS64_KNOWN(kw)                      \
@@ -157,23 +164,11 @@
         RING_ROUND(a, b, c, d, e, f, g, h, OP_ADD(V_SET1(ring_k[i]), wi_));                                 \
     } while (0)
 
-/* All 64 rounds of a chain block, W0..7 in w[0..7] (pinned). */
-#define RING_ROUNDS64_CHAIN()                          \
-    do {                                               \
-        int pass_;                                     \
-        const uint32_t *ring_k = LIBSHA_K;             \
-        RING_TEMPS;                                    \
-        RING_K_POINTER(ring_k);                        \
-        RING_ROUNDS8(RING_ROUND_WORD, 0);              \
-        RING_ROUNDS8(RING_ROUND_CHAIN_PAD, 8);         \
-        RING_ROUNDS8(RING_ROUND_CHAIN_SCHEDULE, 16);   \
-        RING_ROUNDS8(RING_ROUND_CHAIN_SCHEDULE, 24);   \
-        ring_k += 16;                                  \
-        for (pass_ = 2; pass_ < 4; ++pass_) {          \
-            ring_k += 16;                              \
-            RING_ROUNDS8(RING_ROUND_SCHEDULE, 0);      \
-            RING_ROUNDS8(RING_ROUND_SCHEDULE, 8);      \
-        }                                              \
-    } while (0)
+/* All 64 rounds of a chain block, W0..7 in w[0..7] (pinned): rounds 16..31 are the chain's own. */
+#define RING_CHAIN_16_TO_31()                          \
+    RING_ROUNDS8(RING_ROUND_CHAIN_SCHEDULE, 16);       \
+    RING_ROUNDS8(RING_ROUND_CHAIN_SCHEDULE, 24);       \
+    ring_k += 16
+#define RING_ROUNDS64_CHAIN() RING_BLOCK_ROUNDS(RING_ROUND_CHAIN_PAD, RING_CHAIN_16_TO_31(), 2)
 
 #endif

@@ -318,6 +318,22 @@ void libsha_x86_shani_many_last_2way(uint32_t *const state[], const struct libsh
         _mm_storeu_si128((__m128i *)&(c)->t[4], x1);                            \
     } while (0)
 
+/* A chain's block from the state (a0, a1), W0..15 in m0..m3: the result, added back, becomes the next
+ * block's message in m0..m3 (its W0..7, and the padding of an HMAC's 96-byte message). */
+#define CHAIN_BLOCK(a0, a1)                                   \
+    s0 = a0, s1 = a1;                                         \
+    COMPRESS(s0, s1, m0, m1, m2, m3);                         \
+    s0 = _mm_add_epi32(s0, a0), s1 = _mm_add_epi32(s1, a1);   \
+    OUTER_BLOCK_OF(s0, s1, m0, m1, m2, m3, 768)
+/* The same for two chains, the second's state (b0, b1) and message n0..n3, rounds interleaved. */
+#define CHAIN_BLOCK_2WAY(a0, a1, b0, b1)                      \
+    s0 = a0, s1 = a1, t0 = b0, t1 = b1;                       \
+    SHA256_COMPRESS_2WAY();                                   \
+    s0 = _mm_add_epi32(s0, a0), s1 = _mm_add_epi32(s1, a1);   \
+    t0 = _mm_add_epi32(t0, b0), t1 = _mm_add_epi32(t1, b1);   \
+    OUTER_BLOCK_OF(s0, s1, m0, m1, m2, m3, 768);              \
+    OUTER_BLOCK_OF(t0, t1, n0, n1, n2, n3, 768)
+
 /* PBKDF2's iterations, one chain: the round chain of each block starts as soon as the last one's
  * state is added up, the one dependency an iteration has. */
 void libsha_x86_shani_chains_1way(struct libsha_chain *const chains[], uint64_t count)
@@ -326,14 +342,8 @@ void libsha_x86_shani_chains_1way(struct libsha_chain *const chains[], uint64_t 
 
     CHAIN_LOAD(chains[0], i0, i1, o0, o1, m0, m1, m2, m3, x0, x1);
     for (; count > 0; --count) {
-        s0 = i0, s1 = i1;
-        COMPRESS(s0, s1, m0, m1, m2, m3);
-        s0 = _mm_add_epi32(s0, i0), s1 = _mm_add_epi32(s1, i1);
-        OUTER_BLOCK_OF(s0, s1, m0, m1, m2, m3, 768);
-        s0 = o0, s1 = o1;
-        COMPRESS(s0, s1, m0, m1, m2, m3);
-        s0 = _mm_add_epi32(s0, o0), s1 = _mm_add_epi32(s1, o1);
-        OUTER_BLOCK_OF(s0, s1, m0, m1, m2, m3, 768);
+        CHAIN_BLOCK(i0, i1);
+        CHAIN_BLOCK(o0, o1);
         x0 = _mm_xor_si128(x0, m0), x1 = _mm_xor_si128(x1, m1);
     }
     CHAIN_STORE(chains[0], m0, m1, x0, x1);
@@ -348,18 +358,8 @@ void libsha_x86_shani_chains_2way(struct libsha_chain *const chains[], uint64_t 
     CHAIN_LOAD(chains[0], i0, i1, o0, o1, m0, m1, m2, m3, x0, x1);
     CHAIN_LOAD(chains[1], j0, j1, p0, p1, n0, n1, n2, n3, y0, y1);
     for (; count > 0; --count) {
-        s0 = i0, s1 = i1, t0 = j0, t1 = j1;
-        SHA256_COMPRESS_2WAY();
-        s0 = _mm_add_epi32(s0, i0), s1 = _mm_add_epi32(s1, i1);
-        t0 = _mm_add_epi32(t0, j0), t1 = _mm_add_epi32(t1, j1);
-        OUTER_BLOCK_OF(s0, s1, m0, m1, m2, m3, 768);
-        OUTER_BLOCK_OF(t0, t1, n0, n1, n2, n3, 768);
-        s0 = o0, s1 = o1, t0 = p0, t1 = p1;
-        SHA256_COMPRESS_2WAY();
-        s0 = _mm_add_epi32(s0, o0), s1 = _mm_add_epi32(s1, o1);
-        t0 = _mm_add_epi32(t0, p0), t1 = _mm_add_epi32(t1, p1);
-        OUTER_BLOCK_OF(s0, s1, m0, m1, m2, m3, 768);
-        OUTER_BLOCK_OF(t0, t1, n0, n1, n2, n3, 768);
+        CHAIN_BLOCK_2WAY(i0, i1, j0, j1);
+        CHAIN_BLOCK_2WAY(o0, o1, p0, p1);
         x0 = _mm_xor_si128(x0, m0), x1 = _mm_xor_si128(x1, m1);
         y0 = _mm_xor_si128(y0, n0), y1 = _mm_xor_si128(y1, n1);
     }
