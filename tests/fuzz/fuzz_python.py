@@ -34,6 +34,7 @@ import atheris
 
 with atheris.instrument_imports(include=["libsha"]):
     import libsha
+    from libsha import reference
 
 IMPLEMENTATIONS = [i.name for i in libsha.dispatch.implementations() if i.runnable]
 BOUNDARIES = [0, 1, 31, 32, 55, 56, 63, 64, 65, 119, 120, 127, 128, 129, 191, 192, 255, 256]
@@ -228,6 +229,24 @@ def check_bad_input(fdp):
             raise AssertionError("a released memoryview was hashed")
 
 
+def check_kdf(fdp, message):
+    """PBKDF2 (one key, and a few at once) against hashlib, HKDF (through the accelerator's method
+    where it loads) against the pure-Python reference, both on pieces of the message."""
+    cut = min(fdp.ConsumeIntInRange(0, 150), len(message))
+    password, salt = message[:cut], message[cut:cut + fdp.ConsumeIntInRange(0, 100)]
+    iterations, dklen = fdp.ConsumeIntInRange(1, 8), fdp.ConsumeIntInRange(1, 200)
+    expected = hashlib.pbkdf2_hmac("sha256", password, salt, iterations, dklen)
+    assert libsha.pbkdf2_hmac("sha256", carried(fdp, password), carried(fdp, salt), iterations, dklen) == expected, \
+        "pbkdf2_hmac"
+    count = fdp.ConsumeIntInRange(1, 18)
+    passwords = [message[i:i + cut] for i in range(count)]
+    assert libsha.pbkdf2_hmac_many("sha256", passwords, salt, iterations, dklen) == \
+        [hashlib.pbkdf2_hmac("sha256", p, salt, iterations, dklen) for p in passwords], "pbkdf2_hmac_many"
+    length, info = fdp.ConsumeIntInRange(0, 200), message[-fdp.ConsumeIntInRange(0, 60):] if message else b""
+    assert libsha.hkdf(carried(fdp, password), length, salt or None, info) == \
+        reference.hkdf(password, salt, info, length), "hkdf"
+
+
 def check_decision(fdp):
     """decide_x86 on readings the input makes, some no CPU gives: a Decision naming a compiled-in row
     and known features, or ValueError for a reading out of range, never anything else."""
@@ -262,6 +281,8 @@ def test_one_input(data):
     check_hmac(fdp, message)
     check_many(fdp, message)
     check_update_many(fdp, message)
+    if fdp.ConsumeIntInRange(0, 3) == 0:
+        check_kdf(fdp, message)
     if fdp.ConsumeIntInRange(0, 7) == 0:
         check_files(fdp, message)
 
