@@ -19,7 +19,7 @@ import libsha
 
 from . import internal
 from .measure import measure
-from .openssl import MASKS, PeerProcess, _libcrypto, _openssl_version, mask_for
+from .openssl import MASKS, PeerProcess, _libcrypto, _openssl_version, masks_of, missing_for
 from .rows import MESSAGE_1M, Benchmark, backend, ours_label
 
 ROUNDS = 1_200_000  # Django's default (pyca/cryptography #12608)
@@ -29,6 +29,7 @@ BLOCK_BYTES = 128  # compressed per iteration and key block
 ONE_ROW = f"PBKDF2_SHA256_{ROUNDS}"
 WIDE_ROW = f"PBKDF2_SHA256_{ROUNDS}_64b"
 MANY_ROW = f"PBKDF2_SHA256_{MANY}x{MANY_ROUNDS}"
+SINGLE_ROW = f"PBKDF2_SHA256_1x{MANY_ROUNDS}"  # one of those keys, beside hashlib with OpenSSL's SHA-NI masked
 HKDF_ROW = "HKDF_SHA256_32b"
 IKM, HKDF_SALT, INFO = bytes(range(32)), b"salt", b"libsha hkdf info"
 
@@ -106,19 +107,13 @@ def _openssl_pbkdf2():
 def _hashlib_masked_rows(implementations):
     """hashlib.pbkdf2_hmac in a child process whose OpenSSL runs without its SHA extensions, for each
     mask a listed row without SHA-NI is set against (OPENSSL_ia32cap is read as libcrypto loads)."""
-    rows, seen = [], set()
-    features = set(libsha.dispatch.cpu_features())
-    for impl in implementations:
-        key = mask_for(impl)
-        if key is None or key in seen:
-            continue
-        seen.add(key)
-        mask, path, needs = MASKS[key]
-        row = Benchmark(MANY_ROW.replace(f"{MANY}x", "1x"), _hashlib_label(f'OPENSSL_ia32cap="{mask}", '
-                        f"{path}; one call per key"), MANY_ROUNDS * BLOCK_BYTES, None, peer=True,
+    rows = []
+    for key in masks_of(implementations):
+        mask, path, _ = MASKS[key]
+        row = Benchmark(SINGLE_ROW, _hashlib_label(f'OPENSSL_ia32cap="{mask}", {path}; one call per key'),
+                        MANY_ROUNDS * BLOCK_BYTES, None, peer=True,
                         interleaved=PeerProcess(mask, MANY_ROUNDS, "shabench.kdf"))
-        if not needs <= features:
-            row.left_out = f"this CPU lacks {', '.join(sorted(needs - features))}: the mask would not mean that path"
+        row.left_out = missing_for(key, libsha.dispatch.cpu_features())
         rows.append(row)
     return rows
 
@@ -139,7 +134,6 @@ def _cryptography_hkdf():
 
 def python_kdf_benchmarks(implementations):
     """From Python: libsha's calls beside hashlib's, OpenSSL's and cryptography's, each row one call a key."""
-    single = MANY_ROW.replace(f"{MANY}x", "1x")
     passwords = [PASSWORD + bytes([i]) for i in range(MANY)]
     return [
         Benchmark(ONE_ROW, ours_label("libsha.pbkdf2_hmac", "one call", path=False), ROUNDS * BLOCK_BYTES,
@@ -158,7 +152,7 @@ def python_kdf_benchmarks(implementations):
         Benchmark(MANY_ROW, _hashlib_label(f"{MANY} calls"), MANY * MANY_ROUNDS * BLOCK_BYTES,
                   _call(lambda: [hashlib.pbkdf2_hmac("sha256", p, SALT, MANY_ROUNDS) for p in passwords]), True,
                   max_epochs=5),
-        Benchmark(single, ours_label("libsha.pbkdf2_hmac", "one call", path=False), MANY_ROUNDS * BLOCK_BYTES,
+        Benchmark(SINGLE_ROW, ours_label("libsha.pbkdf2_hmac", "one call", path=False), MANY_ROUNDS * BLOCK_BYTES,
                   _call(libsha.pbkdf2_hmac, "sha256", PASSWORD, SALT, MANY_ROUNDS), True, max_epochs=5),
         *_hashlib_masked_rows(implementations),
         Benchmark(HKDF_ROW, ours_label("libsha.hkdf(key, 32, salt, info)"), 32,

@@ -52,6 +52,24 @@ def _openssl_version(lib):
     return " ".join(words[:2]) if words[:1] == ["OpenSSL"] else None
 
 
+def masks_of(implementations):
+    """The MASKS keys the listed rows without SHA-NI are set against, in order, each once."""
+    keys = []
+    for impl in implementations:
+        key = mask_for(impl)
+        if key is not None and key not in keys:
+            keys.append(key)
+    return keys
+
+
+def missing_for(key, features):
+    """Why a mask would not mean its path on this CPU (the features it lacks), or None."""
+    needs = MASKS[key][2]
+    if needs <= set(features):
+        return None
+    return f"this CPU lacks {', '.join(sorted(needs - set(features)))}: the mask would not mean that path"
+
+
 class PeerProcess:
     """Runs the child for one (mask, size) and hands its measurement to the row."""
 
@@ -78,18 +96,14 @@ class PeerProcess:
 
 def openssl_benchmarks(implementations, features):
     """One peer row per size for each mask some listed row is set against."""
-    masks = []
-    for impl in implementations:
-        key = mask_for(impl)
-        if key is not None and key not in masks:
-            masks.append(key)
+    masks = masks_of(implementations)
     if not masks:
         return []
     lib = _libcrypto()
     version = _openssl_version(lib) if lib is not None else None
     rows = []
     for key in masks:
-        mask, path, needs = MASKS[key]
+        mask, path, _ = MASKS[key]
         for name, size in SIZES:
             runner = f'{version or "OpenSSL"} SHA256() with OPENSSL_ia32cap="{mask}" ({path}; C loop)'
             row = Benchmark(name, runner, size, None, peer=True, interleaved=PeerProcess(mask, size))
@@ -97,8 +111,8 @@ def openssl_benchmarks(implementations, features):
                 row.left_out = "libcrypto not found (Debian: libssl3)"
             elif version is None:
                 row.left_out = "the libcrypto found is not OpenSSL 1.1 or later: OPENSSL_ia32cap may not steer it"
-            elif not needs <= set(features):
-                row.left_out = f"this CPU lacks {', '.join(sorted(needs - set(features)))}: the mask would not mean that path"
+            else:
+                row.left_out = missing_for(key, features)
             rows.append(row)
     return rows
 

@@ -234,6 +234,7 @@ static inline void start_stream(struct lane *l, const struct libsha_stream_job *
 struct stretch {
     struct lane lane[LIBSHA_MAX_LANES];
     size_t widest;  /* the row's widest many-message kernel */
+    unsigned widths; /* the widths of its many-message kernels, as bits (LIBSHA_WIDTHS_OF) */
     size_t active;  /* lanes not IDLE */
     size_t waiting; /* the next job to take */
     size_t n;       /* the stretch ends before job n */
@@ -319,14 +320,12 @@ static void fill_lanes(struct stretch *st, const struct libsha_impl *impl, const
                        size_t first, size_t n)
 {
     size_t i;
-    st->widest = 1, st->active = 0, st->waiting = first, st->n = n, st->eager = 1, st->jobs = jobs;
+    st->active = 0, st->waiting = first, st->n = n, st->eager = 1, st->jobs = jobs;
     st->outer = (jobs->flags & LIBSHA_DOUBLE) || (jobs->start != NULL && jobs->start->outer != NULL);
-    for (i = 2; i <= LIBSHA_MAX_LANES; ++i) {
-        if (impl->many[i] != NULL)
-            st->widest = i;
+    LIBSHA_WIDTHS_OF(impl->many, st->widths, st->widest);
+    for (i = 2; i <= LIBSHA_MAX_LANES; ++i)
         if (impl->many_last[i] != NULL)
             st->eager = 0;
-    }
     for (i = 0; i < st->widest; ++i) {
         st->lane[i].stage = IDLE;
         if (st->waiting < n) {
@@ -429,7 +428,7 @@ static void run_lanes(const struct libsha_impl *impl, const struct libsha_jobs *
     fill_lanes(&st, impl, jobs, first, n);
     while (st.active > 0) {
         struct lane *picked[LIBSHA_MAX_LANES];
-        size_t w = libsha_pick_width(impl, st.widest, st.active), used = pick_lanes(&st, w, picked);
+        size_t w = libsha_pick_width(st.widths, st.widest, st.active), used = pick_lanes(&st, w, picked);
         /* One lane left at its tail: through the 2-lane last-block kernel, the
          * second lane a copy, if the row has one. */
         size_t wl = impl->many_last[w] == NULL && w == 1 && impl->many_last[2] != NULL ? 2 : w;
@@ -584,9 +583,11 @@ static void run_same_shape(const struct libsha_impl *impl, const struct libsha_s
     uint32_t spare[LIBSHA_MAX_LANES][8];
     uint32_t *states[LIBSHA_MAX_LANES];
     const unsigned char *pending[LIBSHA_MAX_LANES], *body[LIBSHA_MAX_LANES];
-    size_t first, used, w, i, widest = libsha_widest_many(impl);
+    size_t first, used, w, i, widest;
+    unsigned widths;
+    LIBSHA_WIDTHS_OF(impl->many, widths, widest);
     for (first = 0; first < n; first += used) {
-        w = libsha_pick_width(impl, widest, n - first);
+        w = libsha_pick_width(widths, widest, n - first);
         used = w < n - first ? w : n - first;
         for (i = 0; i < w; ++i) {
             const struct libsha_stream_job *s = &streams[first + (i < used ? i : 0)];

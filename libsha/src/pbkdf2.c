@@ -18,71 +18,27 @@ static int too_long(size_t out_len)
     return (uint64_t)out_len / 32 > (uint64_t)0xffffffffu - (out_len % 32 != 0);
 }
 
-/* One chain on the row's transform, for rows without a one-chain kernel: the
- * block's padding is written once, its 32 message bytes each time. */
-static void chain_by_transform(const struct libsha_impl *impl, struct libsha_chain *c, uint64_t count)
-{
-    unsigned char block[64];
-    uint32_t s[8];
-    int i;
-
-    memset(block + 32, 0, 32);
-    block[32] = 0x80;
-    libsha_store_be64(block + 56, (64 + 32) * 8);
-    for (; count > 0; --count) {
-        for (i = 0; i < 8; ++i)
-            libsha_store_be32(block + 4 * i, c->u[i]);
-        memcpy(s, c->inner, sizeof s);
-        impl->transform(s, block, 1);
-        for (i = 0; i < 8; ++i)
-            libsha_store_be32(block + 4 * i, s[i]);
-        memcpy(s, c->outer, sizeof s);
-        impl->transform(s, block, 1);
-        for (i = 0; i < 8; ++i)
-            c->u[i] = s[i], c->t[i] ^= s[i];
-    }
-    libsha_wipe_bytes(block, sizeof block);
-    libsha_wipe_bytes(s, sizeof s);
-}
-
-/* The widths of the row's chain kernels, as bits (bit W: .chains[W]; 1 always: the transform). */
-static unsigned chain_widths(const struct libsha_impl *impl, size_t *widest)
-{
-    unsigned widths = 2u;
-    size_t w;
-    *widest = 1;
-    for (w = 2; w <= LIBSHA_MAX_LANES; ++w)
-        if (impl->chains[w] != NULL)
-            widths |= 1u << w, *widest = w;
-    return widths;
-}
-
 /* n chains, each `count` iterations further, in the row's widest kernels and
- * the narrower ones for the rest; lanes past the last chain run a copy of it
- * (wiped here). */
+ * the narrower ones for the rest (every row has chains[1]); lanes past the
+ * last chain run a copy of it (wiped here). */
 static void run_chains(const struct libsha_impl *impl, struct libsha_chain *chains, size_t n, uint64_t count)
 {
     struct libsha_chain spare;
     size_t widest, done = 0, w, lane;
-    unsigned widths = chain_widths(impl, &widest);
+    unsigned widths;
     int used_spare = 0;
 
     if (count == 0)
         return;
-    while (done < n) {
+    LIBSHA_WIDTHS_OF(impl->chains, widths, widest);
+    for (; done < n; done += w) {
         struct libsha_chain *lanes[LIBSHA_MAX_LANES];
-        w = libsha_pick_width_of(widths, widest, n - done);
-        if (w == 1 && impl->chains[1] == NULL) {
-            chain_by_transform(impl, &chains[done], count);
-            ++done;
-            continue;
-        }
+        w = libsha_pick_width(widths, widest, n - done);
         for (lane = 0; lane < w; ++lane)
             lanes[lane] = done + lane < n ? &chains[done + lane] : &spare;
         if (done + w > n)
             spare = chains[done], used_spare = 1;
         impl->chains[w](lanes, count);
-        done += w;
     }
     if (used_spare)
         libsha_wipe_bytes(&spare, sizeof spare);

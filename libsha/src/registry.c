@@ -171,7 +171,7 @@ const struct libsha_impl libsha_registry[] = {
         .many = {[16] = libsha_portable_many_16way},
         .many_last = {[16] = libsha_portable_many_last_16way},
         .many_whole = {[16] = libsha_portable_many_whole_16way},
-        .chains = {[16] = libsha_portable_chains_16way},
+        .chains = {[1] = libsha_standard_chains_1way, [16] = libsha_portable_chains_16way},
     },
 #endif
 };

@@ -1,7 +1,8 @@
 /* Known-answer test run before an implementation is installed, as Bitcoin
  * Core's SelfTest(): a miscompiled or mis-detected kernel is never used. It
  * covers every kernel a row fills: the transform, finalize, each D64 width,
- * each many-message, last-block and whole-message width. */
+ * each many-message, last-block and whole-message width, and each PBKDF2
+ * chain width (against the row's own transform, itself checked first). */
 #include <string.h>
 
 #include "sha256_impl.h"
@@ -12,6 +13,7 @@ _Static_assert(sizeof selftest_states / sizeof selftest_states[0] >= LIBSHA_MAX_
 _Static_assert(sizeof selftest_input >= 32 * (LIBSHA_MAX_LANES - 1) + 128, "two blocks per lane");
 _Static_assert(sizeof selftest_input >= 57 * (LIBSHA_MAX_LANES - 1) + 56, "a tail per lane");
 _Static_assert(sizeof selftest_input >= 5 * (LIBSHA_MAX_LANES - 1) + 168, "a whole message per lane");
+_Static_assert(sizeof selftest_input >= 44 * (LIBSHA_MAX_LANES - 1) + 128, "a chain per lane");
 
 /* A finalize function against the transform (checked first) with the padding
  * in memory, for tails that end in every 16-byte vector and that need a
@@ -46,6 +48,64 @@ static int finalize_matches(const struct libsha_impl *impl)
 /* A many-message kernel against the transform (checked first): lane l starts
  * from its own state and reads two blocks at its own offset, so a kernel that
  * mixed up lanes, or dropped the second block, gives some lane a wrong state. */
+/* One PBKDF2 chain `count` iterations further on the row's transform: the
+ * definition the chain kernels are held to. */
+static void chain_by_transform(const struct libsha_impl *impl, struct libsha_chain *c, uint64_t count)
+{
+    unsigned char block[64];
+    uint32_t s[8];
+    int i;
+
+    memset(block + 32, 0, 32);
+    block[32] = 0x80;
+    libsha_store_be64(block + 56, (64 + 32) * 8);
+    for (; count > 0; --count) {
+        for (i = 0; i < 8; ++i)
+            libsha_store_be32(block + 4 * i, c->u[i]);
+        memcpy(s, c->inner, sizeof s);
+        impl->transform(s, block, 1);
+        for (i = 0; i < 8; ++i)
+            libsha_store_be32(block + 4 * i, s[i]);
+        memcpy(s, c->outer, sizeof s);
+        impl->transform(s, block, 1);
+        for (i = 0; i < 8; ++i)
+            c->u[i] = s[i], c->t[i] ^= s[i];
+    }
+}
+
+/* Lane `lane`'s chain: its states, U and T from the input's words, 11 words further each lane. */
+static void chain_from_input(struct libsha_chain *c, size_t lane)
+{
+    const unsigned char *p = selftest_input + 44 * lane;
+    int i;
+    for (i = 0; i < 8; ++i) {
+        c->inner[i] = libsha_load_be32(p + 4 * i), c->outer[i] = libsha_load_be32(p + 32 + 4 * i);
+        c->u[i] = libsha_load_be32(p + 64 + 4 * i), c->t[i] = libsha_load_be32(p + 96 + 4 * i);
+    }
+}
+
+/* PBKDF2's chain kernel of `width` lanes, each lane's states, U and T words of its own, a few
+ * iterations, against the transform. */
+static int chains_match(const struct libsha_impl *impl, size_t width)
+{
+    struct libsha_chain got[LIBSHA_MAX_LANES], want;
+    struct libsha_chain *lanes[LIBSHA_MAX_LANES];
+    size_t lane;
+
+    for (lane = 0; lane < width; ++lane) {
+        chain_from_input(&got[lane], lane);
+        lanes[lane] = &got[lane];
+    }
+    impl->chains[width](lanes, 3);
+    for (lane = 0; lane < width; ++lane) {
+        chain_from_input(&want, lane);
+        chain_by_transform(impl, &want, 3);
+        if (memcmp(got[lane].u, want.u, 32) != 0 || memcmp(got[lane].t, want.t, 32) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 static int many_matches(const struct libsha_impl *impl, size_t width)
 {
     uint32_t got[LIBSHA_MAX_LANES][8], expected[8];
@@ -189,6 +249,11 @@ int libsha_selftest(const struct libsha_impl *impl)
         if (memcmp(out, selftest_d64, width * 32) != 0)
             return -1;
     }
+    if (impl->chains[1] == NULL)
+        return -1;
+    for (width = 1; width <= LIBSHA_MAX_LANES; ++width)
+        if (impl->chains[width] != NULL && !chains_match(impl, width))
+            return -1;
     for (width = 2; width <= LIBSHA_MAX_LANES; ++width)
         if ((impl->many[width] != NULL && !many_matches(impl, width))
             || (impl->many_last[width] != NULL && !many_last_matches(impl, width))

@@ -129,8 +129,8 @@ struct libsha_impl {
     libsha_many_last_fn many_last[LIBSHA_MAX_LANES + 1];
     /* W whole messages of one length at once in .many_whole[W] (optional). */
     libsha_many_whole_fn many_whole[LIBSHA_MAX_LANES + 1];
-    /* W PBKDF2 chains at once in .chains[W] (optional: one chain at a time
-     * goes through the transform where [1] is NULL). */
+    /* W PBKDF2 chains at once in .chains[W]: [1] is required, wider ones
+     * are optional. */
     libsha_chains_fn chains[LIBSHA_MAX_LANES + 1];
 };
 
@@ -143,12 +143,23 @@ static inline size_t libsha_widest_many(const struct libsha_impl *impl)
     return w;
 }
 
-/* The kernel width for `active` busy lanes (the widest of `widths`, bit W set
- * for each width a row has, is `widest`): the narrowest width that holds them
- * all if they fill more than half of it, else the widest one they fill (1 is
- * the transform). How the lane scheduler (lanes.c) shrinks a batch's last
+/* The widths W >= 2 at which a row's kernel array (.many, .chains) has a kernel,
+ * as bits (bit W) in `widths`, and the widest in `widest` (1 where none). */
+#define LIBSHA_WIDTHS_OF(kernels, widths, widest)                 \
+    do {                                                         \
+        size_t w_;                                               \
+        (widths) = 0, (widest) = 1;                              \
+        for (w_ = 2; w_ <= LIBSHA_MAX_LANES; ++w_)               \
+            if ((kernels)[w_] != NULL)                           \
+                (widths) |= 1u << w_, (widest) = w_;             \
+    } while (0)
+
+/* The kernel width for `active` busy lanes, of the widths a row has (`widths`
+ * and `widest` as LIBSHA_WIDTHS_OF gives them): the narrowest that holds them
+ * all if they fill more than half of it, else the widest one they fill (1: the
+ * one-lane kernel). How the lane scheduler (lanes.c) shrinks a batch's last
  * lanes, and PBKDF2 (pbkdf2.c) its last chains. */
-static inline size_t libsha_pick_width_of(unsigned widths, size_t widest, size_t active)
+static inline size_t libsha_pick_width(unsigned widths, size_t widest, size_t active)
 {
     size_t w;
     if (active >= widest)
@@ -160,21 +171,6 @@ static inline size_t libsha_pick_width_of(unsigned widths, size_t widest, size_t
     for (w = active; w != 1 && !(widths >> w & 1u); --w)
         ;
     return w;
-}
-
-/* The widths of the row's many-message kernels, as bits (bit W: .many[W]). */
-static inline unsigned libsha_many_widths(const struct libsha_impl *impl)
-{
-    unsigned widths = 0;
-    size_t w;
-    for (w = 2; w <= LIBSHA_MAX_LANES; ++w)
-        widths |= (impl->many[w] != NULL ? 1u : 0u) << w;
-    return widths;
-}
-
-static inline size_t libsha_pick_width(const struct libsha_impl *impl, size_t widest, size_t active)
-{
-    return libsha_pick_width_of(libsha_many_widths(impl), widest, active);
 }
 
 /* FIPS 180-4 4.2.2: the round constants. */

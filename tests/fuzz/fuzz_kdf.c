@@ -14,6 +14,7 @@
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 
+#include "fuzz_row.h"
 #include "libsha.h"
 
 #define MAX_KEYS 8
@@ -114,18 +115,12 @@ static void check_hkdf(const uint8_t *data, size_t size, size_t outlen)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    size_t count = 0, dklen, outlen;
+    size_t count, dklen, outlen;
     unsigned iterations;
-    int runnable;
-    const char *name;
 
     if (size < 5)
         return 0;
-    while (libsha_implementation_at(count, NULL) != NULL)
-        ++count;
-    name = libsha_implementation_at(data[0] % count, &runnable);
-    if (!runnable || libsha_select(name) != LIBSHA_OK)
-        return 0;
+    fuzz_select_row(data[0]);
     iterations = 1 + data[1] % 64;
     outlen = (size_t)data[2] | (size_t)(data[3] & 0x3f) << 8; /* HKDF: 0..16383, past 8160 refused */
     dklen = 1 + outlen % 1024;

@@ -30,6 +30,7 @@
 #include <openssl/sha.h>
 
 #include "bench.h"
+#include "fuzz_row.h"
 #include "libsha.h"
 
 static void openssl_sha256(const uint8_t *data, size_t len, unsigned char out[32])
@@ -412,15 +413,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
     size_t len, count = 0, i, pos, chunk;
     const char *name;
     libsha_sha256_ctx ctx;
-    int runnable;
 
     if (size < 2)
         return 0;
-    while (libsha_implementation_at(count, NULL) != NULL)
-        ++count;
-    name = libsha_implementation_at(input[0] % count, &runnable);
-    if (!runnable || libsha_select(name) != LIBSHA_OK)
-        return 0;
+    name = fuzz_select_row(input[0]);
     msg = input + 2, len = size - 2;
     {
         /* The feature table: each name has one bit, and it ends. */

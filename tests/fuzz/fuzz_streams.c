@@ -16,23 +16,10 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include "fuzz_row.h"
 #include "libsha.h"
 
 #define MAX_STREAMS 40
-
-static void select_implementation(uint8_t selector)
-{
-    size_t count = 0, i;
-    int runnable;
-    while (libsha_implementation_at(count, NULL) != NULL)
-        ++count;
-    for (i = 0; i < count; ++i) {
-        const char *name = libsha_implementation_at((selector + i) % count, &runnable);
-        if (runnable && libsha_select(name) == LIBSHA_OK)
-            return;
-    }
-    abort();
-}
 
 /* Stream i's HMAC key: the input's first bytes, 0..69 of them (short, block-sized and hashed keys). */
 static size_t key_length(size_t i, size_t size)
@@ -56,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 
     if (size < 3)
         return 0;
-    select_implementation(input[0]);
+    fuzz_select_row(input[0]);
     n = 1 + input[1] % MAX_STREAMS;
     /* The data: the whole input, copied so that its end is the allocation's end. */
     copy = (uint8_t *)malloc(size);

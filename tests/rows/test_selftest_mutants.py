@@ -52,6 +52,13 @@ MUTANTS = [
     # The two-block schedule with block n's and block n + 1's W halves swapped.
     ("avx2 1-way two blocks", "libsha/src/kernels/avx2_1way.c", "#define LOAD_W2(p, q, i)", "#define LOAD_W2(q, p, i)",
      [AVX2_1WAY, AVX512]),
+    # PBKDF2's chain kernels: one lane's inner state given to its neighbour.
+    ("multiway chains", "libsha/src/kernels/body_lanes.h", "field[lane] = (uint32_t *)((unsigned char *)chains[lane] + at);",
+     "field[lane] = (uint32_t *)((unsigned char *)chains[at == 0 ? lane ^ 1 : lane] + at);",
+     [SSE4, AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),
+    ("x86_shani chains 2-way", "libsha/src/kernels/x86_shani_1way_2way.c",
+     "CHAIN_LOAD(chains[1], j0, j1, p0, p1, n0, n1, n2, n3, y0, y1);",
+     "CHAIN_LOAD(chains[0], j0, j1, p0, p1, n0, n1, n2, n3, y0, y1);", [SHANI, SHANI_AVX512]),
     # The tests' portable 16 lanes (the same body on generic vectors): lanes 0-7 and 8-15 swapped.
     ("portable 16-way loads", "tests/c/sha256_portable_lanes.c", "libsha_load_be32(p[lane] + 4 * i)",
      "libsha_load_be32(p[lane ^ 8] + 4 * i)", [PORTABLE]),
@@ -62,6 +69,8 @@ ARM_MUTANTS = [
      "uint32x4_t n0 = LOAD_W(in, 0), n1 = LOAD_W(in, 5)"),
     ("arm_shani many 2-way", "libsha/src/kernels/arm_shani_1way_2way.c", "const unsigned char *p = blocks[0], *q = blocks[1];",
      "const unsigned char *p = blocks[1], *q = blocks[0];"),
+    ("arm_shani chains 2-way", "libsha/src/kernels/arm_shani_1way_2way.c",
+     "struct libsha_chain *c = chains[0], *d = chains[1];", "struct libsha_chain *c = chains[0], *d = chains[0];"),
     ("arm_shani last block 2-way", "libsha/src/kernels/arm_shani_1way_2way.c", "TAIL_BLOCK(tails[0], m0, m1, m2, m3);",
      "TAIL_BLOCK(tails[1], m0, m1, m2, m3);"),
 ]

@@ -221,6 +221,18 @@ void libsha_arm_shani_many_last_2way(uint32_t *const state[], const struct libsh
 /* A PBKDF2 chain's block after its 32 bytes: 0x80, zeros, the length of an HMAC's 96-byte message. */
 static const uint32_t CHAIN_PAD[8] = {0x80000000u, 0, 0, 0, 0, 0, 0, 768};
 
+/* A chain's block from the state (a0, a1), its 32 bytes in m0, m1 and the padding p2, p3: the
+ * result, added back, is the next block's 32 bytes. */
+#define CHAIN_BLOCK(a0, a1)                                  \
+    m2 = p2, m3 = p3, s0 = a0, s1 = a1;                      \
+    COMPRESS(s0, s1, m0, m1, m2, m3);                        \
+    m0 = vaddq_u32(s0, a0), m1 = vaddq_u32(s1, a1)
+/* The same for two chains, the second's state (b0, b1) and 32 bytes in n0, n1, rounds interleaved. */
+#define CHAIN_BLOCK_2WAY(a0, a1, b0, b1)                                                      \
+    m2 = n2 = p2, m3 = n3 = p3, s0 = a0, s1 = a1, t0 = b0, t1 = b1;                           \
+    SHA256_COMPRESS_2WAY();                                                                   \
+    m0 = vaddq_u32(s0, a0), m1 = vaddq_u32(s1, a1), n0 = vaddq_u32(t0, b0), n1 = vaddq_u32(t1, b1)
+
 /* PBKDF2's iterations, one chain: U's words go straight from one block's state to the next one's
  * message (the state is in natural order, as the digest's words are). */
 void libsha_arm_shani_chains_1way(struct libsha_chain *const chains[], uint64_t count)
@@ -233,12 +245,8 @@ void libsha_arm_shani_chains_1way(struct libsha_chain *const chains[], uint64_t 
     uint32x4_t x0 = vld1q_u32(&c->t[0]), x1 = vld1q_u32(&c->t[4]);
 
     for (; count > 0; --count) {
-        m2 = p2, m3 = p3, s0 = i0, s1 = i1;
-        COMPRESS(s0, s1, m0, m1, m2, m3);
-        m0 = vaddq_u32(s0, i0), m1 = vaddq_u32(s1, i1);
-        m2 = p2, m3 = p3, s0 = o0, s1 = o1;
-        COMPRESS(s0, s1, m0, m1, m2, m3);
-        m0 = vaddq_u32(s0, o0), m1 = vaddq_u32(s1, o1);
+        CHAIN_BLOCK(i0, i1);
+        CHAIN_BLOCK(o0, o1);
         x0 = veorq_u32(x0, m0), x1 = veorq_u32(x1, m1);
     }
     vst1q_u32(&c->u[0], m0), vst1q_u32(&c->u[4], m1);
@@ -260,12 +268,8 @@ void libsha_arm_shani_chains_2way(struct libsha_chain *const chains[], uint64_t 
     uint32x4_t y0 = vld1q_u32(&d->t[0]), y1 = vld1q_u32(&d->t[4]);
 
     for (; count > 0; --count) {
-        m2 = n2 = p2, m3 = n3 = p3, s0 = i0, s1 = i1, t0 = j0, t1 = j1;
-        SHA256_COMPRESS_2WAY();
-        m0 = vaddq_u32(s0, i0), m1 = vaddq_u32(s1, i1), n0 = vaddq_u32(t0, j0), n1 = vaddq_u32(t1, j1);
-        m2 = n2 = p2, m3 = n3 = p3, s0 = o0, s1 = o1, t0 = q0, t1 = q1;
-        SHA256_COMPRESS_2WAY();
-        m0 = vaddq_u32(s0, o0), m1 = vaddq_u32(s1, o1), n0 = vaddq_u32(t0, q0), n1 = vaddq_u32(t1, q1);
+        CHAIN_BLOCK_2WAY(i0, i1, j0, j1);
+        CHAIN_BLOCK_2WAY(o0, o1, q0, q1);
         x0 = veorq_u32(x0, m0), x1 = veorq_u32(x1, m1), y0 = veorq_u32(y0, n0), y1 = veorq_u32(y1, n1);
     }
     vst1q_u32(&c->u[0], m0), vst1q_u32(&c->u[4], m1), vst1q_u32(&c->t[0], x0), vst1q_u32(&c->t[4], x1);

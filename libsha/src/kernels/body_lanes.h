@@ -221,14 +221,13 @@ static LIBSHA_ALWAYS_INLINE void CHAIN_WORDS(struct libsha_chain *const chains[]
         LOAD_STATES(field, words);
 }
 
-/* A chain's block: the 32 bytes of x[0..7]; its padding is RING_ROUNDS64_CHAIN's constants. */
-#define CHAIN_BLOCK(x)                                                                  \
+/* A chain's block: its 32 bytes x[0..7] into the ring (the padding is RING_ROUNDS64_CHAIN's
+ * constants), the rounds from state s (eight vectors), added back, into x. */
+#define CHAIN_BLOCK(s, x)                                                               \
     w[0] = x[0], w[1] = x[1], w[2] = x[2], w[3] = x[3], w[4] = x[4], w[5] = x[5];       \
     w[6] = x[6], w[7] = x[7];                                                           \
     RING_PIN(w[0]); RING_PIN(w[1]); RING_PIN(w[2]); RING_PIN(w[3]);                     \
-    RING_PIN(w[4]); RING_PIN(w[5]); RING_PIN(w[6]); RING_PIN(w[7])
-/* The rounds from state s (eight vectors), added back, into x. */
-#define CHAIN_COMPRESS(s, x)                                                            \
+    RING_PIN(w[4]); RING_PIN(w[5]); RING_PIN(w[6]); RING_PIN(w[7]);                     \
     a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];     \
     RING_ROUNDS64_CHAIN();                                                              \
     x[0] = OP_ADD(a, s[0]), x[1] = OP_ADD(b, s[1]), x[2] = OP_ADD(c, s[2]);             \
@@ -248,10 +247,8 @@ void MULTIWAY_CHAINS(struct libsha_chain *const chains[], uint64_t count)
     CHAIN_WORDS(chains, offsetof(struct libsha_chain, u), u, 0);
     CHAIN_WORDS(chains, offsetof(struct libsha_chain, t), t, 0);
     for (; count > 0; --count) {
-        CHAIN_BLOCK(u);
-        CHAIN_COMPRESS(inner, u);
-        CHAIN_BLOCK(u);
-        CHAIN_COMPRESS(outer, u);
+        CHAIN_BLOCK(inner, u);
+        CHAIN_BLOCK(outer, u);
         for (i = 0; i < 8; ++i)
             t[i] = OP_XOR(t[i], u[i]);
     }
@@ -260,7 +257,6 @@ void MULTIWAY_CHAINS(struct libsha_chain *const chains[], uint64_t count)
 }
 #undef CHAIN_WORDS
 #undef CHAIN_BLOCK
-#undef CHAIN_COMPRESS
 #endif
 
 #if defined(MULTIWAY_MANY_LAST)
