@@ -209,6 +209,8 @@ static inline void start_message(struct lane *l, const struct libsha_jobs *jobs,
     l->rest = full > 0 ? p + 64 * full : p;
     if (eager)
         pad_tail(l);
+    else if (full > 0 && l->rest_len > 0) /* read when the body is done: in the cache by then */
+        LIBSHA_PREFETCH(l->rest, l->rest_len - 1);
     if (full > 0) {
         l->next = p;
         l->blocks = full;

@@ -105,6 +105,15 @@ typedef libsha_chains_f *libsha_chains_fn;
 /* SHA-256's message limit (2^64 - 1 bits), in whole bytes. */
 #define LIBSHA_MAX_MESSAGE_BYTES ((((uint64_t)1) << 61) - 1)
 
+/* A hint that the cache line `ahead` bytes past p is wanted soon. A prefetch never faults, so the
+ * address may lie past the buffer's end; it is made from an integer, as pointer arithmetic past the end
+ * of an object would be undefined. */
+#if defined(__GNUC__) || defined(__clang__)
+#define LIBSHA_PREFETCH(p, ahead) __builtin_prefetch((const void *)((uintptr_t)(const void *)(p) + (ahead)))
+#else
+#define LIBSHA_PREFETCH(p, ahead) ((void)0)
+#endif
+
 /* Lane widths a kernel may have: each is an index into a row's kernel arrays. */
 #define LIBSHA_MAX_LANES 16
 

@@ -30,6 +30,12 @@
 #include "sha256_impl.h"
 #include "body_rounds_ring.h"
 
+/* How far ahead of its block each lane's next one is asked for: the hardware's stream prefetchers lose
+ * track of a lane's stream, which jumps to a new message whenever one ends. Measured on Sapphire Rapids,
+ * 16 lanes: two blocks ahead made a 100 MB batch 1.25 x faster (mixed lengths and 1 KiB alike), one or
+ * three to eight blocks less so; batches in the cache did not move. */
+#define MULTIWAY_PREFETCH_AHEAD (2 * 64)
+
 libsha_d64_f MULTIWAY_D64;
 libsha_many_f MULTIWAY_MANY;
 
@@ -70,6 +76,8 @@ libsha_many_f MULTIWAY_MANY;
         for (n_ = (count); n_ > 0; --n_) { \
             int l_;                        \
             V_GATHER_BLOCK(p, w);          \
+            for (l_ = 0; l_ < LANES; ++l_) \
+                LIBSHA_PREFETCH((p)[l_], MULTIWAY_PREFETCH_AHEAD); \
             COMPRESS_RING();               \
             for (l_ = 0; l_ < LANES; ++l_) \
                 (p)[l_] += 64;             \
