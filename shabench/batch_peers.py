@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from array import array
 from pathlib import Path
 
 import libsha
@@ -127,20 +126,12 @@ PEERS = {"isa-l_crypto": (_isal, ISAL_MANAGERS, lambda m: f"{m} manager, ISAL_HA
          "IPsec-MB": (_ipsec, IPSEC_MANAGERS, lambda m: f"{m} manager, IMB_AUTH_SHA_256 jobs, {IPSEC_HOW[m]}")}
 
 
-def _batch(count, length):
-    from .many import _pattern
-
-    data = ctypes.create_string_buffer(_pattern(count * length), count * length)
-    offsets = array("q", range(0, (count + 1) * length, length))
-    return data, offsets
-
-
-def _make_run(lib, new_peer, manager, count, length):
+def _make_run(lib, new_peer, manager, batch):
     def make():
         peer = new_peer(manager.encode())
         if not peer:
             raise RuntimeError(f"the peer's {manager} manager could not be set up")
-        data, offsets = _batch(count, length)
+        data, offsets, count = batch.buffer(), batch.offsets(), batch.count
         out = ctypes.create_string_buffer(32 * count)
         fn = ctypes.cast(lib.peer_many, ctypes.c_void_p)
         native = internal.lib()
@@ -148,9 +139,7 @@ def _make_run(lib, new_peer, manager, count, length):
         # Checked first, on the batch it will time: every digest, against libsha.
         if lib.peer_many(ctypes.c_void_p(peer), out, data, ctypes.c_void_p(address), ctypes.c_size_t(count)) != 0:
             raise RuntimeError(f"the peer's {manager} manager failed on the batch")
-        raw = data.raw
-        expected = libsha.sha256_many([raw[i * length:(i + 1) * length] for i in range(count)])
-        if out.raw != b"".join(expected):
+        if out.raw != b"".join(libsha.sha256_many(batch.messages())):
             raise RuntimeError(f"the peer's {manager} manager disagrees with libsha on the batch")
 
         def run(iterations):
@@ -165,7 +154,7 @@ def _make_run(lib, new_peer, manager, count, length):
 
 
 def batch_peer_benchmarks(batches, features):
-    """Every peer manager's row for each (name, count, length) batch, or its rows left out with why."""
+    """Every peer manager's row for each Batch, or its rows left out with why."""
     rows = []
     for peer_name, (load, managers, how) in PEERS.items():
         try:
@@ -175,9 +164,9 @@ def batch_peer_benchmarks(batches, features):
             lib, version, new_peer, absent = None, peer_name, None, str(why)
         for manager, needs in managers.items():
             missing = needs - set(features)
-            for name, count, length in batches:
-                row = Benchmark(name, f"{version} {how(manager)} (C loop)", count * length,
-                                None if absent or missing else _make_run(lib, new_peer, manager, count, length), peer=True)
+            for batch in batches:
+                row = Benchmark(batch.name, f"{version} {how(manager)} (C loop)", batch.total(),
+                                None if absent or missing else _make_run(lib, new_peer, manager, batch), peer=True)
                 if absent:
                     row.left_out = absent
                 elif missing:

@@ -25,7 +25,8 @@ GROUPS = {
              "through the lanes and one stream per worker",
     "sum": "SUM rows: `libsha sum` beside GNU sha256sum and `openssl dgst`, whole commands by the wall clock",
     "peers": "OpenSSL's C loop under each OPENSSL_ia32cap mask, isa-l_crypto's and IPsec-MB's batch managers "
-             "(also in many), and hashlib's other hashes",
+             "(also in many), the same batches from Python through sha256_many beside StringZilla's Sha256s lanes, "
+             "and hashlib's other hashes",
 }
 DEFAULT_GROUPS = ("c", "python")
 
@@ -40,7 +41,7 @@ def _c_rows(implementations):
 
 def _batch_peer_rows():
     from .batch_peers import batch_peer_benchmarks
-    from .many import C_BATCHES
+    from .batches import C_BATCHES
 
     return batch_peer_benchmarks(C_BATCHES, libsha.dispatch.cpu_features())
 
@@ -89,7 +90,10 @@ def _sum_rows(implementations):
 def _peers_rows(implementations):
     from .openssl import openssl_benchmarks
 
-    return openssl_benchmarks(implementations, libsha.dispatch.cpu_features()) + _batch_peer_rows() + hashlib_hash_benchmarks()
+    from .python_batches import python_batch_benchmarks
+
+    return (openssl_benchmarks(implementations, libsha.dispatch.cpu_features()) + _batch_peer_rows()
+            + python_batch_benchmarks() + hashlib_hash_benchmarks())
 
 
 _BUILDERS = {"c": _c_rows, "python": lambda implementations: python_benchmarks(), "many": _many_rows,

@@ -9,47 +9,36 @@ the same unit as SHA256D64's ns per 64-byte blob / 64.
 import ctypes
 import hashlib
 import importlib.util
-from array import array
 
 import libsha
 from libsha import _errors
 
-from . import internal
+from . import internal, stringzilla
+from .batches import C_BATCHES, Batch
 from .rows import Benchmark, ours_label, peer_label
-from . import stringzilla
 
-# (row name, message count, message length)
-C_BATCHES = [("SHA256_MANY_1000x16KiB", 1000, 16384), ("SHA256_MANY_10000x1KiB", 10000, 1024),
-             ("SHA256_MANY_100000x256b", 100_000, 256), ("SHA256_MANY_1000000x64b", 1_000_000, 64)]
 PY_MESSAGES = 1_000_000
 PY_LENGTH = 64
 MERKLE_LEAVES_PY = 1_000_000
 THREADS_BATCH = (65536, 1024)  # 64 MiB of 1 KiB messages
 
 
-def _pattern(n):
-    """n bytes of a 251-byte cycle, built at C speed."""
-    cycle = bytes(range(251))
-    return (cycle * (n // 251 + 1))[:n]
-
-
 def _messages(count, length):
-    data = _pattern(count * length)
-    return [data[i * length : (i + 1) * length] for i in range(count)]
+    return Batch("", count, length).messages()
 
 
-def native_many(implementation, count, length, start=internal.FROM_NOTHING, start_bytes=None):
-    """libsha_internal_bench_many over one batch of count messages of length bytes; from start (internal's
-    FROM_NOTHING, AFTER_PREFIX or UNDER_KEY) with start_bytes, the prefix or the key."""
+def native_many(implementation, batch, start=internal.FROM_NOTHING, start_bytes=None):
+    """libsha_internal_bench_many over one Batch; from start (internal's FROM_NOTHING, AFTER_PREFIX or
+    UNDER_KEY) with start_bytes, the prefix or the key."""
     def make():
         lib = internal.lib()
-        data = ctypes.create_string_buffer(_pattern(count * length), count * length)
-        offsets = array("q", range(0, (count + 1) * length, length))
-        out = ctypes.create_string_buffer(32 * count)
+        data = batch.buffer()
+        offsets = batch.offsets()
+        out = ctypes.create_string_buffer(32 * batch.count)
         name = implementation.encode()
 
         def run(iterations):
-            code = lib.libsha_internal_bench_many(name, out, data, offsets.buffer_info()[0], count, 0, start,
+            code = lib.libsha_internal_bench_many(name, out, data, offsets.buffer_info()[0], batch.count, 0, start,
                                                   start_bytes, len(start_bytes or b""), iterations)
             if code != _errors.OK:
                 raise RuntimeError(f"libsha_internal_bench_many({implementation!r}, start {start}) failed with {code}")
@@ -61,8 +50,7 @@ def native_many(implementation, count, length, start=internal.FROM_NOTHING, star
 
 def native_many_benchmarks(implementation):
     """libsha_sha256_many_offsets64 over whole batches, timed in C."""
-    return [Benchmark(name, implementation, count * length, native_many(implementation, count, length))
-            for name, count, length in C_BATCHES]
+    return [Benchmark(batch.name, implementation, batch.total(), native_many(implementation, batch)) for batch in C_BATCHES]
 
 
 def _python_call(call, messages_of):

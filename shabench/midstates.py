@@ -9,12 +9,13 @@ import importlib.util
 import libsha
 
 from . import internal, stringzilla
-from .many import _messages, _one_call, _pattern, _python_call, native_many
+from .batches import Batch, pattern
+from .many import _messages, _one_call, _python_call, native_many
 from .rows import Benchmark, peer_label
 
 COUNT, LENGTH = 1_000_000, 64
 KEY = b"libsha benchmark key, 32 bytes."
-PREFIX = _pattern(1024 + 251)[251:]  # 1 KiB, not the messages' first bytes
+PREFIX = pattern(1024 + 251)[251:]  # 1 KiB, not the messages' first bytes
 TAG = "BIP0340/challenge"
 TAG_COUNT, TAG_LENGTH = 1_000_000, 32
 HMAC_ROW = f"HMAC_SHA256_MANY_{COUNT}x{LENGTH}b"
@@ -25,18 +26,17 @@ TAGGED_ROW = f"TAGGED_HASH_MANY_{TAG_COUNT}x{TAG_LENGTH}b"
 
 def native_midstate_benchmarks(implementation):
     """HMAC of the batch under one key, the batch after a 1 KiB prefix, and the plain batch, in C."""
-    unit = COUNT * LENGTH
-    return [Benchmark(PLAIN_ROW, implementation, unit, native_many(implementation, COUNT, LENGTH)),
-            Benchmark(HMAC_ROW, implementation, unit, native_many(implementation, COUNT, LENGTH, internal.UNDER_KEY, KEY)),
-            Benchmark(PREFIX_ROW, implementation, unit,
-                      native_many(implementation, COUNT, LENGTH, internal.AFTER_PREFIX, PREFIX))]
+    unit, batch = COUNT * LENGTH, Batch(PLAIN_ROW, COUNT, LENGTH)
+    return [Benchmark(PLAIN_ROW, implementation, unit, native_many(implementation, batch)),
+            Benchmark(HMAC_ROW, implementation, unit, native_many(implementation, batch, internal.UNDER_KEY, KEY)),
+            Benchmark(PREFIX_ROW, implementation, unit, native_many(implementation, batch, internal.AFTER_PREFIX, PREFIX))]
 
 
 def _rows_array(count, length):
     def make():
         import numpy
 
-        return numpy.frombuffer(_pattern(count * length), dtype=numpy.uint8).reshape(count, length)
+        return numpy.frombuffer(pattern(count * length), dtype=numpy.uint8).reshape(count, length)
     return make
 
 

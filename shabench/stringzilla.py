@@ -10,10 +10,14 @@ def available():
     return importlib.util.find_spec("stringzilla") is not None
 
 
-def _label(call, how):
+def version():
     import stringzilla
 
-    return f"stringzilla.{call} (StringZilla {stringzilla.__version__}, {how})"
+    return stringzilla.__version__
+
+
+def _label(call, how):
+    return f"stringzilla.{call} (StringZilla {version()}, {how})"
 
 
 def _sz():

@@ -13,6 +13,7 @@ import libsha
 from libsha import _errors, _native
 from shabench import batch_peers, internal
 from shabench.batch_peers import IPSEC_MANAGERS, ISAL_ENV, PeerUnavailable, batch_peer_benchmarks
+from shabench.batches import Batch
 
 bench = internal.lib()
 PEER_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
@@ -79,11 +80,12 @@ def test_a_peer_whose_digests_are_wrong_is_never_timed(rng):
             self.peer_many = fn
 
     fake = FakeLib(python_peer(wrong=True))
-    make = batch_peers._make_run(fake, lambda manager: 1, "fake", 7, 100)
-    with pytest.raises(RuntimeError, match="disagrees with libsha"):
-        make()
-    good = batch_peers._make_run(FakeLib(python_peer()), lambda manager: 1, "fake", 7, 100)()
-    good(2)  # and a right one runs
+    for batch in (Batch("A", 7, 100), Batch("MIXED", 40)):
+        make = batch_peers._make_run(fake, lambda manager: 1, "fake", batch)
+        with pytest.raises(RuntimeError, match="disagrees with libsha"):
+            make()
+        good = batch_peers._make_run(FakeLib(python_peer()), lambda manager: 1, "fake", batch)()
+        good(2)  # and a right one runs
 
 
 @pytest.mark.core
@@ -92,7 +94,7 @@ def test_isa_l_without_its_prefix_is_left_out_saying_how_to_build_it(monkeypatch
     monkeypatch.setattr(batch_peers, "PEERS", {"isa-l_crypto": batch_peers.PEERS["isa-l_crypto"]})
     monkeypatch.setattr(batch_peers, "_on_x86_64", lambda: True)
     batch_peers._isal.cache_clear()
-    rows = batch_peer_benchmarks([("SHA256_MANY_7x100b", 7, 100)], libsha.dispatch.cpu_features())
+    rows = batch_peer_benchmarks([Batch("SHA256_MANY_7x100b", 7, 100)], libsha.dispatch.cpu_features())
     assert rows and all("tools/build_isal_crypto.sh" in r.left_out for r in rows)
     monkeypatch.setenv(ISAL_ENV, "/nonexistent")
     batch_peers._isal.cache_clear()
@@ -105,7 +107,7 @@ def test_isa_l_without_its_prefix_is_left_out_saying_how_to_build_it(monkeypatch
 def test_off_x86_64_the_peers_are_left_out_saying_why(monkeypatch):
     monkeypatch.setattr(batch_peers.platform, "machine", lambda: "aarch64")
     batch_peers._isal.cache_clear(), batch_peers._ipsec.cache_clear()
-    rows = batch_peer_benchmarks([("SHA256_MANY_7x100b", 7, 100)], ["sse4.1", "avx2", "avx512", "sha"])
+    rows = batch_peer_benchmarks([Batch("SHA256_MANY_7x100b", 7, 100)], ["sse4.1", "avx2", "avx512", "sha"])
     assert rows and all("x86-64 code; this is aarch64" in r.left_out for r in rows)
     batch_peers._isal.cache_clear(), batch_peers._ipsec.cache_clear()
 
@@ -121,12 +123,13 @@ def installed(header):
 @pytest.mark.skipif(not batch_peers._on_x86_64(), reason="IPsec-MB's managers are x86-64 code")
 def test_ipsec_mb_managers_hash_every_batch_right(tmp_path, monkeypatch):
     # Each manager this CPU runs: built, checked against libsha (make() raises if a digest differs),
-    # and timed twice in the loop, on batches whose lengths cross its lanes' block boundaries.
+    # and timed twice in the loop, on batches whose lengths cross its lanes' block boundaries, and on
+    # one of mixed lengths (0..2048, empty messages among them).
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     batch_peers._ipsec.cache_clear()
-    rows = [r for r in batch_peer_benchmarks([("A", 37, 65), ("B", 100, 1), ("C", 16, 1000)], libsha.dispatch.cpu_features())
-            if r.runner.startswith("IPsec-MB")]
-    assert len(rows) == 3 * len(IPSEC_MANAGERS)
+    batches = [Batch("A", 37, 65), Batch("B", 100, 1), Batch("C", 16, 1000), Batch("MIXED", 50)]
+    rows = [r for r in batch_peer_benchmarks(batches, libsha.dispatch.cpu_features()) if r.runner.startswith("IPsec-MB")]
+    assert len(rows) == len(batches) * len(IPSEC_MANAGERS)
     ran = 0
     for row in rows:
         if row.left_out:
