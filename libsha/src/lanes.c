@@ -243,6 +243,20 @@ struct stretch {
     int eager;      /* pad tails when a message starts (rows without many_last kernels) */
     int outer;      /* an outer hash follows each message's: LIBSHA_DOUBLE or an HMAC */
     const struct libsha_jobs *jobs;
+    /* Tails put off: where the row has a many_last kernel as wide as its widest many kernel, a message
+     * whose body is done and whose tail fits one block leaves its lane at once (the lane takes the next
+     * job in the same step), its state and tail kept here; `widest` of them go through many_last
+     * together, padded in registers. Without this a lane would stop the others twice a message: when its
+     * body ends, and again when its tail block (padded in memory just before) ends. */
+    int defer;
+    size_t deferred;
+    uint32_t deferred_state[LIBSHA_MAX_LANES][8];
+    uint32_t *deferred_states[LIBSHA_MAX_LANES];
+    struct libsha_tail deferred_tail[LIBSHA_MAX_LANES];
+    unsigned char *deferred_out[LIBSHA_MAX_LANES];
+    unsigned last_widths; /* the widths of its many_last kernels (LIBSHA_WIDTHS_OF) */
+    size_t last_widest;
+    const struct libsha_impl *impl;
 };
 
 /* The lane's job is done: the lane takes the next waiting one, or goes IDLE when none is left. */
@@ -274,6 +288,61 @@ static inline void to_outer(const struct libsha_jobs *jobs, struct lane *l)
     l->stage = OUTER;
 }
 
+/* `used` tails (states, tails, outs: arrays of LIBSHA_MAX_LANES), padded in registers, through the
+ * wl-lane many_last kernel (the lanes it has beyond `used` copy the first, into spare states and
+ * digests), with the outer hash (LIBSHA_DOUBLE's, or an HMAC's from its outer state) in the same call. */
+static void run_tails(const struct libsha_impl *impl, const struct libsha_jobs *jobs, uint32_t *states[],
+                      struct libsha_tail tails[], unsigned char *outs[], size_t used, size_t wl)
+{
+    uint32_t spare[LIBSHA_MAX_LANES][8]; /* states of padding lanes, thrown away */
+    unsigned char spare_out[LIBSHA_MAX_LANES][32];
+    const uint32_t *outer = jobs->start != NULL ? jobs->start->outer : NULL;
+    struct kernel_call c = {LAST_BLOCKS, wl, states, NULL, 0, tails, NULL, 0, outs,
+                            outer != NULL ? LIBSHA_DOUBLE : jobs->flags, NULL, NULL, NULL};
+    size_t i;
+    for (i = used; i < wl; ++i) {
+        memcpy(spare[i], states[0], sizeof spare[i]);
+        states[i] = spare[i], tails[i] = tails[0], outs[i] = spare_out[i];
+    }
+    run_kernel(impl, &c);
+    if (jobs->start != NULL)
+        libsha_wipe_bytes(spare, sizeof spare); /* a key's or a prefix's state went through them */
+}
+
+/* The tails put off so far, through the narrowest many_last kernel that holds them all (or the widest). */
+static void flush_deferred(struct stretch *st)
+{
+    size_t wl = st->last_widest, w;
+    if (st->deferred == 0)
+        return;
+    for (w = st->deferred; w < st->last_widest; ++w)
+        if (st->last_widths & (1u << w)) {
+            wl = w;
+            break;
+        }
+    libsha_enter();
+    run_tails(st->impl, st->jobs, st->deferred_states, st->deferred_tail, st->deferred_out, st->deferred, wl);
+    st->deferred = 0;
+}
+
+/* The lane's message is at its one-block tail: put off (state and tail kept), the lane free for the next
+ * job; a full set of tails goes through now. */
+static inline void defer_tail(struct stretch *st, struct lane *l)
+{
+    size_t i = st->deferred++;
+    memcpy(st->deferred_state[i], l->state, sizeof st->deferred_state[i]);
+    st->deferred_states[i] = st->deferred_state[i];
+    st->deferred_tail[i].rest = l->rest;
+    st->deferred_tail[i].len = l->rest_len;
+    st->deferred_tail[i].before = l->before;
+    st->deferred_tail[i].bits = l->bits;
+    st->deferred_tail[i].kw = NULL;
+    st->deferred_tail[i].outer = st->jobs->start != NULL ? st->jobs->start->outer : NULL;
+    st->deferred_out[i] = st->jobs->out + 32 * l->index;
+    if (st->deferred == st->last_widest)
+        flush_deferred(st);
+}
+
 /* The lane's segment is done: on to its next one, or its job is finished. */
 static inline void advance(struct stretch *st, struct lane *l)
 {
@@ -297,6 +366,10 @@ static inline void advance(struct stretch *st, struct lane *l)
     case BODY:
         if (st->jobs->streams != NULL)
             break; /* a stream's chunk ends with its body; its rest waits in the context */
+        if (st->defer && l->rest_len < 56) {
+            defer_tail(st, l);
+            break;
+        }
         l->stage = TAIL;
         l->blocks = 0;
         return;
@@ -325,9 +398,13 @@ static void fill_lanes(struct stretch *st, const struct libsha_impl *impl, const
     st->active = 0, st->waiting = first, st->n = n, st->eager = 1, st->jobs = jobs;
     st->outer = (jobs->flags & LIBSHA_DOUBLE) || (jobs->start != NULL && jobs->start->outer != NULL);
     LIBSHA_WIDTHS_OF(impl->many, st->widths, st->widest);
+    LIBSHA_WIDTHS_OF(impl->many_last, st->last_widths, st->last_widest);
     for (i = 2; i <= LIBSHA_MAX_LANES; ++i)
         if (impl->many_last[i] != NULL)
             st->eager = 0;
+    st->impl = impl;
+    st->deferred = 0;
+    st->defer = st->widest >= 2 && impl->many_last[st->widest] != NULL && jobs->streams == NULL;
     for (i = 0; i < st->widest; ++i) {
         st->lane[i].stage = IDLE;
         if (st->waiting < n) {
@@ -358,33 +435,28 @@ static int at_short_tails(struct lane *const picked[], size_t used)
     return 1;
 }
 
-/* The picked lanes' last blocks, padded in registers, through the wl-lane many_last kernel (the lanes it
- * has beyond `used` copy the first), with the outer hash (LIBSHA_DOUBLE's, or an HMAC's from its outer
- * state) in the same call; each lane's digest goes out and it takes its next message. */
+/* The picked lanes' last blocks, padded in registers, through the wl-lane many_last kernel (run_tails);
+ * each lane's digest goes out and it takes its next message. */
 static void run_last_blocks(const struct libsha_impl *impl, struct stretch *st, struct lane *const picked[],
                             size_t used, size_t wl)
 {
-    uint32_t spare[LIBSHA_MAX_LANES][8]; /* states of padding lanes, thrown away */
-    unsigned char spare_out[LIBSHA_MAX_LANES][32];
     uint32_t *states[LIBSHA_MAX_LANES];
     struct libsha_tail tails[LIBSHA_MAX_LANES];
     unsigned char *outs[LIBSHA_MAX_LANES];
     const uint32_t *outer = st->jobs->start != NULL ? st->jobs->start->outer : NULL;
-    struct kernel_call c = {LAST_BLOCKS, wl, states, NULL, 0, tails, NULL, 0, outs,
-                            outer != NULL ? LIBSHA_DOUBLE : st->jobs->flags, NULL, NULL, NULL};
     size_t i;
-    for (i = 0; i < wl; ++i) {
-        struct lane *l = picked[i < used ? i : 0];
-        states[i] = i < used ? l->state : spare[i];
+    for (i = 0; i < used; ++i) {
+        struct lane *l = picked[i];
+        states[i] = l->state;
         tails[i].rest = l->rest;
         tails[i].len = l->rest_len;
         tails[i].before = l->before;
         tails[i].bits = l->bits;
         tails[i].kw = NULL;
         tails[i].outer = outer;
-        outs[i] = i < used ? st->jobs->out + 32 * l->index : spare_out[i];
+        outs[i] = st->jobs->out + 32 * l->index;
     }
-    run_kernel(impl, &c);
+    run_tails(impl, st->jobs, states, tails, outs, used, wl);
     for (i = 0; i < used; ++i)
         take_next(st, picked[i]);
 }
@@ -442,8 +514,11 @@ static void run_lanes(const struct libsha_impl *impl, const struct libsha_jobs *
         else
             run_picked(impl, &st, picked, used, w);
     }
-    if (jobs->start != NULL) /* the lanes' states and blocks came from a prefix's or a key's state */
+    flush_deferred(&st);
+    if (jobs->start != NULL) { /* the lanes' states and blocks came from a prefix's or a key's state */
         libsha_wipe_bytes(st.lane, sizeof st.lane);
+        libsha_wipe_bytes(st.deferred_state, sizeof st.deferred_state);
+    }
 }
 
 /* ---- Jobs of one shape, in step ---- */
