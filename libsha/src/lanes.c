@@ -12,7 +12,10 @@
  * segment among them has left. Where the row has a many_last kernel and
  * every selected lane is at a one-block tail, the tails are padded in
  * registers instead and the lanes finish in that one call (outer hash
- * included). Once no job is waiting, the last lanes move to narrower kernels,
+ * included). On such a row a message whose body is done and whose tail fits
+ * one block does not wait for the others: its state and tail are put off
+ * (defer_tail) and its lane takes the next job at once; a full width of
+ * tails goes through many_last together. Once no job is waiting, the last lanes move to narrower kernels,
  * down to the transform, so a long last message does not hold eight lanes.
  *
  * Jobs of one shape skip the lanes' bookkeeping and go through in step
