@@ -16,12 +16,16 @@ libsha_finalize_f libsha_sse4_finalize;
 libsha_d64_f libsha_sse4_d64, libsha_sse41_d64_4way;
 libsha_chains_f libsha_sse4_chains_1way;
 libsha_many_f libsha_sse41_many_4way;
+libsha_many_last_f libsha_sse41_many_last_4way;
+libsha_many_whole_f libsha_sse41_many_whole_4way;
 libsha_chains_f libsha_sse41_chains_4way;
 /* kernels/avx2_1way.c, kernels/avx2_8way.c */
 libsha_transform_f libsha_avx2_transform;
 libsha_finalize_f libsha_avx2_finalize;
 libsha_d64_f libsha_avx2_d64_8way;
 libsha_many_f libsha_avx2_many_8way;
+libsha_many_last_f libsha_avx2_many_last_8way;
+libsha_many_whole_f libsha_avx2_many_whole_8way;
 libsha_chains_f libsha_avx2_chains_1way;
 libsha_chains_f libsha_avx2_chains_8way;
 /* kernels/avx512_4way_8way_16way.c */
@@ -114,6 +118,8 @@ const struct libsha_impl libsha_registry[] = {
         .finalize = libsha_avx2_finalize,
         .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx2_d64_8way},
         .many = {[4] = libsha_sse41_many_4way, [8] = libsha_avx2_many_8way},
+        .many_last = {[8] = libsha_avx2_many_last_8way},
+        .many_whole = {[8] = libsha_avx2_many_whole_8way},
         .chains = {[1] = libsha_avx2_chains_1way, [4] = libsha_sse41_chains_4way, [8] = libsha_avx2_chains_8way},
     },
 #endif
@@ -126,6 +132,8 @@ const struct libsha_impl libsha_registry[] = {
         .finalize = libsha_sse4_finalize,
         .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way, [8] = libsha_avx2_d64_8way},
         .many = {[4] = libsha_sse41_many_4way, [8] = libsha_avx2_many_8way},
+        .many_last = {[8] = libsha_avx2_many_last_8way},
+        .many_whole = {[8] = libsha_avx2_many_whole_8way},
         .chains = {[1] = libsha_sse4_chains_1way, [4] = libsha_sse41_chains_4way, [8] = libsha_avx2_chains_8way},
     },
 #endif
@@ -138,6 +146,8 @@ const struct libsha_impl libsha_registry[] = {
         .finalize = libsha_sse4_finalize,
         .d64 = {[1] = libsha_sse4_d64, [4] = libsha_sse41_d64_4way},
         .many = {[4] = libsha_sse41_many_4way},
+        .many_last = {[4] = libsha_sse41_many_last_4way},
+        .many_whole = {[4] = libsha_sse41_many_whole_4way},
         .chains = {[1] = libsha_sse4_chains_1way, [4] = libsha_sse41_chains_4way},
     },
 #endif

@@ -40,11 +40,11 @@ MUTANTS = [
      "_mm512_loadu_si512((const void *)p[i ^ 8])", [AVX512, SHANI_AVX512]),
     ("avx512 last block 16-way", "libsha/src/kernels/avx512_4way_8way_16way.c", "size_t len = tails[i].len;",
      "size_t len = tails[i ^ 1].len;", [AVX512, SHANI_AVX512]),
-    # The body's last-block kernel with its tails padded in memory (avx512's 8 lanes).
+    # The body's last-block kernel with its tails padded in memory (sse41's 4 lanes, avx2's 8, avx512's 8).
     ("multiway last block", "libsha/src/kernels/body_lanes.h", "p[lane] = padded[lane];", "p[lane] = padded[lane ^ 1];",
-     [AVX512, SHANI_AVX512]),
+     [SSE4, AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),
     ("multiway whole messages", "libsha/src/kernels/body_lanes.h", "p[lane] = msgs[lane];", "p[lane] = msgs[lane ^ 1];",
-     [AVX512, SHANI_AVX512]),
+     [SSE4, AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),
     ("x86_shani many 2-way", "libsha/src/kernels/x86_shani_1way_2way.c", "const unsigned char *p = blocks[0], *q = blocks[1];",
      "const unsigned char *p = blocks[1], *q = blocks[0];", [SHANI, SHANI_AVX512]),
     ("x86_shani last block 2-way", "libsha/src/kernels/x86_shani_1way_2way.c", "LIBSHA_X86_TAIL_BLOCK(tails[0], m0, m1, m2, m3);",

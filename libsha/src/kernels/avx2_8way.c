@@ -9,5 +9,7 @@
 #define MULTIWAY_D64 libsha_avx2_d64_8way
 #define MULTIWAY_MANY libsha_avx2_many_8way
 #define MULTIWAY_CHAINS libsha_avx2_chains_8way
+#define MULTIWAY_MANY_LAST libsha_avx2_many_last_8way
+#define MULTIWAY_MANY_WHOLE libsha_avx2_many_whole_8way
 
 #include "body_lanes.h"

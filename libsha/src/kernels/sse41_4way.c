@@ -9,5 +9,7 @@
 #define MULTIWAY_D64 libsha_sse41_d64_4way
 #define MULTIWAY_MANY libsha_sse41_many_4way
 #define MULTIWAY_CHAINS libsha_sse41_chains_4way
+#define MULTIWAY_MANY_LAST libsha_sse41_many_last_4way
+#define MULTIWAY_MANY_WHOLE libsha_sse41_many_whole_4way
 
 #include "body_lanes.h"
