@@ -91,8 +91,8 @@ def _ours_prepared(batch):
 
 
 def _label(call):
-    version = stringzilla.version() if stringzilla.available() else "?"
-    return f"stringzilla.{call} (StringZilla {version}, one Python call)"
+    who = f"StringZilla {stringzilla.version()}" if stringzilla.available() else "StringZilla"
+    return f"stringzilla.{call} ({who}, one Python call)"
 
 
 def python_batch_benchmarks(batches=C_BATCHES):

@@ -80,6 +80,7 @@ def test_without_stringzilla_its_rows_are_left_out_saying_how_to_install_it(monk
     rows = python_batches.python_batch_benchmarks(SMALL)
     theirs = [r for r in rows if r.runner.startswith("stringzilla")]
     assert len(theirs) == 2 * len(SMALL) and all(r.left_out == python_batches.NO_STRINGZILLA for r in theirs)
+    assert all("(StringZilla, one Python call)" in r.runner for r in theirs)
     assert all(not r.left_out for r in rows if "libsha.sha256_many(list)" in r.runner)
 
 
