@@ -131,7 +131,7 @@ def _make_run(lib, new_peer, manager, batch):
         peer = new_peer(manager.encode())
         if not peer:
             raise RuntimeError(f"the peer's {manager} manager could not be set up")
-        data, offsets, count = batch.buffer(), batch.offsets(), batch.count
+        data, offsets, count = batch.buffer(), batch.offsets, batch.count
         out = ctypes.create_string_buffer(32 * count)
         fn = ctypes.cast(lib.peer_many, ctypes.c_void_p)
         native = internal.lib()
@@ -165,7 +165,7 @@ def batch_peer_benchmarks(batches, features):
         for manager, needs in managers.items():
             missing = needs - set(features)
             for batch in batches:
-                row = Benchmark(batch.name, f"{version} {how(manager)} (C loop)", batch.total(),
+                row = Benchmark(batch.name, f"{version} {how(manager)} (C loop)", batch.total,
                                 None if absent or missing else _make_run(lib, new_peer, manager, batch), peer=True)
                 if absent:
                     row.left_out = absent

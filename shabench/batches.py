@@ -8,10 +8,11 @@ Messages are cut from one 251-byte cycle: no period a lane could hide a mix-up i
 """
 
 import ctypes
+import functools
 import random
 from array import array
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import Optional, Tuple
 
 MIXED_SEED = 46
 MIXED_MAX = 2048
@@ -39,27 +40,32 @@ class Batch:
             return f"{self.count:,} messages of 0..{MIXED_MAX} bytes, uniform, seed {MIXED_SEED}"
         return f"{self.count:,} messages of {self.length:,} bytes"
 
-    def lengths(self) -> List[int]:
+    @functools.cached_property
+    def lengths(self) -> Tuple[int, ...]:
+        """Every message's length, drawn once (the mixed batch's 100,000 draws are not free)."""
         if not self.mixed:
-            return [self.length] * self.count
+            return (self.length,) * self.count
         rng = random.Random(MIXED_SEED)
-        return [rng.randint(0, MIXED_MAX) for _ in range(self.count)]
+        return tuple(rng.randint(0, MIXED_MAX) for _ in range(self.count))
 
+    @functools.cached_property
     def offsets(self):
-        """Where each message starts in data(), and where the last ends: count + 1 int64s."""
+        """Where each message starts in data(), and where the last ends: count + 1 int64s. Shared by every
+        row of the batch: read, never written."""
         ends = array("q", [0])
         total = 0
-        for length in self.lengths():
+        for length in self.lengths:
             total += length
             ends.append(total)
         return ends
 
+    @property
     def total(self):
         """The batch's bytes, every message's length added up."""
-        return self.offsets()[-1]
+        return self.offsets[-1]
 
     def data(self):
-        return pattern(self.total())
+        return pattern(self.total)
 
     def buffer(self):
         """data() in a C buffer (one byte at least: a batch of empty messages still has an address)."""
@@ -67,7 +73,7 @@ class Batch:
         return ctypes.create_string_buffer(data, max(len(data), 1))
 
     def messages(self):
-        data, ends = self.data(), self.offsets()
+        data, ends = self.data(), self.offsets
         return [data[ends[i]:ends[i + 1]] for i in range(self.count)]
 
 

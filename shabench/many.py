@@ -33,7 +33,7 @@ def native_many(implementation, batch, start=internal.FROM_NOTHING, start_bytes=
     def make():
         lib = internal.lib()
         data = batch.buffer()
-        offsets = batch.offsets()
+        offsets = batch.offsets
         out = ctypes.create_string_buffer(32 * batch.count)
         name = implementation.encode()
 
@@ -50,7 +50,7 @@ def native_many(implementation, batch, start=internal.FROM_NOTHING, start_bytes=
 
 def native_many_benchmarks(implementation):
     """libsha_sha256_many_offsets64 over whole batches, timed in C."""
-    return [Benchmark(batch.name, implementation, batch.total(), native_many(implementation, batch)) for batch in C_BATCHES]
+    return [Benchmark(batch.name, implementation, batch.total, native_many(implementation, batch)) for batch in C_BATCHES]
 
 
 def _python_call(call, messages_of):

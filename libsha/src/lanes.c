@@ -15,8 +15,9 @@
  * included). On such a row a message whose body is done and whose tail fits
  * one block does not wait for the others: its state and tail are put off
  * (defer_tail) and its lane takes the next job at once; a full width of
- * tails goes through many_last together. Once no job is waiting, the last lanes move to narrower kernels,
- * down to the transform, so a long last message does not hold eight lanes.
+ * tails goes through many_last together. Once no job is waiting, the last
+ * lanes move to narrower kernels, down to the transform, so a long last
+ * message does not hold eight lanes.
  *
  * Jobs of one shape skip the lanes' bookkeeping and go through in step
  * (in step): streaks of messages of one length through the row's many_whole
@@ -254,7 +255,6 @@ struct stretch {
     int defer;
     size_t deferred;
     uint32_t deferred_state[LIBSHA_MAX_LANES][8];
-    uint32_t *deferred_states[LIBSHA_MAX_LANES];
     struct libsha_tail deferred_tail[LIBSHA_MAX_LANES];
     unsigned char *deferred_out[LIBSHA_MAX_LANES];
     unsigned last_widths; /* the widths of its many_last kernels (LIBSHA_WIDTHS_OF) */
@@ -276,12 +276,29 @@ static inline void take_next(struct stretch *st, struct lane *l)
     }
 }
 
+/* The outer hash's state after its key block, an HMAC's; NULL: SHA-256's initial state. */
+static inline const uint32_t *outer_state(const struct libsha_jobs *jobs)
+{
+    return jobs->start != NULL ? jobs->start->outer : NULL;
+}
+
+/* The lane's one-block tail, as the many_last kernels take it. */
+static inline void lane_tail(const struct libsha_jobs *jobs, const struct lane *l, struct libsha_tail *t)
+{
+    t->rest = l->rest;
+    t->len = l->rest_len;
+    t->before = l->before;
+    t->bits = l->bits;
+    t->kw = NULL;
+    t->outer = outer_state(jobs);
+}
+
 /* The lane's inner digest, in block[0..32), goes through the outer hash:
  * SHA-256's from its initial state (LIBSHA_DOUBLE), or an HMAC's from the
  * state after its key block. */
 static inline void to_outer(const struct libsha_jobs *jobs, struct lane *l)
 {
-    const uint32_t *outer = jobs->start != NULL ? jobs->start->outer : NULL;
+    const uint32_t *outer = outer_state(jobs);
     memset(l->block + 32, 0, 32);
     l->block[32] = 0x80;
     libsha_store_be64(l->block + 56, outer != NULL ? (64 + 32) * 8 : 32 * 8);
@@ -299,9 +316,8 @@ static void run_tails(const struct libsha_impl *impl, const struct libsha_jobs *
 {
     uint32_t spare[LIBSHA_MAX_LANES][8]; /* states of padding lanes, thrown away */
     unsigned char spare_out[LIBSHA_MAX_LANES][32];
-    const uint32_t *outer = jobs->start != NULL ? jobs->start->outer : NULL;
     struct kernel_call c = {LAST_BLOCKS, wl, states, NULL, 0, tails, NULL, 0, outs,
-                            outer != NULL ? LIBSHA_DOUBLE : jobs->flags, NULL, NULL, NULL};
+                            outer_state(jobs) != NULL ? LIBSHA_DOUBLE : jobs->flags, NULL, NULL, NULL};
     size_t i;
     for (i = used; i < wl; ++i) {
         memcpy(spare[i], states[0], sizeof spare[i]);
@@ -315,6 +331,7 @@ static void run_tails(const struct libsha_impl *impl, const struct libsha_jobs *
 /* The tails put off so far, through the narrowest many_last kernel that holds them all (or the widest). */
 static void flush_deferred(struct stretch *st)
 {
+    uint32_t *states[LIBSHA_MAX_LANES];
     size_t wl = st->last_widest, w;
     if (st->deferred == 0)
         return;
@@ -323,8 +340,10 @@ static void flush_deferred(struct stretch *st)
             wl = w;
             break;
         }
+    for (w = 0; w < st->deferred; ++w)
+        states[w] = st->deferred_state[w];
     libsha_enter();
-    run_tails(st->impl, st->jobs, st->deferred_states, st->deferred_tail, st->deferred_out, st->deferred, wl);
+    run_tails(st->impl, st->jobs, states, st->deferred_tail, st->deferred_out, st->deferred, wl);
     st->deferred = 0;
 }
 
@@ -334,13 +353,7 @@ static inline void defer_tail(struct stretch *st, struct lane *l)
 {
     size_t i = st->deferred++;
     memcpy(st->deferred_state[i], l->state, sizeof st->deferred_state[i]);
-    st->deferred_states[i] = st->deferred_state[i];
-    st->deferred_tail[i].rest = l->rest;
-    st->deferred_tail[i].len = l->rest_len;
-    st->deferred_tail[i].before = l->before;
-    st->deferred_tail[i].bits = l->bits;
-    st->deferred_tail[i].kw = NULL;
-    st->deferred_tail[i].outer = st->jobs->start != NULL ? st->jobs->start->outer : NULL;
+    lane_tail(st->jobs, l, &st->deferred_tail[i]);
     st->deferred_out[i] = st->jobs->out + 32 * l->index;
     if (st->deferred == st->last_widest)
         flush_deferred(st);
@@ -398,13 +411,11 @@ static void fill_lanes(struct stretch *st, const struct libsha_impl *impl, const
                        size_t first, size_t n)
 {
     size_t i;
-    st->active = 0, st->waiting = first, st->n = n, st->eager = 1, st->jobs = jobs;
+    st->active = 0, st->waiting = first, st->n = n, st->jobs = jobs;
     st->outer = (jobs->flags & LIBSHA_DOUBLE) || (jobs->start != NULL && jobs->start->outer != NULL);
     LIBSHA_WIDTHS_OF(impl->many, st->widths, st->widest);
     LIBSHA_WIDTHS_OF(impl->many_last, st->last_widths, st->last_widest);
-    for (i = 2; i <= LIBSHA_MAX_LANES; ++i)
-        if (impl->many_last[i] != NULL)
-            st->eager = 0;
+    st->eager = st->last_widths == 0;
     st->impl = impl;
     st->deferred = 0;
     st->defer = st->widest >= 2 && impl->many_last[st->widest] != NULL && jobs->streams == NULL;
@@ -446,18 +457,11 @@ static void run_last_blocks(const struct libsha_impl *impl, struct stretch *st, 
     uint32_t *states[LIBSHA_MAX_LANES];
     struct libsha_tail tails[LIBSHA_MAX_LANES];
     unsigned char *outs[LIBSHA_MAX_LANES];
-    const uint32_t *outer = st->jobs->start != NULL ? st->jobs->start->outer : NULL;
     size_t i;
     for (i = 0; i < used; ++i) {
-        struct lane *l = picked[i];
-        states[i] = l->state;
-        tails[i].rest = l->rest;
-        tails[i].len = l->rest_len;
-        tails[i].before = l->before;
-        tails[i].bits = l->bits;
-        tails[i].kw = NULL;
-        tails[i].outer = outer;
-        outs[i] = st->jobs->out + 32 * l->index;
+        states[i] = picked[i]->state;
+        lane_tail(st->jobs, picked[i], &tails[i]);
+        outs[i] = st->jobs->out + 32 * picked[i]->index;
     }
     run_tails(impl, st->jobs, states, tails, outs, used, wl);
     for (i = 0; i < used; ++i)

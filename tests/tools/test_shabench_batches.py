@@ -16,23 +16,23 @@ SMALL = [Batch("SMALL_5x100b", 5, 100), Batch("SMALL_33xMIXED", 33)]
 @pytest.mark.core
 def test_a_fixed_batch_is_its_count_of_one_length_cut_from_the_251_byte_cycle():
     batch = Batch("B", 7, 65)
-    assert batch.lengths() == [65] * 7 and batch.total() == 7 * 65
-    assert list(batch.offsets()) == list(range(0, 8 * 65, 65))
+    assert batch.lengths == (65,) * 7 and batch.total == 7 * 65
+    assert list(batch.offsets) == list(range(0, 8 * 65, 65))
     assert batch.messages() == [pattern(7 * 65)[65 * i:65 * (i + 1)] for i in range(7)]
     assert pattern(600)[251:502] == pattern(251) and len(set(pattern(251))) == 251
-    assert batch.buffer().raw[:batch.total()] == batch.data()
+    assert batch.buffer().raw[:batch.total] == batch.data()
     assert "7 messages of 65 bytes" in batch.describe()
 
 
 @pytest.mark.core
 def test_a_mixed_batch_is_the_same_in_every_run_and_meets_every_tail_length():
     mixed = next(b for b in C_BATCHES if b.mixed)
-    lengths = mixed.lengths()
-    assert lengths == mixed.lengths() and len(lengths) == mixed.count
+    lengths = mixed.lengths
+    assert lengths == Batch(mixed.name, mixed.count).lengths and len(lengths) == mixed.count
     assert min(lengths) == 0 and max(lengths) == MIXED_MAX
     assert {n % 64 for n in lengths} == set(range(64)), "every tail length, one- and two-block tails alike"
-    ends = mixed.offsets()
-    assert [ends[i + 1] - ends[i] for i in range(mixed.count)] == lengths and ends[-1] == mixed.total()
+    ends = mixed.offsets
+    assert tuple(ends[i + 1] - ends[i] for i in range(mixed.count)) == lengths and ends[-1] == mixed.total
     assert f"seed {MIXED_SEED}" in mixed.describe()
 
 
