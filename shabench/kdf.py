@@ -11,7 +11,6 @@ how near the chain comes to the latency limit."""
 
 import ctypes
 import hashlib
-import json
 import os
 import sys
 
@@ -19,7 +18,8 @@ import libsha
 
 from . import internal
 from .measure import measure
-from .openssl import MASKS, PeerProcess, _libcrypto, _openssl_version, masks_of, missing_for
+from .openssl import (MASKS, PeerProcess, _libcrypto, _openssl_version, child_arguments, masks_of, missing_for,
+                      print_measurement)
 from .rows import MESSAGE_1M, Benchmark, backend, ours_label
 
 ROUNDS = 1_200_000  # Django's default (pyca/cryptography #12608)
@@ -163,15 +163,14 @@ def python_kdf_benchmarks(implementations):
     ]
 
 
-def _child(mask, rounds, epochs, min_time_ms):
+def _child(mask, rounds, epochs, min_time_ms, iterations):
     """Times hashlib.pbkdf2_hmac under the mask this process was started with."""
     assert os.environ.get("OPENSSL_ia32cap") == mask, "the mask must be set before libcrypto loads"
     if hashlib.pbkdf2_hmac("sha256", PASSWORD, SALT, 3) != libsha.pbkdf2_hmac("sha256", PASSWORD, SALT, 3):
         raise SystemExit(f"hashlib.pbkdf2_hmac under OPENSSL_ia32cap={mask} disagrees with libsha")
-    m = measure(_call(hashlib.pbkdf2_hmac, "sha256", PASSWORD, SALT, rounds)(), rounds * BLOCK_BYTES, epochs,
-                min_time_ms * 1e6)
-    print(json.dumps({"per_unit_ns": m.per_unit_ns, "iterations": m.iterations, "total_s": m.total_s}))
+    print_measurement(measure(_call(hashlib.pbkdf2_hmac, "sha256", PASSWORD, SALT, rounds)(), rounds * BLOCK_BYTES,
+                              epochs, min_time_ms * 1e6, iterations))
 
 
 if __name__ == "__main__":
-    _child(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
+    _child(*child_arguments(sys.argv[1:]))

@@ -46,9 +46,13 @@ def calibrate(run, min_epoch_ns):
             iterations = int(iterations * min_epoch_ns * 1.2 / max(elapsed, 1)) + 1
 
 
-def measure(run, units_per_iteration, epochs, min_epoch_ns):
-    """Runs `epochs` epochs of run(iterations); returns ns per unit for each."""
-    iterations = calibrate(run, min_epoch_ns)
+def measure(run, units_per_iteration, epochs, min_epoch_ns, iterations=None):
+    """Runs `epochs` epochs of run(iterations); returns ns per unit for each. The iteration count is
+    calibrated to min_epoch_ns unless given (EOS's --runs: that many calls an epoch, after one warm call)."""
+    if iterations is None:
+        iterations = calibrate(run, min_epoch_ns)
+    else:
+        run(1)  # warm, as calibrate does
     result = Measurement(iterations=iterations)
     for _ in range(epochs):
         elapsed = _elapsed_ns(run, iterations)
@@ -67,20 +71,22 @@ class Interleaved:
         self._key = key or (lambda row: row.runner)  # rows of one runner and different names: their name
         self._results = None
 
-    def measurement(self, row, epochs, min_time_ms):
-        # min_time_ms is not used: an epoch is `runs` whole commands, counted, not timed to a minimum.
+    def measurement(self, row, epochs, min_time_ms, iterations=None):
+        # min_time_ms is not used: an epoch is `runs` whole commands (or `iterations`, when given),
+        # counted, not timed to a minimum.
+        runs_per_epoch = iterations or self.runs
         if self._results is None:
             runs = {name: make() for name, make in self.entries.items()}
             for run in runs.values():
                 run()  # warm: page cache, the interpreter's files
-            results = {name: Measurement(iterations=self.runs) for name in runs}
+            results = {name: Measurement(iterations=runs_per_epoch) for name in runs}
             for _ in range(epochs):
                 for name, run in runs.items():
                     start = time.perf_counter_ns()
-                    for _ in range(self.runs):
+                    for _ in range(runs_per_epoch):
                         run()
                     elapsed = time.perf_counter_ns() - start
                     results[name].total_s += elapsed / 1e9
-                    results[name].per_unit_ns.append(elapsed / (self.runs * max(row.unit_bytes, 1)))
+                    results[name].per_unit_ns.append(elapsed / (runs_per_epoch * max(row.unit_bytes, 1)))
             self._results = results
         return self._results[self._key(row)]

@@ -77,14 +77,14 @@ class PeerProcess:
         self.mask, self.size, self.module = mask, size, module  # the child: `python -m module MASK SIZE ...`
         self._result = None
 
-    def measurement(self, row, epochs, min_time_ms):
+    def measurement(self, row, epochs, min_time_ms, iterations=None):
         if self._result is None:
             env = dict(os.environ, OPENSSL_ia32cap=self.mask)
             # From a neutral directory: `python -m` puts the working directory
             # first on sys.path, and in a checkout its libsha/ (no library
             # built in it) would shadow the installed package.
             out = subprocess.run([sys.executable, "-m", self.module, self.mask, str(self.size), str(epochs),
-                                  str(min_time_ms)], env=env, capture_output=True, text=True,
+                                  str(min_time_ms), str(iterations or 0)], env=env, capture_output=True, text=True,
                                  cwd=tempfile.gettempdir())
             if out.returncode != 0:
                 raise RuntimeError(f"OpenSSL peer (OPENSSL_ia32cap={self.mask}) failed: {out.stderr.strip()}")
@@ -117,7 +117,18 @@ def openssl_benchmarks(implementations, features):
     return rows
 
 
-def _child(mask, size, epochs, min_time_ms):
+def child_arguments(argv):
+    """A PeerProcess child's arguments: mask, size, epochs, min_time_ms, iterations (None: calibrated)."""
+    mask, size, epochs, min_time_ms, iterations = argv
+    return mask, int(size), int(epochs), float(min_time_ms), int(iterations) or None
+
+
+def print_measurement(m):
+    """A PeerProcess child's answer, on stdout."""
+    print(json.dumps({"per_unit_ns": m.per_unit_ns, "iterations": m.iterations, "total_s": m.total_s}))
+
+
+def _child(mask, size, epochs, min_time_ms, iterations):
     """Times OpenSSL's SHA256() under the mask this process was started with."""
     from libsha import _errors
 
@@ -140,9 +151,8 @@ def _child(mask, size, epochs, min_time_ms):
         if native.libsha_internal_bench_peer(sha256, buf, size, iterations) != _errors.OK:
             raise RuntimeError("libsha_internal_bench_peer failed")
 
-    m = measure(run, size, epochs, min_time_ms * 1e6)
-    print(json.dumps({"per_unit_ns": m.per_unit_ns, "iterations": m.iterations, "total_s": m.total_s}))
+    print_measurement(measure(run, size, epochs, min_time_ms * 1e6, iterations))
 
 
 if __name__ == "__main__":
-    _child(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
+    _child(*child_arguments(sys.argv[1:]))
