@@ -47,6 +47,28 @@ def render(rows, stats=False):
     return text
 
 
+# EOS's benchmark table (--format eos): its five columns, one heading a group (EOS's "feature"), whole ns.
+EOS_NAME_WIDTH = 40
+EOS_TIMES = ("average", "minimum", "maximum")
+
+
+def render_eos(rows):
+    """rows: (Benchmark, Measurement) pairs, as EOS's benchmark prints them: the function (our title), its
+    runs (calls an epoch) and the average, fastest and slowest epoch's ns per call."""
+    width = max([EOS_NAME_WIDTH] + [len(b.title) + 2 for b, _ in rows])
+    runs_width = max([5] + [len(f"{m.iterations:,}") + 1 for _, m in rows])
+    lines = [f"{'function':<{width}}{'runs':>{runs_width}}" + "".join(f"{h:>12}   " for h in EOS_TIMES).rstrip(), ""]
+    group = None
+    for b, m in rows:
+        if b.group != group or len(lines) == 2:
+            lines += [""] if len(lines) > 2 else []
+            lines.append(f"{b.group or 'sizes'}:")
+            group = b.group
+        lines.append(f"{b.title:<{width}}{m.iterations:>{runs_width},}"
+                     + "".join(f"{ns:>12,.0f} ns" for ns in call_stats(b, m)))
+    return "\n".join(lines)
+
+
 def to_records(rows):
     return [
         {
@@ -61,6 +83,7 @@ def to_records(rows):
             "err_percent": m.err * 100,
             "total_s": m.total_s,
             "epoch_ns_per_byte": m.per_unit_ns,
+            **dict(zip(("average_ns_per_call", "minimum_ns_per_call", "maximum_ns_per_call"), call_stats(b, m))),
         }
         for b, m in rows
     ]

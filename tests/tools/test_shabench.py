@@ -19,6 +19,7 @@ from shabench.measure import Measurement, median_absolute_percent_error
 from shabench.sizes import parse_sizes
 
 from support.paths import ROOT
+from support.shabench_cli import listed_rows, run_cli
 
 RUNNABLE = runnable_implementations()
 FAST = ["--min-time", "0.5", "--epochs", "3"]
@@ -30,10 +31,6 @@ def fake_rows():
     b1 = Benchmark("SHA256_32b", "standard", 32, None)
     b2 = Benchmark("SHA1", "hashlib.sha1 (OpenSSL 3, Python loop)", 1_000_000, None, peer=True)
     return [(b1, m1), (b2, m2)]
-
-
-def run_cli(argv, tmp_path):
-    return subprocess.run([sys.executable, "-m", "shabench", *argv], capture_output=True, text=True, cwd=tmp_path)
 
 
 def test_err_is_nanobench_mdape():
@@ -70,6 +67,9 @@ def test_json_round_trip_and_schema(tmp_path):
         "title": "SHA256_32b using the 'standard' SHA256 implementation", "unit": "byte",
         "bytes_per_iteration": 32, "iterations_per_epoch": 5, "epochs": 3,
         "median_ns_per_byte": 2.0, "err_percent": 0.0, "total_s": 0.5, "epoch_ns_per_byte": [2.0, 2.0, 2.02],
+        # EOS's columns: 32 bytes a call
+        "average_ns_per_call": pytest.approx(32 * (2.0 + 2.0 + 2.02) / 3), "minimum_ns_per_call": 64.0,
+        "maximum_ns_per_call": pytest.approx(64.64),
     }
 
 
@@ -174,10 +174,6 @@ def test_openssl_peer_rows_beside_the_rows_without_sha_ni(monkeypatch):
     assert len(result.per_unit_ns) == 3 and all(t > 0 for t in result.per_unit_ns)
 
 
-def listed_rows(out):
-    return [line.strip() for line in out.splitlines() if line.startswith("  ")]
-
-
 def test_the_quick_default_is_the_c_and_python_groups_and_one_batch():
     rows = default_benchmarks(RUNNABLE)
     assert {b.group for b in rows} == {*DEFAULT_GROUPS, "many"}
@@ -200,7 +196,8 @@ def test_list_shows_every_group_and_row(capsys):
 def test_group_and_all_choose_rows(capsys):
     assert cli.main(["--list", "--group", "python", "--group", "peers"]) == 0
     out = capsys.readouterr().out
-    assert {line.split(":")[0] for line in out.splitlines() if not line.startswith("  ")} == {"python", "peers"}
+    headings = [line.split(":")[0] for line in out.splitlines() if not line.startswith("  ")]
+    assert headings[0].startswith("Supported features are") and set(headings[1:]) == {"python", "peers"}
     assert cli.main(["--list", "--all"]) == 0
     assert len(listed_rows(capsys.readouterr().out)) == len(catalogue(RUNNABLE))
 
@@ -216,8 +213,11 @@ def test_list_filter_and_impl(capsys):
     native = [line for line in out if "SHA256 implementation" in line]
     assert native and all("'standard'" in line for line in native)
     assert cli.main(["--list", "--sizes", "16,1K", "--impl", "standard", "--filter", "standard"]) == 0
+    binding = libsha.dispatch.binding()  # one --impl: the sweep's Python rows run on it too
     assert capsys.readouterr().out.splitlines() == [
-        "SHA256_16b using the 'standard' SHA256 implementation", "SHA256_1K using the 'standard' SHA256 implementation"]
+        "SHA256_16b using the 'standard' SHA256 implementation", "SHA256_1K using the 'standard' SHA256 implementation",
+        f"SHA256_16b using libsha.sha256_digest ('standard', {binding}, Python loop)",
+        f"SHA256_1K using libsha.sha256_digest ('standard', {binding}, Python loop)"]
 
 
 @pytest.mark.parametrize(
@@ -362,7 +362,7 @@ def test_ctrl_c_prints_the_rows_done(capsys, monkeypatch):
         return real(*args)
 
     monkeypatch.setattr(shabench_cli, "measure", interrupt_second)
-    assert cli.main(["--impl", "standard", "--filter", "standard", "--min-time", "0.5", "--epochs", "2"]) == 130
+    assert cli.main(["--impl", "standard", "--filter", "using the 'standard'", "--min-time", "0.5", "--epochs", "2"]) == 130
     captured = capsys.readouterr()
     assert "SHA256 using the 'standard'" in captured.out and "SHA256_32b" not in captured.out
     from shabench.native import native_benchmarks
@@ -504,6 +504,6 @@ def test_streams_and_large_files_rows_are_catalogued():
 @pytest.mark.parametrize("argv", [["--list"], ["--filter", "SHA256_32b"], ["verify"]])
 def test_an_invalid_libsha_impl_is_one_line_and_status_2(tmp_path, argv):
     env = dict(os.environ, LIBSHA_IMPL="bogus")
-    result = subprocess.run([sys.executable, "-m", "shabench", *argv], capture_output=True, text=True, cwd=tmp_path, env=env)
+    result = run_cli(argv, tmp_path, env=env)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("shabench: LIBSHA_IMPL='bogus': 'bogus' is not one of")
