@@ -223,12 +223,21 @@ def list_rows(benchmarks):
             print(b.title)
 
 
+LONG_ROW_S = 30  # a row that -r/--runs makes last longer is announced
+
+
 def measure_row(b, epochs, min_time_ms, iterations):
     """One row's Measurement: epochs of `iterations` calls, or of as many as min_time_ms takes."""
     epochs = min(epochs, b.max_epochs or epochs)
     if b.interleaved is not None:
         return b.interleaved.measurement(b, epochs, min_time_ms, iterations)
-    return measure(b.make_run(), b.unit_bytes, epochs, min_time_ms * 1e6, iterations)
+
+    def foresee(seconds):  # -r counts calls whatever they cost: say so before a batch row takes minutes
+        if seconds > LONG_ROW_S:
+            print(f"shabench: {b.title}: {epochs} epochs of {iterations:,} calls take about {seconds:,.0f} s "
+                  "(Ctrl-C prints the rows done; a smaller -r, or --min-time, is quicker)", file=sys.stderr)
+
+    return measure(b.make_run(), b.unit_bytes, epochs, min_time_ms * 1e6, iterations, foresee)
 
 
 def implementation_notes(args, benchmarks):

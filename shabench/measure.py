@@ -46,13 +46,16 @@ def calibrate(run, min_epoch_ns):
             iterations = int(iterations * min_epoch_ns * 1.2 / max(elapsed, 1)) + 1
 
 
-def measure(run, units_per_iteration, epochs, min_epoch_ns, iterations=None):
+def measure(run, units_per_iteration, epochs, min_epoch_ns, iterations=None, foresee=None):
     """Runs `epochs` epochs of run(iterations); returns ns per unit for each. The iteration count is
-    calibrated to min_epoch_ns unless given (EOS's --runs: that many calls an epoch, after one warm call)."""
+    calibrated to min_epoch_ns unless given (EOS's --runs: that many calls an epoch, after one warm call,
+    whose time foresee(seconds the epochs will take) is told)."""
     if iterations is None:
         iterations = calibrate(run, min_epoch_ns)
     else:
-        run(1)  # warm, as calibrate does
+        warm_ns = _elapsed_ns(run, 1)  # warm, as calibrate does
+        if foresee is not None:
+            foresee(warm_ns * iterations * epochs / 1e9)
     result = Measurement(iterations=iterations)
     for _ in range(epochs):
         elapsed = _elapsed_ns(run, iterations)

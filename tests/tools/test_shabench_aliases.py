@@ -185,6 +185,16 @@ def test_runs_fixes_the_calls_an_epoch():
     assert calls[0] == 1 and len(calls) >= 3
 
 
+def test_runs_that_make_a_row_long_say_so_first(capsys, monkeypatch):
+    row, calls = counting_row()
+    cli.measure_row(row, 3, 10.0, 10)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(cli, "LONG_ROW_S", 0)
+    cli.measure_row(row, 3, 10.0, 10)
+    assert re.fullmatch(r"shabench: COUNT using the 'counter' SHA256 implementation: 3 epochs of 10 calls take about "
+                        r"\d+ s \(Ctrl-C prints the rows done; .*\)\n", capsys.readouterr().err)
+
+
 def test_runs_counts_an_interleaved_rows_calls():
     ran = {"a": 0, "b": 0}
 
