@@ -189,8 +189,10 @@ def chosen_benchmarks(args, implementations):
 
 def unknown_features(args, implementations):
     """The -f/--feature names that are neither a group nor a row's name here."""
+    if not args.feature:  # the catalogue of every group is built only for -f's names
+        return []
     names = {b.name for b in catalogue(implementations)} | set(GROUPS)
-    return [f for f in args.feature or [] if f not in names]
+    return [f for f in args.feature if f not in names]
 
 
 def left_out_note(args, benchmarks):
