@@ -231,14 +231,15 @@ LONG_ROW_S = 30  # a row that -r/--runs makes last longer is announced
 def measure_row(b, epochs, min_time_ms, iterations):
     """One row's Measurement: epochs of `iterations` calls, or of as many as min_time_ms takes."""
     epochs = min(epochs, b.max_epochs or epochs)
-    if b.interleaved is not None:
-        return b.interleaved.measurement(b, epochs, min_time_ms, iterations)
 
-    def foresee(seconds):  # -r counts calls whatever they cost: say so before a batch row takes minutes
+    def foresee(seconds, rows=1):  # -r counts calls whatever they cost: say so before a batch row takes minutes
         if seconds > LONG_ROW_S:
-            print(f"shabench: {b.title}: {epochs} epochs of {iterations:,} calls take about {seconds:,.0f} s "
+            beside = f" (and the {rows - 1} rows timed in turn with it)" if rows > 1 else ""
+            print(f"shabench: {b.title}{beside}: {epochs} epochs of {iterations:,} calls take about {seconds:,.0f} s "
                   "(Ctrl-C prints the rows done; a smaller -r, or --min-time, is quicker)", file=sys.stderr)
 
+    if b.interleaved is not None:
+        return b.interleaved.measurement(b, epochs, min_time_ms, iterations, foresee)
     return measure(b.make_run(), b.unit_bytes, epochs, min_time_ms * 1e6, iterations, foresee)
 
 

@@ -19,7 +19,7 @@ import libsha
 from . import internal
 from .measure import measure
 from .openssl import (MASKS, PeerProcess, _libcrypto, _openssl_version, child_arguments, masks_of, missing_for,
-                      print_measurement)
+                      print_foresight, print_measurement)
 from .rows import MESSAGE_1M, Benchmark, backend, ours_label
 
 ROUNDS = 1_200_000  # Django's default (pyca/cryptography #12608)
@@ -169,7 +169,7 @@ def _child(mask, rounds, epochs, min_time_ms, iterations):
     if hashlib.pbkdf2_hmac("sha256", PASSWORD, SALT, 3) != libsha.pbkdf2_hmac("sha256", PASSWORD, SALT, 3):
         raise SystemExit(f"hashlib.pbkdf2_hmac under OPENSSL_ia32cap={mask} disagrees with libsha")
     print_measurement(measure(_call(hashlib.pbkdf2_hmac, "sha256", PASSWORD, SALT, rounds)(), rounds * BLOCK_BYTES,
-                              epochs, min_time_ms * 1e6, iterations))
+                              epochs, min_time_ms * 1e6, iterations, print_foresight))
 
 
 if __name__ == "__main__":

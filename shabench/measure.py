@@ -49,7 +49,7 @@ def calibrate(run, min_epoch_ns):
 def measure(run, units_per_iteration, epochs, min_epoch_ns, iterations=None, foresee=None):
     """Runs `epochs` epochs of run(iterations); returns ns per unit for each. The iteration count is
     calibrated to min_epoch_ns unless given (EOS's --runs: that many calls an epoch, after one warm call,
-    whose time foresee(seconds the epochs will take) is told)."""
+    from whose time foresee(seconds) hears how long the epochs will take)."""
     if iterations is None:
         iterations = calibrate(run, min_epoch_ns)
     else:
@@ -74,14 +74,18 @@ class Interleaved:
         self._key = key or (lambda row: row.runner)  # rows of one runner and different names: their name
         self._results = None
 
-    def measurement(self, row, epochs, min_time_ms, iterations=None):
+    def measurement(self, row, epochs, min_time_ms, iterations=None, foresee=None):
         # min_time_ms is not used: an epoch is `runs` whole commands (or `iterations`, when given),
-        # counted, not timed to a minimum.
+        # counted, not timed to a minimum. foresee(seconds, entries), as measure's, hears the time all the
+        # entries will take together.
         runs_per_epoch = iterations or self.runs
         if self._results is None:
             runs = {name: make() for name, make in self.entries.items()}
+            start = time.perf_counter_ns()
             for run in runs.values():
                 run()  # warm: page cache, the interpreter's files
+            if iterations is not None and foresee is not None:
+                foresee((time.perf_counter_ns() - start) * runs_per_epoch * epochs / 1e9, len(runs))
             results = {name: Measurement(iterations=runs_per_epoch) for name in runs}
             for _ in range(epochs):
                 for name, run in runs.items():

@@ -77,18 +77,30 @@ class PeerProcess:
         self.mask, self.size, self.module = mask, size, module  # the child: `python -m module MASK SIZE ...`
         self._result = None
 
-    def measurement(self, row, epochs, min_time_ms, iterations=None):
+    def measurement(self, row, epochs, min_time_ms, iterations=None, foresee=None):
         if self._result is None:
             env = dict(os.environ, OPENSSL_ia32cap=self.mask)
             # From a neutral directory: `python -m` puts the working directory
             # first on sys.path, and in a checkout its libsha/ (no library
             # built in it) would shadow the installed package.
-            out = subprocess.run([sys.executable, "-m", self.module, self.mask, str(self.size), str(epochs),
-                                  str(min_time_ms), str(iterations or 0)], env=env, capture_output=True, text=True,
-                                 cwd=tempfile.gettempdir())
-            if out.returncode != 0:
-                raise RuntimeError(f"OpenSSL peer (OPENSSL_ia32cap={self.mask}) failed: {out.stderr.strip()}")
-            data = json.loads(out.stdout)
+            argv = [sys.executable, "-m", self.module, self.mask, str(self.size), str(epochs), str(min_time_ms),
+                    str(iterations or 0)]
+            # stdout is read line by line while the child runs (its foresight comes first); stderr goes to
+            # a file, so that a child which writes much there cannot block on a full pipe.
+            with tempfile.TemporaryFile("w+") as errors, \
+                    subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=errors, text=True,
+                                     cwd=tempfile.gettempdir()) as child:
+                answers = []
+                for data in filter(None, map(_json_object, child.stdout)):
+                    if "foresee_s" not in data:
+                        answers.append(data)
+                    elif foresee is not None:
+                        foresee(data["foresee_s"])
+                returncode = child.wait()
+                errors.seek(0)
+                if returncode != 0 or not answers:
+                    raise RuntimeError(f"OpenSSL peer (OPENSSL_ia32cap={self.mask}) failed: {errors.read().strip()}")
+            data = answers[-1]
             self._result = Measurement(per_unit_ns=data["per_unit_ns"], iterations=data["iterations"],
                                        total_s=data["total_s"])
         return self._result
@@ -128,6 +140,20 @@ def print_measurement(m):
     print(json.dumps({"per_unit_ns": m.per_unit_ns, "iterations": m.iterations, "total_s": m.total_s}))
 
 
+def _json_object(line):
+    """A line the child printed as a JSON object, or None for a line some library printed."""
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def print_foresight(seconds):
+    """measure's foresee in a PeerProcess child: the time its counted epochs will take, told at once."""
+    print(json.dumps({"foresee_s": seconds}), flush=True)
+
+
 def _child(mask, size, epochs, min_time_ms, iterations):
     """Times OpenSSL's SHA256() under the mask this process was started with."""
     from libsha import _errors
@@ -151,7 +177,7 @@ def _child(mask, size, epochs, min_time_ms, iterations):
         if native.libsha_internal_bench_peer(sha256, buf, size, iterations) != _errors.OK:
             raise RuntimeError("libsha_internal_bench_peer failed")
 
-    print_measurement(measure(run, size, epochs, min_time_ms * 1e6, iterations))
+    print_measurement(measure(run, size, epochs, min_time_ms * 1e6, iterations, print_foresight))
 
 
 if __name__ == "__main__":

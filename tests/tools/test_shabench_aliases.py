@@ -185,14 +185,47 @@ def test_runs_fixes_the_calls_an_epoch():
     assert calls[0] == 1 and len(calls) >= 3
 
 
+LONG_ROW = r"shabench: {title}{beside}: 3 epochs of 10 calls take about \d+ s \(Ctrl-C prints the rows done; .*\)\n"
+
+
 def test_runs_that_make_a_row_long_say_so_first(capsys, monkeypatch):
     row, calls = counting_row()
     cli.measure_row(row, 3, 10.0, 10)
     assert capsys.readouterr().err == ""
-    monkeypatch.setattr(cli, "LONG_ROW_S", 0)
+    monkeypatch.setattr(cli, "LONG_ROW_S", -1)
     cli.measure_row(row, 3, 10.0, 10)
-    assert re.fullmatch(r"shabench: COUNT using the 'counter' SHA256 implementation: 3 epochs of 10 calls take about "
-                        r"\d+ s \(Ctrl-C prints the rows done; .*\)\n", capsys.readouterr().err)
+    assert re.fullmatch(LONG_ROW.format(title=re.escape(row.title), beside=""), capsys.readouterr().err)
+    cli.measure_row(counting_row()[0], 3, 10.0, None)  # calibrated to --min-time: nothing to foresee
+    assert capsys.readouterr().err == ""
+
+
+def test_runs_that_make_interleaved_rows_long_say_so_first(capsys, monkeypatch):
+    monkeypatch.setattr(cli, "LONG_ROW_S", -1)
+    group = Interleaved({name: lambda: (lambda: None) for name in ("a", "b", "c")})
+    row = Benchmark("X", "a", 1, None, interleaved=group)
+    cli.measure_row(row, 3, 10.0, 10)
+    beside = r" \(and the 2 rows timed in turn with it\)"
+    assert re.fullmatch(LONG_ROW.format(title=re.escape(row.title), beside=beside), capsys.readouterr().err)
+
+
+def test_runs_that_make_a_peer_process_row_long_say_so_first(capsys, monkeypatch):
+    from shabench import openssl
+
+    rows = [b for b in openssl.openssl_benchmarks(RUNNABLE, libsha.dispatch.cpu_features()) if not b.left_out]
+    if not rows:
+        pytest.skip("no OpenSSL peer row can run here (no libcrypto, or a CPU without the masks' features)")
+    row = min(rows, key=lambda b: b.unit_bytes)
+    monkeypatch.setattr(cli, "LONG_ROW_S", -1)  # the child tells its foresight before its epochs
+    result = cli.measure_row(row, 3, 10.0, 10)
+    assert result.iterations == 10 and len(result.per_unit_ns) == 3
+    assert re.fullmatch(LONG_ROW.format(title=re.escape(row.title), beside=""), capsys.readouterr().err)
+
+
+def test_a_peer_process_that_fails_says_why():
+    from shabench import openssl
+
+    with pytest.raises(RuntimeError, match=r"OpenSSL peer \(OPENSSL_ia32cap=x\) failed: .*No module named"):
+        openssl.PeerProcess("x", 64, module="shabench.no_such_child").measurement(None, 1, 1.0, 1)
 
 
 def test_runs_counts_an_interleaved_rows_calls():
