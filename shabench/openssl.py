@@ -79,31 +79,37 @@ class PeerProcess:
 
     def measurement(self, row, epochs, min_time_ms, iterations=None, foresee=None):
         if self._result is None:
-            env = dict(os.environ, OPENSSL_ia32cap=self.mask)
-            # From a neutral directory: `python -m` puts the working directory
-            # first on sys.path, and in a checkout its libsha/ (no library
-            # built in it) would shadow the installed package.
             argv = [sys.executable, "-m", self.module, self.mask, str(self.size), str(epochs), str(min_time_ms),
                     str(iterations or 0)]
-            # stdout is read line by line while the child runs (its foresight comes first); stderr goes to
-            # a file, so that a child which writes much there cannot block on a full pipe.
-            with tempfile.TemporaryFile("w+") as errors, \
-                    subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=errors, text=True,
-                                     cwd=tempfile.gettempdir()) as child:
-                answers = []
-                for data in filter(None, map(_json_object, child.stdout)):
-                    if "foresee_s" not in data:
-                        answers.append(data)
-                    elif foresee is not None:
-                        foresee(data["foresee_s"])
-                returncode = child.wait()
-                errors.seek(0)
-                if returncode != 0 or not answers:
-                    raise RuntimeError(f"OpenSSL peer (OPENSSL_ia32cap={self.mask}) failed: {errors.read().strip()}")
-            data = answers[-1]
+            data = _child_answer(argv, dict(os.environ, OPENSSL_ia32cap=self.mask), foresee,
+                                 f"OpenSSL peer (OPENSSL_ia32cap={self.mask})")
             self._result = Measurement(per_unit_ns=data["per_unit_ns"], iterations=data["iterations"],
                                        total_s=data["total_s"])
         return self._result
+
+
+def _child_answer(argv, env, foresee, who):
+    """Runs a PeerProcess child and returns its answer, handing its foresight to foresee as it comes."""
+    # From a neutral directory: `python -m` puts the working directory first on sys.path, and in a
+    # checkout its libsha/ (no library built in it) would shadow the installed package. stderr goes
+    # to a file, so that a child which writes much there cannot block while stdout is read.
+    with tempfile.TemporaryFile("w+") as errors, \
+            subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=errors, text=True,
+                             cwd=tempfile.gettempdir()) as child:
+        answers = []
+        try:
+            for data in filter(None, map(_json_object, child.stdout)):
+                if "foresee_s" not in data:
+                    answers.append(data)
+                elif foresee is not None:
+                    foresee(data["foresee_s"])
+        except BaseException:  # Ctrl-C: the child stops too, as subprocess.run would stop it
+            child.kill()
+            raise
+        if child.wait() != 0 or not answers:
+            errors.seek(0)
+            raise RuntimeError(f"{who} failed: {errors.read().strip()}")
+        return answers[-1]
 
 
 def openssl_benchmarks(implementations, features):
