@@ -42,11 +42,8 @@ typedef int export_f(const libsha_sha256_ctx *ctx, unsigned char *out);
 typedef int import_f(libsha_sha256_ctx *ctx, const void *state, size_t size);
 typedef int hmac_export_f(const libsha_hmac_sha256_ctx *ctx, unsigned char *out);
 typedef int hmac_import_f(libsha_hmac_sha256_ctx *ctx, const void *state, size_t size);
-typedef int batch_f(unsigned char *out, const void *const *msgs, const size_t *lens, size_t n, unsigned flags);
-typedef int batch_after_f(unsigned char *out, const libsha_sha256_ctx *ctx, const void *const *msgs,
-                          const size_t *lens, size_t n, unsigned flags);
-typedef int hmac_batch_after_f(unsigned char *out, const libsha_hmac_sha256_ctx *ctx, const void *const *msgs,
-                               const size_t *lens, size_t n, unsigned flags);
+typedef int batch_f(unsigned char *out, const libsha_batch *batch, const libsha_sha256_ctx *prefix,
+                    const libsha_hmac_sha256_ctx *hmac, unsigned flags);
 typedef int hkdf_f(unsigned char *out, size_t out_len, const void *salt, size_t salt_len, const void *ikm,
                    size_t ikm_len, const void *info, size_t info_len);
 
@@ -68,12 +65,10 @@ static struct {
     import_f *import_state;
     hmac_export_f *hmac_export_state;
     hmac_import_f *hmac_import_state;
-    batch_f *many;
-    batch_after_f *many_after;
-    hmac_batch_after_f *hmac_many_after;
+    batch_f *batch;
     hkdf_f *hkdf;
 } lib;
-#define ENTRY_POINTS 21
+#define ENTRY_POINTS 19
 
 /* The declarations in libsha.h and the types above agree (_Generic does not evaluate its operand:
  * no reference to the library, which this module never links). */
@@ -95,9 +90,7 @@ SAME_TYPE(libsha_sha256_export, export_f);
 SAME_TYPE(libsha_sha256_import, import_f);
 SAME_TYPE(libsha_hmac_sha256_export, hmac_export_f);
 SAME_TYPE(libsha_hmac_sha256_import, hmac_import_f);
-SAME_TYPE(libsha_sha256_many, batch_f);
-SAME_TYPE(libsha_sha256_many_after, batch_after_f);
-SAME_TYPE(libsha_hmac_sha256_many_after, hmac_batch_after_f);
+SAME_TYPE(libsha_sha256_batch, batch_f);
 SAME_TYPE(libsha_hkdf_sha256, hkdf_f);
 
 static int allowed;                  /* hashing may run now (bind(), allow()) */
@@ -105,7 +98,21 @@ static Py_ssize_t gil_release_bytes; /* inputs from this size on release the GIL
 static PyObject *ask_lib;            /* _native.lib: loads and binds, or raises ConfigurationError */
 static PyObject *view_error;         /* _buffers.contiguous_view: raises the binding's buffer errors */
 static PyObject *check_code;         /* _errors.check: raises for a library return code */
+static PyObject *refusal;            /* _errors.refuse: raises the hash objects' TypeErrors */
 static PyObject *sha256_type, *hmac_type;
+
+/* Runs `statement` without the GIL when the call hashes `bytes` bytes or more (as hashlib does: below
+ * that, releasing and retaking the GIL costs more than the hash); with it otherwise. */
+#define WITHOUT_GIL_FROM(bytes, statement)                                                                    \
+    do {                                                                                                      \
+        if ((Py_ssize_t)(bytes) >= gil_release_bytes) {                                                       \
+            Py_BEGIN_ALLOW_THREADS                                                                            \
+            statement;                                                                                        \
+            Py_END_ALLOW_THREADS                                                                              \
+        } else {                                                                                              \
+            statement;                                                                                        \
+        }                                                                                                     \
+    } while (0)
 
 static int ready(void)
 {
@@ -125,6 +132,17 @@ static int ready(void)
         return -1;
     }
     return 0;
+}
+
+/* The binding's TypeError for `what` (a key of _errors._REFUSALS), naming `name` if not NULL; NULL. */
+static PyObject *refuse(const char *what, PyObject *name)
+{
+    PyObject *result = name != NULL ? PyObject_CallFunction(refusal, "sO", what, name)
+                                    : PyObject_CallFunction(refusal, "s", what);
+    Py_XDECREF(result);
+    if (!PyErr_Occurred())
+        PyErr_Format(PyExc_TypeError, "libsha: %s", what);
+    return NULL;
 }
 
 static int raise_code(int code)
@@ -162,13 +180,7 @@ static PyObject *digest_of(PyObject *data, int hex)
     int code;
     if (ready() < 0 || get_view(data, &view, "data") < 0)
         return NULL;
-    if (view.len >= gil_release_bytes) {
-        Py_BEGIN_ALLOW_THREADS
-        code = lib.sha256(view.buf, (size_t)view.len, out);
-        Py_END_ALLOW_THREADS
-    } else {
-        code = lib.sha256(view.buf, (size_t)view.len, out);
-    }
+    WITHOUT_GIL_FROM(view.len, code = lib.sha256(view.buf, (size_t)view.len, out));
     PyBuffer_Release(&view);
     if (code != LIBSHA_OK)
         return raise_code(code), NULL;
@@ -214,13 +226,7 @@ static PyObject *hmac_sha256(PyObject *module, PyObject *const *args, Py_ssize_t
         PyBuffer_Release(&key);
         return NULL;
     }
-    if (key.len + msg.len >= gil_release_bytes) {
-        Py_BEGIN_ALLOW_THREADS
-        code = lib.hmac(key.buf, (size_t)key.len, msg.buf, (size_t)msg.len, out);
-        Py_END_ALLOW_THREADS
-    } else {
-        code = lib.hmac(key.buf, (size_t)key.len, msg.buf, (size_t)msg.len, out);
-    }
+    WITHOUT_GIL_FROM(key.len + msg.len, code = lib.hmac(key.buf, (size_t)key.len, msg.buf, (size_t)msg.len, out));
     PyBuffer_Release(&key);
     PyBuffer_Release(&msg);
     if (code != LIBSHA_OK)
@@ -228,25 +234,32 @@ static PyObject *hmac_sha256(PyObject *module, PyObject *const *args, Py_ssize_t
     return PyBytes_FromStringAndSize((const char *)out, 32);
 }
 
+/* Zeroes a stack buffer that held key-equivalent bytes (volatile: not a dead store to drop). */
+static void wipe_bytes(void *p, size_t n)
+{
+    volatile unsigned char *v = (volatile unsigned char *)p;
+    while (n-- > 0)
+        *v++ = 0;
+}
+
 /* hkdf(key_material, length, salt, info): the whole derivation in one call (salt and info may be
- * None; _hkdf.hkdf checked length, 0 to 8160). The key is made on the stack and wiped there. */
+ * None; _hkdf.hkdf checked length, and the library refuses more than its 8160 bytes). The key is
+ * made on the stack and wiped there. */
 static PyObject *hkdf(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     Py_buffer view[3]; /* key material, salt, info */
     static const char *const what[3] = {"key_material", "salt", "info"};
     unsigned char out[255 * 32];
-    volatile unsigned char *wipe = out;
-    Py_ssize_t length, got = 0, i;
+    size_t length;
+    Py_ssize_t got = 0, i;
     PyObject *result = NULL;
     int code = LIBSHA_OK;
     (void)module;
     if (nargs != 4)
         return PyErr_Format(PyExc_TypeError, "hkdf() takes exactly 4 arguments (%zd given)", nargs);
-    length = PyLong_AsSsize_t(args[1]);
-    if (length == -1 && PyErr_Occurred())
+    length = PyLong_AsSize_t(args[1]);
+    if (length == (size_t)-1 && PyErr_Occurred())
         return NULL;
-    if (length < 0 || length > (Py_ssize_t)sizeof out)
-        return PyErr_Format(PyExc_ValueError, "hkdf(): length %zd out of range", length);
     if (ready() < 0)
         return NULL;
     for (got = 0; got < 3; ++got) {
@@ -259,18 +272,18 @@ static PyObject *hkdf(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     if (code == LIBSHA_OK) {
-        code = lib.hkdf(out, (size_t)length, view[1].buf, (size_t)view[1].len, view[0].buf, (size_t)view[0].len,
+        code = lib.hkdf(out, length, view[1].buf, (size_t)view[1].len, view[0].buf, (size_t)view[0].len,
                         view[2].buf, (size_t)view[2].len);
         if (code != LIBSHA_OK)
             raise_code(code);
         else
-            result = PyBytes_FromStringAndSize((const char *)out, length);
+            result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)length);
     }
     for (i = 0; i < got; ++i)
         if (view[i].obj != NULL)
             PyBuffer_Release(&view[i]);
-    for (i = 0; i < length; ++i)
-        wipe[i] = 0;
+    if (code == LIBSHA_OK)
+        wipe_bytes(out, length); /* (on an error the library wrote nothing) */
     return result;
 }
 
@@ -313,8 +326,7 @@ static PyObject *refuse_pickle(PyObject *self, PyObject *unused)
     (void)unused;
     if (name == NULL)
         return NULL;
-    PyErr_Format(PyExc_TypeError, "cannot pickle %R object: its state is as good as the key (state() gives it, "
-                 "where that is meant)", name);
+    refuse("pickle", name);
     Py_DECREF(name);
     return NULL;
 }
@@ -395,22 +407,15 @@ static int feed(PyObject *op, const Kind *kind, PyObject *data)
     int code;
     if (get_view(data, &view, kind->what) < 0)
         return -1;
-    if (view.len >= gil_release_bytes) {
-        if (LOCK(op) == NULL && (LOCK(op) = PyThread_allocate_lock()) == NULL) {
-            PyBuffer_Release(&view);
-            PyErr_NoMemory();
-            return -1;
-        }
-        Py_BEGIN_ALLOW_THREADS
-        PyThread_acquire_lock(LOCK(op), 1);
-        code = kind->update(CONTEXT(op, kind), view.buf, (size_t)view.len);
-        PyThread_release_lock(LOCK(op));
-        Py_END_ALLOW_THREADS
-    } else {
-        enter(LOCK(op));
-        code = kind->update(CONTEXT(op, kind), view.buf, (size_t)view.len);
-        leave(LOCK(op));
+    /* The GIL goes while this object is updated: from then on every method takes its lock. */
+    if (view.len >= gil_release_bytes && LOCK(op) == NULL && (LOCK(op) = PyThread_allocate_lock()) == NULL) {
+        PyBuffer_Release(&view);
+        PyErr_NoMemory();
+        return -1;
     }
+    enter(LOCK(op));
+    WITHOUT_GIL_FROM(view.len, code = kind->update(CONTEXT(op, kind), view.buf, (size_t)view.len));
+    leave(LOCK(op));
     PyBuffer_Release(&view);
     return code == LIBSHA_OK ? 0 : raise_code(code);
 }
@@ -443,14 +448,6 @@ static PyObject *copy_of(PyObject *op, const Kind *kind)
     memcpy(CONTEXT(other, kind), CONTEXT(op, kind), kind->size);
     leave(LOCK(op));
     return other;
-}
-
-/* Zeroes a stack buffer that held key-equivalent bytes (volatile: not a dead store to drop). */
-static void wipe_bytes(void *p, size_t n)
-{
-    volatile unsigned char *v = (volatile unsigned char *)p;
-    while (n-- > 0)
-        *v++ = 0;
 }
 
 /* The object's saved state (libsha.h's layout), as bytes; the stack copy is wiped. */
@@ -589,8 +586,7 @@ static PyObject *sha256_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     else if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O$OO:sha256", keywords, &data, &string, &usedforsecurity))
         return NULL;
     if (data != NULL && string != NULL) {
-        PyErr_SetString(PyExc_TypeError, "sha256() takes 'data' or 'string', not both");
-        return NULL;
+        return refuse("data and string", NULL);
     }
     if (ready() < 0 || (self = alloc((PyObject *)type)) == NULL)
         return NULL;
@@ -724,15 +720,9 @@ static PyObject *update_many(PyObject *module, PyObject *args)
         }
     for (; taken < n; ++taken)
         enter(LOCK(order[taken]));
-    if (total >= gil_release_bytes) {
-        Py_BEGIN_ALLOW_THREADS
-        code = hmac ? lib.hmac_update_many((libsha_hmac_sha256_ctx *const *)ctxs, data, lens, (size_t)n)
-                    : lib.update_many((libsha_sha256_ctx *const *)ctxs, data, lens, (size_t)n);
-        Py_END_ALLOW_THREADS
-    } else {
-        code = hmac ? lib.hmac_update_many((libsha_hmac_sha256_ctx *const *)ctxs, data, lens, (size_t)n)
-                    : lib.update_many((libsha_sha256_ctx *const *)ctxs, data, lens, (size_t)n);
-    }
+    WITHOUT_GIL_FROM(total, code = hmac ? lib.hmac_update_many((libsha_hmac_sha256_ctx *const *)ctxs, data, lens,
+                                                               (size_t)n)
+                                        : lib.update_many((libsha_sha256_ctx *const *)ctxs, data, lens, (size_t)n));
     if (code == LIBSHA_OK) {
         Py_INCREF(Py_None);
         result = Py_None;
@@ -750,22 +740,29 @@ done:
 
 /* ---- hash_list: a list of bytes through the library's batch call, without ctypes' per-item work ---- */
 
-/* Messages per library call: their pointers, lengths and digests stay in cache while the digests
- * become bytes objects. */
-#define LIST_CHUNK 4096
-
-/* A chunk's scratch, on the heap (thread stacks may be small): its items (a reference held on each
- * while the GIL is released), their bytes and their digests. */
+/* A slice's scratch, on the heap (thread stacks may be small): its items (a reference held on each
+ * while the GIL is released), their bytes and their digests, `slice` of each. */
 struct list_scratch {
-    PyObject *items[LIST_CHUNK];
-    const void *msgs[LIST_CHUNK];
-    size_t lens[LIST_CHUNK];
-    unsigned char out[64 * LIST_CHUNK];
+    PyObject **items;
+    const void **msgs;
+    size_t *lens;
+    unsigned char *out;
 };
 
-/* Messages [first, first + count) of a list or tuple, each exact bytes: their digests (or hex) into
- * scratch->out. Returns the library's code, or 1 at an item that is not exact bytes (nothing hashed). */
-static int hash_chunk(PyObject *messages, Py_ssize_t first, Py_ssize_t count, unsigned flags, int start,
+static int scratch_alloc(struct list_scratch *s, Py_ssize_t slice)
+{
+    size_t n = (size_t)slice;
+    unsigned char *block = PyMem_Malloc(n * (sizeof *s->items + sizeof *s->msgs + sizeof *s->lens + 64));
+    if (block == NULL)
+        return -1;
+    s->items = (PyObject **)block;
+    s->msgs = (const void **)(block + n * sizeof *s->items);
+    s->lens = (size_t *)(block + n * (sizeof *s->items + sizeof *s->msgs));
+    s->out = block + n * (sizeof *s->items + sizeof *s->msgs + sizeof *s->lens);
+    return 0;
+}
+
+static int hash_slice(PyObject *messages, Py_ssize_t first, Py_ssize_t count, unsigned flags, int start,
                       const void *ctx, struct list_scratch *scratch)
 {
     const void *const *msgs = scratch->msgs;
@@ -789,25 +786,22 @@ static int hash_chunk(PyObject *messages, Py_ssize_t first, Py_ssize_t count, un
             Py_DECREF(scratch->items[--i]);
         return 1;
     }
-#define CALL (start == 0   ? lib.many(out, msgs, lens, (size_t)count, flags)                                 \
-              : start == 1 ? lib.many_after(out, ctx, msgs, lens, (size_t)count, flags)                      \
-                           : lib.hmac_many_after(out, ctx, msgs, lens, (size_t)count, flags))
-    if (total >= (size_t)gil_release_bytes) {
-        Py_BEGIN_ALLOW_THREADS
-        code = CALL;
-        Py_END_ALLOW_THREADS
-    } else {
-        code = CALL;
+    {
+        const libsha_batch batch = {.layout = LIBSHA_POINTERS, .n = (size_t)count, .msgs = msgs, .lens = lens};
+        const libsha_sha256_ctx *prefix = start == 1 ? ctx : NULL;
+        const libsha_hmac_sha256_ctx *hmac = start == 2 ? ctx : NULL;
+        WITHOUT_GIL_FROM(total, code = lib.batch(out, &batch, prefix, hmac, flags));
     }
-#undef CALL
     for (i = 0; i < count; ++i)
         Py_DECREF(scratch->items[i]);
     return code;
 }
 
-/* hash_list(messages, flags, start, ctx): the digests of a list or tuple of bytes, as a list of bytes
- * (of str with LIBSHA_HEX); start 0: from nothing, 1: after the SHA-256 context at address ctx, 2:
- * under the HMAC context there (the binding's own, alive for the call). NotImplemented when an item
+/* hash_list(messages, flags, start, ctx, slice): the digests of a list or tuple of bytes, as a list of
+ * bytes (of str with LIBSHA_HEX), `slice` messages (_batch.SLICE) a library call: their pointers,
+ * lengths and digests stay in cache while the digests become bytes objects. start 0: from nothing,
+ * 1: after the SHA-256 context at address ctx, 2: under the HMAC context there (the binding's own,
+ * alive for the call). NotImplemented when an item
  * is not exact bytes: the binding's Python path takes every other kind. A list that changes size
  * while it is hashed (another thread) is a RuntimeError, as a dict that does while it is iterated. */
 static PyObject *hash_list(PyObject *module, PyObject *args)
@@ -816,10 +810,10 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
     unsigned flags;
     int start;
     unsigned long long address;
-    struct list_scratch *scratch = NULL;
-    Py_ssize_t n, first, i;
+    struct list_scratch scratch = {NULL, NULL, NULL, NULL};
+    Py_ssize_t n, first, i, slice;
     (void)module;
-    if (!PyArg_ParseTuple(args, "OIiK:hash_list", &messages, &flags, &start, &address))
+    if (!PyArg_ParseTuple(args, "OIiKn:hash_list", &messages, &flags, &start, &address, &slice))
         return NULL;
     if (!PyList_Check(messages) && !PyTuple_Check(messages))
         Py_RETURN_NOTIMPLEMENTED;
@@ -828,19 +822,21 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
     if (ready() < 0)
         return NULL;
     n = PyObject_Size(messages);
-    if ((scratch = PyMem_Malloc(sizeof *scratch)) == NULL)
+    if (slice <= 0 || (size_t)slice > SIZE_MAX / 128)
+        return PyErr_Format(PyExc_ValueError, "hash_list: a slice of %zd messages", slice);
+    if (scratch_alloc(&scratch, slice) < 0)
         return PyErr_NoMemory();
     if ((result = PyList_New(n)) == NULL)
         goto done;
-    for (first = 0; first < n; first += LIST_CHUNK) {
-        Py_ssize_t count = n - first < LIST_CHUNK ? n - first : LIST_CHUNK;
+    for (first = 0; first < n; first += slice) {
+        Py_ssize_t count = n - first < slice ? n - first : slice;
         int code;
         if (PyObject_Size(messages) != n) {
             Py_CLEAR(result);
             PyErr_SetString(PyExc_RuntimeError, "the list of messages changed size while it was hashed");
             goto done;
         }
-        code = hash_chunk(messages, first, count, flags, start, (const void *)(uintptr_t)address, scratch);
+        code = hash_slice(messages, first, count, flags, start, (const void *)(uintptr_t)address, &scratch);
         if (code != LIBSHA_OK) {
             Py_CLEAR(result);
             if (code == 1) { /* not all bytes: the Python path */
@@ -852,7 +848,7 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
             goto done;
         }
         for (i = 0; i < count; ++i) {
-            const char *at = (const char *)scratch->out + (flags & LIBSHA_HEX ? 64 : 32) * i;
+            const char *at = (const char *)scratch.out + (flags & LIBSHA_HEX ? 64 : 32) * i;
             PyObject *digest = flags & LIBSHA_HEX ? PyUnicode_FromStringAndSize(at, 64) : PyBytes_FromStringAndSize(at, 32);
             if (digest == NULL) {
                 Py_CLEAR(result);
@@ -862,7 +858,7 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
         }
     }
 done:
-    PyMem_Free(scratch);
+    PyMem_Free(scratch.items);
     return result;
 }
 
@@ -878,11 +874,12 @@ static void replace(PyObject **slot, PyObject *value)
 
 static PyObject *setup(PyObject *module, PyObject *args)
 {
-    PyObject *lib_callable, *view_errors, *check;
+    PyObject *lib_callable, *view_errors, *check, *refuse_callable;
     Py_ssize_t threshold;
     (void)module;
-    if (!PyArg_ParseTuple(args, "OOOn:setup", &lib_callable, &view_errors, &check, &threshold))
+    if (!PyArg_ParseTuple(args, "OOOOn:setup", &lib_callable, &view_errors, &check, &refuse_callable, &threshold))
         return NULL;
+    replace(&refusal, refuse_callable);
     replace(&ask_lib, lib_callable);
     replace(&view_error, view_errors);
     replace(&check_code, check);
@@ -901,9 +898,9 @@ static PyObject *bind(PyObject *module, PyObject *args)
     Py_ssize_t ctx_size, hmac_ctx_size;
     size_t i;
     (void)module;
-    if (!PyArg_ParseTuple(args, "(KKKKKKKKKKKKKKKKKKKKK)nn:bind", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6],
+    if (!PyArg_ParseTuple(args, "(KKKKKKKKKKKKKKKKKKK)nn:bind", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6],
                           &a[7], &a[8], &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15], &a[16], &a[17], &a[18],
-                          &a[19], &a[20], &ctx_size, &hmac_ctx_size))
+                          &ctx_size, &hmac_ctx_size))
         return NULL;
     if ((size_t)ctx_size != sizeof(libsha_sha256_ctx) || (size_t)hmac_ctx_size != sizeof(libsha_hmac_sha256_ctx))
         return PyErr_Format(PyExc_ValueError, "libsha._accel was built for contexts of %zu and %zu bytes; this library "
@@ -919,8 +916,7 @@ static PyObject *bind(PyObject *module, PyObject *args)
     ENTRY(update_many, many_f, a[11]), ENTRY(hmac_update_many, hmac_many_f, a[12]);
     ENTRY(export_state, export_f, a[13]), ENTRY(import_state, import_f, a[14]);
     ENTRY(hmac_export_state, hmac_export_f, a[15]), ENTRY(hmac_import_state, hmac_import_f, a[16]);
-    ENTRY(many, batch_f, a[17]), ENTRY(many_after, batch_after_f, a[18]);
-    ENTRY(hmac_many_after, hmac_batch_after_f, a[19]), ENTRY(hkdf, hkdf_f, a[20]);
+    ENTRY(batch, batch_f, a[17]), ENTRY(hkdf, hkdf_f, a[18]);
     allowed = 1;
     Py_RETURN_NONE;
 }
@@ -993,13 +989,12 @@ PyMODINIT_FUNC PyInit__accel(void)
     if (module == NULL)
         return NULL;
     /* What bind() takes, in its order: _native.py hands over these functions' addresses. */
-    names = Py_BuildValue("(sssssssssssssssssssss)", "libsha_sha256", "libsha_sha256_init", "libsha_sha256_update",
+    names = Py_BuildValue("(sssssssssssssssssss)", "libsha_sha256", "libsha_sha256_init", "libsha_sha256_update",
                           "libsha_sha256_final", "libsha_sha256_wipe", "libsha_hmac_sha256", "libsha_hmac_sha256_init",
                           "libsha_hmac_sha256_update", "libsha_hmac_sha256_final", "libsha_hmac_sha256_wipe",
                           "libsha_hex", "libsha_sha256_update_many", "libsha_hmac_sha256_update_many",
                           "libsha_sha256_export", "libsha_sha256_import", "libsha_hmac_sha256_export",
-                          "libsha_hmac_sha256_import", "libsha_sha256_many", "libsha_sha256_many_after",
-                          "libsha_hmac_sha256_many_after", "libsha_hkdf_sha256");
+                          "libsha_hmac_sha256_import", "libsha_sha256_batch", "libsha_hkdf_sha256");
     if (names == NULL || PyModule_AddObject(module, "ENTRY_POINTS", names) < 0) {
         Py_XDECREF(names);
         Py_DECREF(module);

@@ -13,8 +13,7 @@ import sys
 from . import _native
 from ._errors import NonContiguousError
 from ._errors import a_type, check
-from ._batch import hash_list, run_parts
-from ._starts import many_function
+from ._batch import hash_list, offsets_batch, rows_batch, run_batch, views_batch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,15 +51,9 @@ def numpy_rows(array: Any, flags: int, workers: int, hex: bool, start: Start | N
         raise NonContiguousError("the numpy array's rows must each be contiguous, in order "
                                  "(numpy.ascontiguousarray copies it)")
     out = numpy.empty((n, 64) if hex else (n, 32), dtype=numpy.uint8)
-    function = many_function("_rows", start)
     flags |= _native.HEX if hex else 0
-
-    def part(start: int, stop: int) -> int:
-        code: int = function(out.ctypes.data + out.strides[0] * start, array.ctypes.data + stride * start, stride,
-                             length, stop - start, flags)
-        return code
-
-    run_parts(part, n, workers, "sha256_many", lambda i: i * length)
+    run_batch(out.ctypes.data, rows_batch(array.ctypes.data, stride, length, n), flags, workers, start,
+              lambda i: i * length)
     return out.view("S64").reshape(n).astype("U64") if hex else out
 
 
@@ -151,18 +144,11 @@ def _views_call(out: int, views: Any, data_buffers: list[Any], first: int, n: in
     count = len(data_buffers)
     addresses = (ctypes.c_void_p * max(count, 1))(*[b.address if b is not None else None for b in data_buffers])
     sizes = (ctypes.c_int64 * max(count, 1))(*[b.size if b is not None else 0 for b in data_buffers])
-    function = many_function("_views", start)
-    size = 64 if flags & _native.HEX else 32
-
-    def part(start: int, stop: int) -> int:
-        code: int = function(out + size * start, views.address + 16 * (first + start), addresses, sizes, count,
-                             stop - start, flags)
-        return code
-
     # Views give no running total of their lengths: the parts assume the bytes
     # of the data buffers are spread evenly over the views.
     spread = sum(sizes[:count])
-    run_parts(part, n, workers, "sha256_many", lambda i: spread * i // n)
+    run_batch(out, views_batch(views.address + 16 * first, addresses, sizes, count, n), flags, workers, start,
+              lambda i: spread * i // n)
 
 
 def polars_series(series: Any, flags: int, workers: int, hex: bool, start: Start | None = None) -> Any:
@@ -258,15 +244,6 @@ def _fixed_offsets(pyarrow: Any, n: int, width: int, arrow_type: Any) -> Any:
 
 def _offsets_call(out: int, data: int | None, offsets: int, width: int, n: int, flags: int, workers: int,
                   start: Start | None) -> None:
-    function = many_function("_offsets32" if width == 4 else "_offsets64", start)
-    size = 64 if flags & _native.HEX else 32
     read = (ctypes.c_int32 if width == 4 else ctypes.c_int64) * (n + 1)
     at = read.from_address(offsets)  # the parts are split by the bytes they hash
-
-    def part(start: int, stop: int) -> int:
-        # Offsets from `start` on: the C side reads data + offsets[i], so a part
-        # needs no rebasing (its first offset is simply above 0).
-        code: int = function(out + size * start, data, offsets + width * start, stop - start, flags)
-        return code
-
-    run_parts(part, n, workers, "sha256_many", lambda i: at[i] - at[0])
+    run_batch(out, offsets_batch(width, data, offsets, n), flags, workers, start, lambda i: at[i] - at[0])

@@ -1,5 +1,6 @@
-"""The batch primitives under sha256_many and its adapters: a list of messages hashed in chunks
-(hash_list), and a C call split over worker threads (run_parts)."""
+"""The batch primitives under sha256_many and its adapters: the batch descriptor (libsha_batch) in
+each layout and the one call that hashes it (run_batch, split over worker threads by run_parts), and
+a list of messages hashed in slices (hash_list)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from itertools import accumulate
 from . import _native
 from ._buffers import item_view
 from ._errors import check
-from ._starts import many_function
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,13 +22,13 @@ if TYPE_CHECKING:
 
     from ._starts import Start
 
-# A list goes to C in chunks: up to CHUNK messages or CHUNK_BYTES bytes joined.
+# A list goes to C in slices: up to SLICE messages or SLICE_BYTES bytes joined.
 # Small enough that the joined bytes reuse heap memory instead of faulting in
-# fresh pages, large enough that the per-chunk Python work is noise.
-CHUNK = 4096
-CHUNK_BYTES = 8 << 20
+# fresh pages, large enough that the per-slice Python work is noise.
+SLICE = 4096
+SLICE_BYTES = 8 << 20
 _PLAIN = frozenset((bytes, bytearray))
-_UNPACK_CHUNK = struct.Struct("32s" * CHUNK)
+_UNPACK_SLICE = struct.Struct("32s" * SLICE)
 
 
 def _message(index: int, item: object) -> object:
@@ -45,43 +45,43 @@ def hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: 
     unpack = _unpack_hex if hex else _unpack
     flags |= _native.HEX if hex else 0
     accel = _native.ACCEL
-    if accel is not None and (workers == 1 or len(msgs) <= CHUNK):
+    if accel is not None and (workers == 1 or len(msgs) <= SLICE):
         _native.lib()  # (refused as every hashing call is while LIBSHA_IMPL is invalid)
         kind, address = (0, 0) if start is None else start.accel_arguments()
-        made: list[Any] = accel.hash_list(msgs, flags, kind, address)
+        made: list[Any] = accel.hash_list(msgs, flags, kind, address, SLICE)
         if made is not NotImplemented:  # (it takes lists of bytes objects only)
             return made
-    if workers == 1 or len(msgs) <= CHUNK:
-        for chunk in _chunks(msgs):
-            digests.extend(unpack(_hash_chunk(*chunk, flags, start), chunk[2]))
+    if workers == 1 or len(msgs) <= SLICE:
+        for sliced in _slices(msgs):
+            digests.extend(unpack(_hash_slice(*sliced, flags, start), sliced[2]))
         return digests
-    # The calling thread checks and measures the next chunks while the workers
-    # join and hash them (mostly without the GIL); a window of 2 chunks per
+    # The calling thread checks and measures the next slices while the workers
+    # join and hash them (mostly without the GIL); a window of 2 slices per
     # worker bounds the copies.
     from collections import deque
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         window: deque[Any] = deque()
-        for chunk in _chunks(msgs):
+        for sliced in _slices(msgs):
             if len(window) >= 2 * workers:
                 future, count = window.popleft()
                 digests.extend(unpack(future.result(), count))
-            window.append((pool.submit(_hash_chunk, *chunk, flags, start), chunk[2]))
+            window.append((pool.submit(_hash_slice, *sliced, flags, start), sliced[2]))
         for future, count in window:
             digests.extend(unpack(future.result(), count))
     return digests
 
 
-def _chunks(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[list[Any] | tuple[Any, ...], array[int], int]]:
-    """(messages, their n + 1 offsets end to end, n) for each chunk.
+def _slices(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[list[Any] | tuple[Any, ...], array[int], int]]:
+    """(messages, their n + 1 offsets end to end, n) for each slice.
 
-    Each chunk is a slice taken and checked under the GIL, so a list another
+    Each slice is taken and checked under the GIL, so a list another
     thread changes meanwhile never hands C an unchecked object.
     """
     start = 0
     while start < len(msgs):
-        part = msgs[start : start + CHUNK]
+        part = msgs[start : start + SLICE]
         if not _PLAIN.issuperset(map(type, part)):
             part = [m if type(m) in _PLAIN else _message(start + i, m) for i, m in enumerate(part)]
         lengths = list(map(len, part))
@@ -90,8 +90,8 @@ def _chunks(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[list[Any] | tup
             offsets = _uniform_offsets(lengths[0], count)
         else:
             offsets = array("q", accumulate(lengths, initial=0))
-        if offsets[-1] > CHUNK_BYTES and count > 1:  # long messages: fewer per chunk
-            count = max(1, bisect_right(offsets, CHUNK_BYTES) - 1)
+        if offsets[-1] > SLICE_BYTES and count > 1:  # long messages: fewer per slice
+            count = max(1, bisect_right(offsets, SLICE_BYTES) - 1)
             part, offsets = part[:count], offsets[: count + 1]
         yield part, offsets, count
         start += count
@@ -101,37 +101,93 @@ _uniform_cache: dict[int, array[int]] = {}
 
 
 def _uniform_offsets(length: int, count: int) -> array[int]:
-    """0, length, 2 * length, ... (count + 1 of them); full chunks' are kept."""
-    offsets = _uniform_cache.get(length) if count == CHUNK else None
+    """0, length, 2 * length, ... (count + 1 of them); full slices' are kept."""
+    offsets = _uniform_cache.get(length) if count == SLICE else None
     if offsets is None:
         offsets = array("q", range(0, (count + 1) * length, length)) if length else array("q", [0]) * (count + 1)
-        if count == CHUNK:
+        if count == SLICE:
             if len(_uniform_cache) >= 16:
                 _uniform_cache.clear()
             _uniform_cache[length] = offsets
     return offsets
 
 
-def _hash_chunk(part: list[Any] | tuple[Any, ...], offsets: array[int], count: int, flags: int,
+def _hash_slice(part: list[Any] | tuple[Any, ...], offsets: array[int], count: int, flags: int,
                 start: Start | None) -> ctypes.Array[ctypes.c_char]:
-    # In a worker thread, join copies a chunk of 1 MiB or more without the GIL too.
+    # In a worker thread, join copies a slice of 1 MiB or more without the GIL too.
     data = b"".join(part)
     out = ctypes.create_string_buffer((64 if flags & _native.HEX else 32) * count)
-    check(many_function("_offsets64", start)(out, data, offsets.buffer_info()[0], count, flags))
+    batch = offsets_batch(8, ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value, offsets.buffer_info()[0], count)
+    check(hash_batch(ctypes.addressof(out), batch, start, flags))
     return out
 
 
 def _unpack(out: Buffer, count: int) -> tuple[bytes, ...]:
-    unpacker = _UNPACK_CHUNK if count == CHUNK else struct.Struct("32s" * count)
+    unpacker = _UNPACK_SLICE if count == SLICE else struct.Struct("32s" * count)
     return unpacker.unpack_from(out)
 
 
-_HEX_SLICES = [slice(i, i + 64) for i in range(0, 64 * CHUNK, 64)]
+_HEX_SLICES = [slice(i, i + 64) for i in range(0, 64 * SLICE, 64)]
 
 
 def _unpack_hex(out: ctypes.Array[ctypes.c_char], count: int) -> Iterable[str]:
     """The digests' 64-character lowercase text, made by the hashing call (LIBSHA_HEX)."""
     return map(out.raw.decode("ascii").__getitem__, _HEX_SLICES[:count])
+
+
+# ---- The batch descriptor: every layout built here, and hashed by one call ----
+
+def offsets_batch(width: int, data: int | None, offsets: int, n: int) -> _native.Batch:
+    """Arrow's layout: n + 1 offsets of `width` bytes (4 or 8) into data."""
+    if width == 4:
+        return _native.Batch(layout=_native.OFFSETS32, n=n, data=data, offsets32=offsets)
+    return _native.Batch(layout=_native.OFFSETS64, n=n, data=data, offsets64=offsets)
+
+
+def rows_batch(data: int, stride: int, length: int, n: int) -> _native.Batch:
+    """Rows of one length, stride bytes apart."""
+    return _native.Batch(layout=_native.ROWS, n=n, data=data, stride=stride, len=length)
+
+
+def views_batch(views: int, buffers: Any, sizes: Any, nbuffers: int, n: int) -> _native.Batch:
+    """Arrow's binary views into nbuffers buffers (ctypes arrays of their addresses and sizes)."""
+    return _native.Batch(layout=_native.VIEWS, n=n, views=views, buffers=ctypes.addressof(buffers),
+                         buffer_sizes=ctypes.addressof(sizes), nbuffers=nbuffers)
+
+
+# What one message takes in each layout's arrays, for a part's (a slice of the batch) first message.
+_STEP = {_native.POINTERS: (("msgs", ctypes.sizeof(ctypes.c_void_p)), ("lens", ctypes.sizeof(ctypes.c_size_t))),
+         _native.OFFSETS32: (("offsets32", 4),), _native.OFFSETS64: (("offsets64", 8),), _native.VIEWS: (("views", 16),)}
+
+
+def batch_part(batch: _native.Batch, start: int, stop: int) -> _native.Batch:
+    """Messages [start, stop) of batch, as a batch of their own (no byte copied: offsets need no rebasing,
+    the C side reads data + offsets[i])."""
+    part = _native.Batch.from_buffer_copy(batch)
+    part.n = stop - start
+    if batch.layout == _native.ROWS:
+        part.data = (batch.data or 0) + batch.stride * start if batch.len else batch.data
+    for field, size in _STEP.get(batch.layout, ()):
+        setattr(part, field, getattr(batch, field) + size * start)
+    return part
+
+
+def hash_batch(out: int, batch: _native.Batch, start: Start | None, flags: int) -> int:
+    """libsha_sha256_batch: the batch's digests (or hex) to address out, from start if given; the return code."""
+    prefix, hmac = (None, None) if start is None else start.contexts()
+    code: int = _native.lib().libsha_sha256_batch(out, ctypes.byref(batch), prefix, hmac, flags)
+    return code
+
+
+def run_batch(out: int, batch: _native.Batch, flags: int, workers: int, start: Start | None,
+              bytes_before: Callable[[int], int] | None, what: str = "sha256_many") -> None:
+    """The batch hashed to address out, in parts over up to `workers` threads (see run_parts)."""
+    size = 64 if flags & _native.HEX else 32
+
+    def part(first: int, stop: int) -> int:
+        return hash_batch(out + size * first, batch_part(batch, first, stop), start, flags)
+
+    run_parts(part, batch.n, workers, what, bytes_before)
 
 
 # A part of a split batch is worth a thread from about this much work: a

@@ -73,14 +73,17 @@ class borrow:
     Holding the buffer also stops a bytearray from being resized meanwhile.
     """
 
-    __slots__ = ("_view", "_array", "_buffer")
+    __slots__ = ("_data", "_view", "_array", "_buffer")
 
     def __init__(self, data: object, what: str = "data") -> None:
+        self._data = data
         self._view = contiguous_view(data, what)
         self._array: Any = None
         self._buffer: Any = None
 
     def __enter__(self) -> tuple[Any, int]:
+        if type(self._data) is bytes:  # immutable, and ctypes passes its bytes as they are
+            return self._data, self._view.nbytes
         view = self._view
         nbytes = view.nbytes
         if not view.readonly:

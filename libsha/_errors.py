@@ -5,6 +5,10 @@ Imports nothing of libsha: _native takes the codes and its loading errors from h
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
+
 # Return codes (LIBSHA_OK, LIBSHA_ERR_*).
 OK = 0
 ERR_NULL = -1
@@ -18,6 +22,18 @@ ERR_IO = -8
 ERR_CANCELLED = -9
 ERR_NOMEM = -10
 ERR_FORMAT = -11
+
+
+# The hash objects' TypeErrors, raised by both binding paths (the accelerator's C methods through refuse()).
+_REFUSALS = {
+    "data and string": "sha256() takes 'data' or 'string', not both",
+    "pickle": "cannot pickle {name!r} object: its state is as good as the key (state() gives it, where that is meant)",
+}
+
+
+def refuse(what: str, name: str = "") -> NoReturn:
+    """Raises the TypeError of _REFUSALS[what] (name: the object's type, where the message names it)."""
+    raise TypeError(_REFUSALS[what].format(name=name))
 
 
 def a_type(value: object) -> str:

@@ -44,9 +44,9 @@ def _take(out: Any, length: int) -> bytes:
 def hkdf(key_material: Buffer, length: int = 32, salt: Buffer | None = None, info: Buffer | None = None) -> bytes:
     """HKDF-SHA256 of key_material: extract (under salt; None is RFC 5869's 32 zero bytes), then
     expand to `length` bytes (0 to 8160) with info, in one C call; the PRK never reaches Python."""
-    if _accel_hkdf is not None and type(length) is int and 0 <= length <= MAX_LENGTH:
-        return _accel_hkdf(key_material, length, salt, info)  # type: ignore[no-any-return]
     length = _length(length)
+    if _accel_hkdf is not None:
+        return _accel_hkdf(key_material, length, salt, info)  # type: ignore[no-any-return]
     lib = _native.lib()
     out = ctypes.create_string_buffer(max(length, 1))
     salt_bytes, info_bytes = _optional(salt), _optional(info)

@@ -7,7 +7,7 @@ from _thread import allocate_lock
 
 from . import _native, _state
 from ._buffers import borrow
-from ._errors import check
+from ._errors import check, refuse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,9 +20,6 @@ def hmac_sha256(key: Buffer, msg: Buffer, /) -> bytes:
     """HMAC-SHA256 of msg under key (any C-contiguous buffers), as 32 bytes."""
     lib = _native.lib()
     out = _native.Digest()
-    if type(key) is bytes and type(msg) is bytes:
-        check(_native.lib_for(len(key) + len(msg)).libsha_hmac_sha256(key, len(key), msg, len(msg), out))
-        return out.raw
     with borrow(key, "key") as (key_pointer, keylen), borrow(msg, "msg") as (msg_pointer, msglen):
         check(lib.libsha_hmac_sha256(key_pointer, keylen, msg_pointer, msglen, out))
     return out.raw
@@ -45,36 +42,23 @@ class HMAC:
     def __init__(self, key: Buffer, msg: Buffer | None = None) -> None:
         lib = _native.lib()
         ctx = _native.HmacContext()
-        if type(key) is bytes:
-            check(_native.lib_for(len(key)).libsha_hmac_sha256_init(ctx, key, len(key)))
-        else:
-            with borrow(key, "key") as (pointer, keylen):
-                check(lib.libsha_hmac_sha256_init(ctx, pointer, keylen))
+        with borrow(key, "key") as (pointer, keylen):
+            check(lib.libsha_hmac_sha256_init(ctx, pointer, keylen))
         self._ctx = ctx
         self._lock = allocate_lock()
         if msg is not None:
             self.update(msg)
 
     def update(self, msg: Buffer, /) -> None:
-        if type(msg) is bytes:
-            call = _native.lib_for(len(msg))
-            with self._lock:
-                check(call.libsha_hmac_sha256_update(self._ctx, msg, len(msg)))
-            return
-        lib = _native.lib()
         with borrow(msg, "msg") as (pointer, nbytes), self._lock:
-            check(lib.libsha_hmac_sha256_update(self._ctx, pointer, nbytes))
+            check(_native.lib().libsha_hmac_sha256_update(self._ctx, pointer, nbytes))
 
     def digest(self) -> bytes:
         with self._lock:
             ctx = _native.HmacContext.from_buffer_copy(self._ctx)  # final() wipes it; this object goes on
-        out = _native.take_digest()
-        try:
-            check(_native.lib_keeping_gil().libsha_hmac_sha256_final(ctx, out))
-            digest: bytes = out.raw
-            return digest
-        finally:
-            _native.give_digest(out)
+        out = _native.Digest()
+        check(_native.lib().libsha_hmac_sha256_final(ctx, out))
+        return out.raw
 
     # Bound here, not looked up at the call: at interpreter exit the module's globals may be gone first.
     def __del__(self, _wipe: Any = _native.wipe) -> None:
@@ -118,8 +102,7 @@ class HMAC:
             ctypes.memmove(address, self._ctx, ctypes.sizeof(self._ctx))
 
     def __reduce__(self) -> Any:
-        raise TypeError(f"cannot pickle {type(self).__name__!r} object: its state is as good as the key "
-                        "(state() gives it, where that is meant)")
+        refuse("pickle", type(self).__name__)
 
     def __repr__(self) -> str:
         return f"<libsha.{self.name} object @ {id(self):#x}>"

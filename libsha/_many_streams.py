@@ -8,7 +8,7 @@ from contextlib import ExitStack
 from . import _native
 from ._buffers import borrow, item_view
 from ._errors import a_type, check
-from ._hash import _Streaming, _switch, sha256
+from ._hash import sha256
 from ._hmac import HMAC
 
 TYPE_CHECKING = False
@@ -45,10 +45,7 @@ def update_many(hashers: Iterable[sha256 | HMAC], chunks: Iterable[Buffer], /) -
         _native.ACCEL.update_many(hashers, views, hmac)
         return
     with ExitStack() as held:
-        if hmac:
-            contexts = _hmac_contexts(hashers, held)  # type: ignore[arg-type]  # checked by _kind
-        else:
-            contexts = _sha256_contexts(hashers, held)  # type: ignore[arg-type]
+        contexts = _contexts(hashers, held)
         n = len(hashers)
         pointers = (ctypes.c_void_p * n)()
         lens = (ctypes.c_size_t * n)()
@@ -58,7 +55,7 @@ def update_many(hashers: Iterable[sha256 | HMAC], chunks: Iterable[Buffer], /) -
                 else pointer
             lens[i] = nbytes
         ctxs = (ctypes.c_void_p * n)(*contexts)
-        lib = _native.lib_for(sum(lens))
+        lib = _native.lib()
         update = lib.libsha_hmac_sha256_update_many if hmac else lib.libsha_sha256_update_many
         check(update(ctxs, pointers, lens, n))
 
@@ -69,21 +66,8 @@ def _in_lock_order(hashers: list[Any]) -> list[Any]:
     return sorted(hashers, key=id)
 
 
-def _sha256_contexts(hashers: list[sha256], held: ExitStack) -> list[int]:
-    """Each hasher made a _Streaming (its message so far unchanged), locked (held until `held`
-    closes), its kept parts flushed into its C context first; the contexts' addresses."""
-    for h in hashers:
-        _switch(h)
-    streaming: list[_Streaming] = hashers  # type: ignore[assignment]  # their class, now
-    for h in _in_lock_order(streaming):
-        held.enter_context(h._locked())
-    for h in streaming:
-        h._update_context(b"", 0)
-    return [ctypes.addressof(h._ctx) for h in streaming]
-
-
-def _hmac_contexts(hashers: list[HMAC], held: ExitStack) -> list[int]:
-    """Each HMAC locked (until `held` closes); the contexts' addresses."""
+def _contexts(hashers: list[Any], held: ExitStack) -> list[int]:
+    """Each hasher locked (until `held` closes); their C contexts' addresses."""
     for h in _in_lock_order(hashers):
         held.enter_context(h._lock)
     return [ctypes.addressof(h._ctx) for h in hashers]

@@ -12,11 +12,11 @@ from _thread import allocate_lock
 from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint, c_uint32, c_uint64, c_void_p
 
 from . import _elf
-from ._errors import ConfigurationError, LibraryLoadError, check
+from ._errors import ConfigurationError, LibraryLoadError, check, refuse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Iterable
+    from typing import Any, Iterable
 
 ENV_LIBRARY = "LIBSHA_LIBRARY"
 # "ctypes": the ctypes path even where the accelerator loads; "accelerated": the accelerator or an error.
@@ -50,7 +50,6 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_sha256_final_many": (c_int, [c_void_p, c_void_p, c_size_t]),
     "libsha_sha256_lanes": (c_size_t, []),
     "libsha_sha256": (c_int, [c_void_p, c_size_t, c_void_p]),
-    "libsha_sha256_intlen": (c_int, [c_void_p, c_int, c_void_p]),
     "libsha_sha256d64": (None, [c_void_p, c_void_p, c_size_t]),
     "libsha_hmac_sha256": (c_int, [c_void_p, c_size_t, c_void_p, c_size_t, c_void_p]),
     "libsha_hmac_sha256_ctx_size": (c_size_t, []),
@@ -67,24 +66,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_hkdf_sha256_expand": (c_int, [c_void_p, c_size_t, c_void_p, c_size_t, c_void_p, c_size_t]),
     "libsha_hkdf_sha256": (c_int, [c_void_p, c_size_t, c_void_p, c_size_t, c_void_p, c_size_t, c_void_p, c_size_t]),
     "libsha_sha256_many": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
-    "libsha_sha256_many_offsets32": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
-    "libsha_sha256_many_offsets64": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
-    "libsha_sha256_many_views": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_size_t, c_uint]),
-    "libsha_sha256_many_rows": (c_int, [c_void_p, c_void_p, c_size_t, c_size_t, c_size_t, c_uint]),
-    "libsha_sha256_many_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
-    "libsha_sha256_many_offsets32_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
-    "libsha_sha256_many_offsets64_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
-    "libsha_sha256_many_views_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_size_t,
-                                               c_uint]),
-    "libsha_sha256_many_rows_after": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_size_t, c_size_t, c_uint]),
-    "libsha_hmac_sha256_many": (c_int, [c_void_p, c_void_p, c_size_t, c_void_p, c_void_p, c_size_t, c_uint]),
-    "libsha_hmac_sha256_many_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
-    "libsha_hmac_sha256_many_offsets32_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
-    "libsha_hmac_sha256_many_offsets64_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint]),
-    "libsha_hmac_sha256_many_views_after": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t,
-                                                    c_size_t, c_uint]),
-    "libsha_hmac_sha256_many_rows_after": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_size_t, c_size_t,
-                                                   c_uint]),
+    "libsha_sha256_batch": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_uint]),
     "libsha_sha256_export": (c_int, [c_void_p, c_void_p]),
     "libsha_sha256_import": (c_int, [c_void_p, c_void_p, c_size_t]),
     "libsha_hmac_sha256_export": (c_int, [c_void_p, c_void_p]),
@@ -109,9 +91,8 @@ STATE_SIZE = 120
 HMAC_STATE_SIZE = 152
 BLOCK_SIZE = 64
 
-# Below this many bytes a call keeps the GIL (ctypes.PyDLL): releasing and
-# retaking it costs more than such a hash. From it on, calls release the GIL
-# (ctypes.CDLL) so other threads run meanwhile. hashlib uses the same 2 KiB.
+# The accelerator's C methods release the GIL from this many bytes on (below it, releasing and
+# retaking it costs more than such a hash), as hashlib does. The ctypes path's calls always release it.
 GIL_RELEASE_BYTES = 2048
 
 
@@ -120,6 +101,18 @@ class X86Cpuid(ctypes.Structure):
 
     _fields_ = [("max_leaf", c_uint32), ("vendor", ctypes.c_char * 16), ("leaf1", c_uint32 * 4),
                 ("leaf7", c_uint32 * 4), ("xcr0", c_uint64)]
+
+
+# libsha_batch's layouts.
+POINTERS, OFFSETS32, OFFSETS64, ROWS, VIEWS = range(5)
+
+
+class Batch(ctypes.Structure):
+    """libsha_batch: where a batch's n messages lie, in one of the layouts above (libsha.h)."""
+
+    _fields_ = [("layout", c_int), ("n", c_size_t), ("msgs", c_void_p), ("lens", c_void_p), ("data", c_void_p),
+                ("offsets32", c_void_p), ("offsets64", c_void_p), ("stride", c_size_t), ("len", c_size_t),
+                ("views", c_void_p), ("buffers", c_void_p), ("buffer_sizes", c_void_p), ("nbuffers", c_size_t)]
 
 
 class FilesControl(ctypes.Structure):
@@ -133,25 +126,6 @@ def library_filenames(platform: str = sys.platform) -> list[str]:
     """The file names to look for, this platform's first."""
     own = {"win32": "libsha.dll", "cygwin": "libsha.dll", "darwin": "libsha.dylib"}.get(platform, "libsha.so")
     return [own] + [n for n in ("libsha.so", "libsha.dylib", "libsha.dll") if n != own]
-
-
-# The calls the bindings make through lib_keeping_gil(), on few bytes.
-KEEPING_GIL = ("libsha_sha256_init", "libsha_sha256_update", "libsha_sha256_final", "libsha_sha256_wipe",
-               "libsha_sha256_update_many", "libsha_hmac_sha256_update_many",
-               "libsha_hmac_sha256", "libsha_hmac_sha256_init", "libsha_hmac_sha256_update",
-               "libsha_hmac_sha256_final", "libsha_hmac_sha256_wipe", "libsha_sha256_export", "libsha_sha256_import",
-               "libsha_hmac_sha256_export", "libsha_hmac_sha256_import", "libsha_sha256_midstate",
-               "libsha_sha256_init_midstate")
-
-
-class _KeepingGil(ctypes.PyDLL):
-    """A handle that gives only the functions declared on it: one without its argtypes would
-    truncate a size_t to an int."""
-
-    def __getattr__(self, name: str) -> Any:
-        if name not in KEEPING_GIL:
-            raise AttributeError(f"{name} is not declared for calls that keep the GIL (_native.KEEPING_GIL)")
-        return super().__getattr__(name)
 
 
 def declare(cdll: ctypes.CDLL, signatures: dict[str, tuple[Any, list[Any]]],
@@ -215,66 +189,11 @@ def load() -> ctypes.CDLL:
 _loaded: ctypes.CDLL | None = None
 _lib: ctypes.CDLL | None = None
 _refusal: str | None = None  # why lib() refuses: LIBSHA_IMPL's problem and the way out
-# The same library through a handle whose calls keep the GIL, with the same
-# signatures: for calls on a few bytes, where releasing and retaking the GIL
-# costs more than the work (below GIL_RELEASE_BYTES). Made on first need.
-_lib_keeping_gil: _KeepingGil | None = None
 _LOADING = allocate_lock()  # two threads' first calls load the library once
 
 Digest = ctypes.c_char * DIGEST_SIZE
 Context: Any = None  # ctypes.c_char * sizeof(libsha_sha256_ctx), set by lib()
 HmacContext: Any = None  # ctypes.c_char * sizeof(libsha_hmac_sha256_ctx), set by lib()
-
-# The call short inputs take: it keeps the GIL and has no argtypes (ctypes
-# converts bytes and small ints itself, at half the cost of declared ones), so
-# its length is a C int; it writes the digest into a ctypes buffer the caller
-# owns (take_digest). Set when hashing is allowed; None before.
-short_sha256: Callable[..., None] | None = None
-# Bytes objects shorter than this take short_sha256: 0 while it is None.
-fast_below = 0
-
-# Callbacks of the modules whose hot paths keep the two values above as their
-# own globals (faster in Python than another module's attributes): each is
-# called with both whenever they change, and sets its own module's globals.
-_fast_path_listeners: list[Callable[[Any, int], None]] = []
-
-# Digest buffers for the ctypes calls, reused: a call takes one (list.pop, atomic) and gives it
-# back, so threads never share one, and a digest costs no new ctypes object (about 50 ns of 300).
-# The hot paths inline take_digest.
-DIGESTS: list[Any] = []
-
-
-def take_digest() -> Any:
-    try:
-        return DIGESTS.pop()
-    except IndexError:
-        return Digest()
-
-
-give_digest = DIGESTS.append
-
-
-def final_digest(ctx: Any) -> bytes:
-    """The digest of a context (which final() wipes), through a reused buffer."""
-    out = take_digest()
-    try:
-        check(lib_keeping_gil().libsha_sha256_final(ctx, out))
-        digest: bytes = out.raw
-        return digest
-    finally:
-        give_digest(out)
-
-
-def _publish_fast_path() -> None:
-    for listener in _fast_path_listeners:
-        listener(short_sha256, fast_below)
-
-
-def listen_fast_path(listener: Callable[[Any, int], None]) -> None:
-    """Calls listener(short_sha256, fast_below) now and whenever hashing is allowed or refused again."""
-    with _LOADING:  # not between a load's publishing and its end
-        _fast_path_listeners.append(listener)
-        listener(short_sha256, fast_below)
 
 
 def loaded() -> ctypes.CDLL:
@@ -316,11 +235,10 @@ def allow_hashing() -> None:
 
 def refuse_hashing_again() -> None:
     """Back to no selection by name (dispatch.using's exit): refused again while LIBSHA_IMPL is invalid."""
-    global _lib, short_sha256, fast_below
+    global _lib
     with _LOADING:
         if _refusal is not None and _lib is not None:
-            _lib, short_sha256, fast_below = None, None, 0
-            _publish_fast_path()
+            _lib = None
             if ACCEL is not None:
                 ACCEL.allow(False)
 
@@ -360,35 +278,11 @@ def hashing_allowed() -> bool:
     return _lib is not None
 
 
-def lib_keeping_gil() -> _KeepingGil:
-    """The library for hashing, through the handle whose calls keep the GIL (for calls on few bytes);
-    its functions are declared on first use (the one-shots never need them)."""
-    lib()  # refused as lib() is
-    return _keeping_gil()
-
-
-def _keeping_gil() -> _KeepingGil:
-    global _lib_keeping_gil
-    if _lib_keeping_gil is None:
-        library = loaded()  # (before the lock: loaded() may take it)
-        with _LOADING:
-            if _lib_keeping_gil is None:
-                handle = _KeepingGil(library._name)
-                declare(handle, SIGNATURES, KEEPING_GIL)
-                _lib_keeping_gil = handle
-    return _lib_keeping_gil
-
-
-def lib_for(nbytes: int) -> ctypes.CDLL:
-    """The handle for a call on nbytes of input: one that keeps the GIL below GIL_RELEASE_BYTES."""
-    return lib_keeping_gil() if nbytes < GIL_RELEASE_BYTES else lib()
-
-
 def wipe(function: str, ctx: Any) -> None:
     """Zeroes a context (with libsha_sha256_wipe or libsha_hmac_sha256_wipe) as its object is freed:
     its state reveals the message's prefix, or the key."""
     try:
-        getattr(_keeping_gil(), function)(ctx)  # never refused: a context made in a using() block is wiped after it
+        getattr(loaded(), function)(ctx)  # never refused: a context made in a using() block is wiped after it
     except Exception:  # at interpreter exit, with the modules torn down: nothing left to call
         pass
 
@@ -412,17 +306,10 @@ def _load_once() -> None:
 def _publish(library: ctypes.CDLL) -> None:
     """Makes `library` the one lib() gives, with its fast path (under _LOADING). Its first hash here
     makes the automatic choice, so it waits for a valid LIBSHA_IMPL or a selection by name."""
-    global _lib, short_sha256, fast_below
+    global _lib
     if ACCEL is not None:  # the same library's entry points, for the accelerator's C methods
         addresses = tuple(ctypes.cast(getattr(library, name), c_void_p).value for name in ACCEL.ENTRY_POINTS)
         ACCEL.bind(addresses, library.libsha_sha256_ctx_size(), library.libsha_hmac_sha256_ctx_size())
-    else:  # the ctypes path's one-shot (the accelerator's replaces it)
-        short = ctypes.PyDLL(library._name).libsha_sha256_intlen  # keeps the GIL; no argtypes (see above)
-        # No return code to convert: the fast paths give it a bytes object and its
-        # true length, 0 <= len < 2 KiB, with which it cannot fail.
-        short.restype = None
-        short_sha256, fast_below = short, GIL_RELEASE_BYTES
-        _publish_fast_path()
     _lib = library  # last: another thread that sees it sees everything above
 
 
@@ -436,4 +323,4 @@ def library_version() -> str:
 # library and binds them), and raise the binding's own errors through these helpers.
 ACCEL: Any = _accelerator()
 if ACCEL is not None:
-    ACCEL.setup(lib, _view_error, check, GIL_RELEASE_BYTES)
+    ACCEL.setup(lib, _view_error, check, refuse, GIL_RELEASE_BYTES)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 
 from . import _native
-from ._buffers import borrow, contiguous_view
+from ._buffers import borrow
 from ._errors import check
 
 TYPE_CHECKING = False
@@ -14,52 +14,11 @@ if TYPE_CHECKING:
 
     from typing_extensions import Buffer
 
-# Buffers other than bytes below this size are copied into bytes, which costs
-# less than borrowing their memory (a Py_buffer or a ctypes array per call).
-COPY_BELOW = 4096
-
-# The bytes fast path, switched on once hashing is allowed: until then no length is below it.
-_fast_below = -1
-_short_sha256: Any = None
-
-
-def _set_fast_path(short_sha256: Any, fast_below: int) -> None:
-    global _short_sha256, _fast_below
-    _short_sha256, _fast_below = short_sha256, fast_below
-
-
-_native.listen_fast_path(_set_fast_path)
-_take_digest, _give_digest, _Digest = _native.DIGESTS.pop, _native.DIGESTS.append, _native.Digest
-
-
 def sha256_digest(data: Buffer = b"", /) -> bytes:
     """SHA-256 of any C-contiguous buffer, as 32 bytes: hashlib.sha256(data).digest() in one call."""
-    # The common case in as few Python operations as possible: a short bytes
-    # object, hashed with the GIL kept, into a reused digest buffer.
-    if type(data) is bytes and len(data) < _fast_below:
-        try:
-            out = _take_digest()
-        except IndexError:
-            out = _Digest()
-        _short_sha256(data, len(data), out)
-        digest: bytes = out.raw
-        _give_digest(out)
-        return digest
-    return _sha256_any(data)
-
-
-def _sha256_any(data: Buffer) -> bytes:
     lib = _native.lib()
-    if type(data) is bytes and len(data) < _fast_below:  # the first call, which loaded the library
-        return sha256_digest(data)
     out = _native.Digest()
-    if type(data) is bytes:  # large: C reads it in place, without the GIL
-        check(lib.libsha_sha256(data, len(data), out))
-        return out.raw
-    view = contiguous_view(data)
-    if view.nbytes < COPY_BELOW:
-        return sha256_digest(view.tobytes())
-    with borrow(view) as (pointer, nbytes):
+    with borrow(data) as (pointer, nbytes):
         check(lib.libsha_sha256(pointer, nbytes, out))
     return out.raw
 
@@ -77,8 +36,6 @@ if _native.ACCEL is not None:  # the same calls as C functions (libsha/_accel.c)
 def sha256d64(data: Buffer, /) -> bytes:
     """Double SHA-256 of each 64-byte blob of data: 32 bytes out per 64 in."""
     lib = _native.lib()
-    if type(data) is bytes:
-        return _sha256d64(lib, data, len(data))
     with borrow(data) as (pointer, nbytes):
         return _sha256d64(lib, pointer, nbytes)
 

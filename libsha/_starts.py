@@ -1,6 +1,6 @@
 """Where a batch's messages start, when not from nothing: after a prefix (sha256_many's prefix=,
 tagged hashes) or under an HMAC key (hmac_sha256_many). Each is a C context made once, from which
-the library's _after forms start every lane."""
+libsha_sha256_batch starts every lane."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ._errors import a_type, check
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from typing import Any
 
 
 class Start:
@@ -28,17 +28,10 @@ class Start:
         obj._context_into(ctypes.addressof(self.ctx))
         return self
 
-    def function(self, form: str) -> Callable[..., int]:
-        """The C call of a sha256_many form ('', '_offsets32', '_offsets64', '_rows', '_views') from this
-        start, taking that form's arguments."""
-        call = getattr(_native.lib(), f"libsha_{self._family}_many{form}_after")
-        ctx = self.ctx
-
-        def after(out: Any, *rest: Any) -> int:
-            code: int = call(out, ctx, *rest)
-            return code
-
-        return after
+    def contexts(self) -> tuple[int | None, int | None]:
+        """libsha_sha256_batch's start arguments: (the prefix's context, None) or (None, the HMAC context)."""
+        address = ctypes.addressof(self.ctx)
+        return (address, None) if self._family == "sha256" else (None, address)
 
     def accel_arguments(self) -> tuple[int, int]:
         """(1 after a prefix, 2 under a key; the context's address): for the accelerator's hash_list."""
@@ -51,29 +44,21 @@ class Start:
         _native.wipe(self._wipe, self.ctx)  # the prefix's state, or the key's
 
 
-def many_function(form: str, start: Start | None) -> Callable[..., int]:
-    """The C call of a sha256_many form: from nothing, or from start, with the same arguments."""
-    if start is None:
-        function: Callable[..., int] = getattr(_native.lib(), "libsha_sha256_many" + form)
-        return function
-    return start.function(form)
-
-
 def after_prefix(prefix: object) -> Start:
     """A start after prefix: bytes-like (its bytes, hashed once here), or a libsha.sha256 object (its
     message so far; a saved state comes in through libsha.sha256.from_state)."""
     from ._hash import sha256
 
-    _native.lib_keeping_gil()  # (loads the library, and its context types, on first use)
+    _native.lib()  # (loads the library, and its context types, on first use)
     start = Start("sha256", _native.Context(), "libsha_sha256_wipe")
     if isinstance(prefix, sha256):
         return start.taken_from(prefix)
     if isinstance(prefix, str) or not _is_buffer(prefix):
         raise TypeError(f"prefix is bytes-like or a libsha.sha256 object (for a saved state: "
                         f"libsha.sha256.from_state(state)), not {a_type(prefix)}")
-    _native.lib_keeping_gil().libsha_sha256_init(start.ctx)
+    _native.lib().libsha_sha256_init(start.ctx)
     with borrow(prefix, "prefix") as (pointer, nbytes):
-        check(_native.lib_for(nbytes).libsha_sha256_update(start.ctx, pointer, nbytes))
+        check(_native.lib().libsha_sha256_update(start.ctx, pointer, nbytes))
     return start
 
 
@@ -81,14 +66,14 @@ def under_key(key: object) -> Start:
     """A start under an HMAC key: bytes-like, or a libsha.HMAC object (its key and what it has authenticated)."""
     from ._hmac import HMAC
 
-    _native.lib_keeping_gil()
+    _native.lib()
     start = Start("hmac_sha256", _native.HmacContext(), "libsha_hmac_sha256_wipe")
     if isinstance(key, HMAC):
         return start.taken_from(key)
     if isinstance(key, str) or not _is_buffer(key):
         raise TypeError(f"key is bytes-like or a libsha.HMAC object, not {a_type(key)}")
     with borrow(key, "key") as (pointer, nbytes):
-        check(_native.lib_keeping_gil().libsha_hmac_sha256_init(start.ctx, pointer, nbytes))
+        check(_native.lib().libsha_hmac_sha256_init(start.ctx, pointer, nbytes))
     return start
 
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def export(ctx: Any) -> bytes:
     """A SHA-256 context's saved state."""
     out = ctypes.create_string_buffer(_native.STATE_SIZE)
-    check(_native.lib_keeping_gil().libsha_sha256_export(ctx, out))
+    check(_native.lib().libsha_sha256_export(ctx, out))
     return out.raw
 
 
@@ -28,7 +28,7 @@ def export_hmac(ctx: Any) -> bytes:
     """An HMAC context's saved state (as good as its key)."""
     out = ctypes.create_string_buffer(_native.HMAC_STATE_SIZE)
     try:
-        check(_native.lib_keeping_gil().libsha_hmac_sha256_export(ctx, out))
+        check(_native.lib().libsha_hmac_sha256_export(ctx, out))
         return out.raw
     finally:
         ctypes.memset(out, 0, _native.HMAC_STATE_SIZE)
@@ -36,20 +36,20 @@ def export_hmac(ctx: Any) -> bytes:
 
 def context_of(state: Buffer) -> Any:
     """A new SHA-256 context resumed from a saved state; ValueError if it is not one."""
-    _native.lib_keeping_gil()  # (loads the library, and the context types, on first use)
+    _native.lib()  # (loads the library, and the context types, on first use)
     return _imported(state, _native.Context, "libsha_sha256_import")
 
 
 def hmac_context_of(state: Buffer) -> Any:
     """A new HMAC context resumed from an HMAC object's saved state; ValueError if it is not one."""
-    _native.lib_keeping_gil()
+    _native.lib()
     return _imported(state, _native.HmacContext, "libsha_hmac_sha256_import")
 
 
 def _imported(state: Buffer, kind: Any, function: str) -> Any:
     if isinstance(state, str):
         raise TypeError(f"a saved state is bytes, not {a_type(state)}")
-    lib = _native.lib_keeping_gil()
+    lib = _native.lib()
     ctx = kind()
     with borrow(state, "state") as (pointer, nbytes):
         check(getattr(lib, function)(ctx, pointer, nbytes))
@@ -61,7 +61,7 @@ def midstate(state: bytes) -> tuple[bytes, int]:
     ctx = context_of(state)
     words = ctypes.create_string_buffer(32)
     length = ctypes.c_uint64()
-    lib = _native.lib_keeping_gil()
+    lib = _native.lib()
     try:
         code = lib.libsha_sha256_midstate(ctx, words, ctypes.byref(length))
         if code == ERR_ARGUMENT:  # bytes wait after the last whole block
@@ -78,7 +78,7 @@ def from_midstate(words: Buffer, length: int) -> bytes:
         raise TypeError(f"length must be an int, not {a_type(length)}")
     if isinstance(words, str):
         raise TypeError(f"words are 32 bytes, not {a_type(words)}")
-    lib = _native.lib_keeping_gil()
+    lib = _native.lib()
     ctx = _native.Context()
     with borrow(words, "words") as (pointer, nbytes):
         if nbytes != 32:  # (C reads 32 bytes from the pointer: the size is checked here)

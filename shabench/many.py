@@ -49,7 +49,7 @@ def native_many(implementation, batch, start=internal.FROM_NOTHING, start_bytes=
 
 
 def native_many_benchmarks(implementation):
-    """libsha_sha256_many_offsets64 over whole batches, timed in C."""
+    """libsha_sha256_batch (LIBSHA_OFFSETS64) over whole batches, timed in C."""
     return [Benchmark(batch.name, implementation, batch.total, native_many(implementation, batch)) for batch in C_BATCHES]
 
 

@@ -13,7 +13,7 @@ header is parsed by hand here) and refuses the wheel, exit 1, listing every prob
   for first on that OS, and no other binary;
 - the library is for the tag's OS and CPU, and on macOS its minimum version (LC_BUILD_VERSION, or
   LC_VERSION_MIN_MACOSX) is the one the tag claims;
-- it exports every LIBSHA_API function of the wheel's `libsha.h`, and the libsha_internal_ loops
+- it exports every LIBSHA_API function of the wheel's `libsha.h` and `libsha_dispatch.h`, and the libsha_internal_ loops
   that shabench calls (LIBSHA_INTERNAL_API in the checkout's libsha/src/bench.h), and nothing else;
 - it needs nothing but the system's C library: libSystem on macOS; KERNEL32 and the C runtime on
   Windows (the UCRT, part of Windows 10 and later, msvcrt, or the VCRUNTIME140 that CPython ships);
@@ -22,7 +22,7 @@ header is parsed by hand here) and refuses the wheel, exit 1, listing every prob
 - an abi3 wheel's accelerator is for the same OS and CPU, exports PyInit__accel alone, needs only the
   C library (and python3.dll on Windows), and holds no SHA-256: no libsha symbol, no round constant
   (it calls the library's entry points, handed over at import).
-With --library, the library's checks alone, against the checkout's libsha.h (for builds with no
+With --library, the library's checks alone, against the checkout's headers (for builds with no
 wheel, such as FreeBSD's, whose tags PyPI does not take). Needs `lief` (pip install lief; it is in the test extras).
 """
 
@@ -229,12 +229,16 @@ def check(wheel_path: Path) -> tuple[list[str], list[str]]:
             facts += accel_facts
         if expected not in wheel.namelist():
             return problems, facts
-        header_path = unpacked / "libsha" / "include" / "libsha.h"
-        if not header_path.is_file():
-            return problems + ["the wheel lacks libsha/include/libsha.h"], facts
-        library_problems, library_facts = check_library(unpacked / expected, header_path.read_text(), platform, plat,
-                                                        name=expected)
+        missing = [name for name in HEADERS if not (unpacked / "libsha" / "include" / name).is_file()]
+        if missing:
+            return problems + [f"the wheel lacks libsha/include/{name}" for name in missing], facts
+        header = "".join((unpacked / "libsha" / "include" / name).read_text() for name in HEADERS)
+        library_problems, library_facts = check_library(unpacked / expected, header, platform, plat, name=expected)
     return problems + library_problems, facts + library_facts
+
+
+# The public headers: every LIBSHA_API function they declare is exported, and nothing else but bench.h's loops.
+HEADERS = ("libsha.h", "libsha_dispatch.h")
 
 
 def check_library(path: Path, header: str, platform: Platform, plat: str, name: str) -> tuple[list[str], list[str]]:
@@ -271,12 +275,12 @@ def check_library(path: Path, header: str, platform: Platform, plat: str, name: 
         problems.append(f"{name} needs macOS {found['macos_min']} or later, the tag claims {platform.macos_min}")
     missing, extra = sorted(api - found["exports"]), sorted(found["exports"] - api - internal)
     if missing:
-        problems.append(f"{name} does not export {', '.join(missing)} (declared LIBSHA_API in libsha.h)")
+        problems.append(f"{name} does not export {', '.join(missing)} (declared LIBSHA_API in libsha.h or libsha_dispatch.h)")
     if internal - found["exports"]:
         problems.append(f"{name} does not export {', '.join(sorted(internal - found['exports']))} "
                         "(shabench's loops, declared in libsha/src/bench.h)")
     if extra:
-        problems.append(f"{name} exports {', '.join(extra)}, which libsha.h does not declare")
+        problems.append(f"{name} exports {', '.join(extra)}, which the public headers do not declare")
     allowed = ALLOWED_DEPENDENCIES[platform.os]
     flags = re.I if platform.os == "windows" else 0
     foreign = [d for d in found["needs"] if not any(re.fullmatch(a, d, flags) for a in allowed)]
@@ -346,7 +350,8 @@ def main(argv: list[str]) -> int:
             print(f"check_wheel: {plat!r} is not a platform tag libsha uses" if platform is None
                   else f"check_wheel: {path}: no such file", file=sys.stderr)
             return 2
-        header = (Path(__file__).resolve().parent.parent / "libsha" / "include" / "libsha.h").read_text()
+        include = Path(__file__).resolve().parent.parent / "libsha" / "include"
+        header = "".join((include / name).read_text() for name in HEADERS)
         return 0 if report(plat, *check_library(path, header, platform, plat, name=path.name)) else 1
     ok = True
     for name in argv:

@@ -1,6 +1,7 @@
 /* Prints SHA-256("abc"): cc abc.c -I P/include -L P/lib -lsha -Wl,-rpath,P/lib */
 #include <stdio.h>
 #include <libsha.h>
+#include <libsha_dispatch.h> /* libsha_implementation(): which row hashed */
 
 int main(void)
 {

@@ -1,13 +1,34 @@
 /*
  * libsha: SHA-256 with run-time CPU dispatch.
  *
+ * Sections, in this order: one message (the one-shot, streaming, saved
+ * states), HMAC, many at once (batches of messages, many streams), key
+ * derivation, files, Bitcoin (SHA256D64, the Merkle root), then utilities.
+ * Choosing or listing implementations is in libsha_dispatch.h; hashing never
+ * needs it.
+ *
+ * Words, each for one idea:
+ *   message  the bytes one digest is of.
+ *   block    64 bytes, what the compression function takes.
+ *   stream   a message fed to a context in chunks, one libsha_sha256_update
+ *            each.
+ *   state    a context saved as bytes (libsha_sha256_export), or as its
+ *            chaining words at a block boundary (a midstate).
+ *   batch    the many messages of one call, described by a libsha_batch in
+ *            one of its layouts; each may start from a start context: after
+ *            a prefix (a SHA-256 context) or under a key (an HMAC context).
+ *   lane     one of the hashes a kernel runs side by side; a batch keeps as
+ *            many messages in flight as the active row has lanes.
+ *   row      an implementation (libsha_dispatch.h).
+ *
  * Thread safety: every function may be called from any thread at any time.
- * The active implementation is chosen on first use (or by libsha_autodetect)
- * and switched atomically; each call runs entirely on one implementation.
- * A libsha_sha256_ctx or libsha_hmac_sha256_ctx must not be used by two
- * threads at once.
+ * The active implementation is chosen on first use and switched atomically;
+ * each call runs entirely on one implementation. A context must not be used
+ * by two threads at once.
  *
  * Lengths are in bytes. A NULL data pointer is valid when its length is 0.
+ * Every function returns LIBSHA_OK (0) or one of the LIBSHA_ERR_* codes
+ * below, and writes nothing on error unless it says otherwise.
  */
 #ifndef LIBSHA_H
 #define LIBSHA_H
@@ -50,163 +71,16 @@ extern "C" {
 #define LIBSHA_ERR_NOMEM (-10)      /* scratch memory could not be allocated */
 #define LIBSHA_ERR_FORMAT (-11)     /* a saved state that is not one: size, version, kind, check or fields */
 
-/* Implementation mask bits, as Bitcoin Core's sha256_implementation. A row
- * needs every bit of its families and of the ones it builds on: the AVX-512
- * rows need LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_AVX512 (the one
- * with SHA-NI LIBSHA_USE_SHANI too), as the AVX2 rows need LIBSHA_USE_SSE4
- * (libsha_implementation_needs gives each row's). */
-#define LIBSHA_USE_STANDARD 0u
-#define LIBSHA_USE_SSE4 1u
-#define LIBSHA_USE_AVX2 2u
-#define LIBSHA_USE_SHANI 4u
-#define LIBSHA_USE_AVX512 8u /* libsha's own: Bitcoin Core has no AVX-512 kernels */
-#define LIBSHA_USE_ALL (LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_SHANI | LIBSHA_USE_AVX512)
 
-/* CPU features libsha_cpu_features() reports (each implies what the OS must enable). */
-#define LIBSHA_CPU_SSE41 (1u << 0)    /* x86 SSE4.1 and SSSE3 */
-#define LIBSHA_CPU_AVX (1u << 1)      /* x86 AVX, with YMM state saved by the OS */
-#define LIBSHA_CPU_AVX2 (1u << 2)     /* x86 AVX2 (implies LIBSHA_CPU_AVX) */
-#define LIBSHA_CPU_X86_SHA (1u << 3)  /* x86 SHA extensions (with SSE4.1) */
-#define LIBSHA_CPU_ARM_SHA2 (1u << 4) /* ARMv8 SHA-256 instructions */
-#define LIBSHA_CPU_BMI2 (1u << 5)     /* x86 BMI1 and BMI2 */
-#define LIBSHA_CPU_AVX512 (1u << 6)   /* x86 AVX-512F, VL and BW, with ZMM state saved by the OS */
+/* ==== One message ==== */
 
-/* Library version, "MAJOR.MINOR.PATCH". */
-LIBSHA_API const char *libsha_version(void);
-
-/* The build configuration, e.g. "Release" or "Debug" (benchmarks warn on the latter). */
-LIBSHA_API const char *libsha_build_type(void);
+/* One-shot SHA-256 of data[0..len) into out[0..32); out may overlap data.
+ * len 0 with data NULL is the empty message. Returns LIBSHA_OK or
+ * LIBSHA_ERR_NULL (out NULL, or data NULL with len > 0: nothing written). */
+LIBSHA_API int libsha_sha256(const void *data, size_t len, unsigned char out[32]);
 
 /*
- * Installs the fastest implementation that `use` allows, that this CPU runs
- * and that passes its known-answer self-test; returns its printable name
- * (a static string). Hashing never needs this call: the first hash detects
- * with LIBSHA_USE_ALL by itself.
- */
-LIBSHA_API const char *libsha_autodetect(unsigned use);
-
-/* The active implementation's printable name (a static string). */
-LIBSHA_API const char *libsha_implementation(void);
-
-/*
- * Installs the implementation of that printable name, e.g.
- * "x86_shani(1way,2way)". Returns LIBSHA_OK, LIBSHA_ERR_UNKNOWN_IMPL (no such
- * name in this build), LIBSHA_ERR_NOT_RUNNABLE (this CPU lacks a feature it
- * needs: nothing is installed, nothing faults) or LIBSHA_ERR_SELFTEST.
- */
-LIBSHA_API int libsha_select(const char *name);
-
-/* The LIBSHA_CPU_* features of this CPU and OS, detected once. */
-LIBSHA_API unsigned libsha_cpu_features(void);
-
-/* Enumerates every feature this library knows, on any architecture: for
- * index 0, 1, ... returns its name (e.g. "avx2", a static string) and stores
- * its LIBSHA_CPU_* bit in *bit (if not NULL); returns NULL past the last one. */
-LIBSHA_API const char *libsha_cpu_feature_at(size_t index, unsigned *bit);
-
-/*
- * The environment variable LIBSHA_IMPL restricts every automatic choice
- * (first use and libsha_autodetect): a comma-separated list of the words
- * standard, sse4, avx2, shani and avx512, each allowing that implementation
- * family (avx2 and shani include the sse4 base they build on, avx512 the
- * sse4 and avx2 base, never SHA-NI). An invalid value stops only the
- * automatic choice: everything that lists, reports or selects by name works
- * as before. C, whose hashing calls cannot all return an error, then hashes
- * with 'standard' and says so once on stderr; libsha_select() before the
- * first hash makes the choice explicit (nothing printed). This returns a
- * static description of the valid values, or NULL when the value is valid or
- * unset; libsha_config_check says which word is wrong.
- */
-LIBSHA_API const char *libsha_config_error(void);
-
-/*
- * Checks a LIBSHA_IMPL value (NULL: the environment's, as the automatic
- * choice reads it). Returns LIBSHA_OK for a valid or empty value, with an
- * empty message; else LIBSHA_ERR_ARGUMENT, with one line in message (at most
- * size bytes with its NUL, cut if need be) that quotes the value and names
- * the first unknown word and the valid ones, e.g. "LIBSHA_IMPL='bogus':
- * 'bogus' is not one of standard, sse4, avx2, shani, avx512 (a comma-separated
- * list of them)". message may be NULL when size is 0; else NULL is
- * LIBSHA_ERR_NULL. Prints nothing.
- */
-LIBSHA_API int libsha_config_check(const char *value, char *message, size_t size);
-
-/*
- * Enumerates the compiled-in implementations: for index 0, 1, ... returns
- * the name and stores in *runnable (if not NULL) whether this CPU can run
- * it; returns NULL past the last one.
- */
-LIBSHA_API const char *libsha_implementation_at(size_t index, int *runnable);
-
-/*
- * What a row needs, for index 0, 1, ... as libsha_implementation_at lists them:
- * returns its name and stores (each pointer may be NULL) the LIBSHA_USE_* bits
- * a caller must allow, the LIBSHA_CPU_* features the CPU must have, and the
- * LIBSHA_TUNE_* advice the automatic choice needs before it takes the row (an
- * explicit libsha_select does not); returns NULL past the last one.
- */
-LIBSHA_API const char *libsha_implementation_needs(size_t index, unsigned *use, unsigned *features,
-                                                   unsigned *tuning);
-
-/*
- * The row the automatic choice takes on a CPU with these LIBSHA_CPU_* features
- * and LIBSHA_TUNE_* advice, where `use` allows it: the first compiled-in row
- * that `use` allows and whose needs the CPU meets (LIBSHA_IMPL and the
- * self-test aside). A static string; "standard" where nothing else qualifies.
- * With this CPU's libsha_cpu_features() and libsha_cpu_tuning() it is what
- * libsha_autodetect(use) installs.
- */
-LIBSHA_API const char *libsha_implementation_for(unsigned use, unsigned features, unsigned tuning);
-
-/*
- * The CPU model table. Where a CPU runs two rows and measurement showed which
- * one is faster there, a row that needs a LIBSHA_TUNE_* bit is chosen
- * automatically only on the CPU models whose entry gives it; libsha_select and
- * LIBSHA_IMPL still reach it elsewhere. docs/architecture.md ("Rows and CPUs")
- * gives each entry and its reason.
- */
-#define LIBSHA_TUNE_WIDE_LANES (1u << 0) /* AVX-512's 8 and 16 lanes outrun SHA-NI's 2 on batches */
-
-/* This CPU's LIBSHA_TUNE_* bits, detected once with its features (0 where no entry names it). */
-LIBSHA_API unsigned libsha_cpu_tuning(void);
-
-/* Enumerates the LIBSHA_TUNE_* bits: for index 0, 1, ... returns the name (e.g.
- * "wide-lanes", a static string) and stores the bit in *bit (if not NULL);
- * returns NULL past the last one. */
-LIBSHA_API const char *libsha_cpu_tuning_at(size_t index, unsigned *bit);
-
-/* The name of the table's entry for this CPU (e.g. "AMD Zen 5 server (family
- * 1Ah, models 00h-1Fh)", a static string), or NULL where no entry names it
- * (and on every CPU but x86's). */
-LIBSHA_API const char *libsha_cpu_model(void);
-
-/* Enumerates the table's entries, first match first: for index 0, 1, ...
- * returns the entry's name and stores its LIBSHA_TUNE_* bits in *tuning (if
- * not NULL); returns NULL past the last one. */
-LIBSHA_API const char *libsha_cpu_model_at(size_t index, unsigned *tuning);
-
-/* x86 CPUID and XGETBV readings, for libsha_x86_decide. */
-typedef struct libsha_x86_cpuid {
-    uint32_t max_leaf; /* leaf 0 EAX: leaves above it alias the highest one */
-    char vendor[16];   /* leaf 0 EBX, EDX, ECX: "GenuineIntel"; the first 12 bytes are compared */
-    uint32_t leaf1[4]; /* leaf 1 EAX, EBX, ECX, EDX */
-    uint32_t leaf7[4]; /* leaf 7 subleaf 0 EAX, EBX, ECX, EDX */
-    uint64_t xcr0;     /* XGETBV(0); 0 where leaf 1 ECX's OSXSAVE bit is clear */
-} libsha_x86_cpuid;
-
-/*
- * What libsha decides on an x86 CPU that gives these readings, without
- * reading this one (on any architecture): its LIBSHA_CPU_* features to
- * *features, the model table's LIBSHA_TUNE_* bits to *tuning and its entry's
- * name (or NULL) to *model; each pointer may be NULL. Detection runs the same
- * decision on this CPU's own readings. Returns LIBSHA_OK, or LIBSHA_ERR_NULL
- * when id is NULL (nothing written).
- */
-LIBSHA_API int libsha_x86_decide(const libsha_x86_cpuid *id, unsigned *features, unsigned *tuning,
-                                 const char **model);
-
-/*
- * Streaming SHA-256. The struct is public so callers can keep it on the
+ * Streaming: a context fed the message in pieces. The struct is public so callers can keep it on the
  * stack; its fields are private. It may be copied with memcpy to fork a
  * computation.
  */
@@ -282,52 +156,7 @@ LIBSHA_API int libsha_sha256_import(libsha_sha256_ctx *ctx, const void *state, s
 LIBSHA_API int libsha_sha256_midstate(const libsha_sha256_ctx *ctx, unsigned char words[32], uint64_t *length);
 LIBSHA_API int libsha_sha256_init_midstate(libsha_sha256_ctx *ctx, const unsigned char words[32], uint64_t length);
 
-/*
- * Many streams at once: stream i (ctxs[i]) is fed data[i][0..lens[i]), as
- * libsha_sha256_update would feed it, in one call. Their whole blocks go
- * through the active implementation's lanes, several streams in flight (as
- * many as libsha_sha256_lanes() says), a lane taking the next stream when its
- * own chunk runs out; each stream's bytes after its last whole block stay in
- * its context. The result equals n separate updates, for every split of every
- * stream; the contexts stay valid for libsha_sha256_update and _final. No
- * state is kept outside the contexts. n == 0 is valid and does nothing. On
- * error no context is changed. Returns LIBSHA_OK or
- *   LIBSHA_ERR_NULL      ctxs, data, lens or a context NULL, or a chunk NULL
- *                        with its length > 0;
- *   LIBSHA_ERR_STATE     a context not initialised, or finalised;
- *   LIBSHA_ERR_ARGUMENT  a context given twice or overlapping another, or
- *                        overlapping a chunk or the ctxs, data or lens
- *                        arrays; a chunk that would run past the address space;
- *   LIBSHA_ERR_TOO_LONG  a stream past 2^61 - 1 bytes in all;
- *   LIBSHA_ERR_NOMEM     n > 64 and the checks' scratch (8 bytes a stream)
- *                        could not be allocated.
- */
-LIBSHA_API int libsha_sha256_update_many(libsha_sha256_ctx *const *ctxs, const void *const *data,
-                                         const size_t *lens, size_t n);
-
-/*
- * Finishes n streams: out[32*i..32*i+32) receives the digest of ctxs[i], which
- * is wiped, as libsha_sha256_final does. n == 0 is valid and does nothing. On
- * error nothing is written and no context changed. Returns LIBSHA_OK or
- * LIBSHA_ERR_NULL (out, ctxs or a context NULL), LIBSHA_ERR_STATE (a context
- * not live), LIBSHA_ERR_ARGUMENT (n * 32 overflows, a context given twice or
- * overlapping another, out overlapping a context or ctxs) or LIBSHA_ERR_NOMEM.
- */
-LIBSHA_API int libsha_sha256_final_many(unsigned char *out, libsha_sha256_ctx *const *ctxs, size_t n);
-
-/* How many streams libsha_sha256_update_many hashes at once on the active
- * implementation (its widest many-message kernel; 1: one after another). */
-LIBSHA_API size_t libsha_sha256_lanes(void);
-
-/* One-shot SHA-256 of data[0..len) into out[0..32); out may overlap data.
- * len 0 with data NULL is the empty message. Returns LIBSHA_OK or
- * LIBSHA_ERR_NULL (out NULL, or data NULL with len > 0: nothing written). */
-LIBSHA_API int libsha_sha256(const void *data, size_t len, unsigned char out[32]);
-
-/* libsha_sha256 with an int length, for foreign-function interfaces whose
- * cheapest call passes plain C ints (Python's ctypes without argtypes).
- * Returns as libsha_sha256, or LIBSHA_ERR_ARGUMENT for len < 0 (nothing written). */
-LIBSHA_API int libsha_sha256_intlen(const void *data, int len, unsigned char out[32]);
+/* ==== HMAC ==== */
 
 /*
  * HMAC-SHA256 (RFC 2104, FIPS 198-1). Keys of any length; a key longer than
@@ -375,121 +204,137 @@ LIBSHA_API void libsha_hmac_sha256_wipe(libsha_hmac_sha256_ctx *ctx);
 LIBSHA_API int libsha_hmac_sha256_export(const libsha_hmac_sha256_ctx *ctx, unsigned char out[LIBSHA_HMAC_STATE_SIZE]);
 LIBSHA_API int libsha_hmac_sha256_import(libsha_hmac_sha256_ctx *ctx, const void *state, size_t size);
 
-/* Many HMAC streams at once, as libsha_sha256_update_many runs SHA-256
- * streams (the same returns; both halves of each context must be live). The
+/* ==== Many at once ==== */
+
+/*
+ * A batch: n messages, in one of five layouts (the fields of other layouts
+ * are not read):
+ *   LIBSHA_POINTERS   message i is msgs[i][0..lens[i]).
+ *   LIBSHA_OFFSETS32  Arrow's layout: n + 1 offsets, message i is
+ *   LIBSHA_OFFSETS64  data[offsets[i]..offsets[i+1]) (offsets32, or offsets64
+ *                     for Arrow's large types). Offsets must be non-decreasing
+ *                     with offsets[0] >= 0 (a sliced Arrow array, offsets[0] >
+ *                     0, works as it is); data is not read before offsets[0].
+ *   LIBSHA_ROWS       rows of one length: message i is data[stride*i ..
+ *                     stride*i + len) (a 2-D array's rows, a fixed-width
+ *                     column; stride may be larger than len, or 0). data may
+ *                     be NULL when len is 0.
+ *   LIBSHA_VIEWS      Arrow's binary-view layout (BinaryView, Utf8View;
+ *                     Polars' and DuckDB's strings): n views of 16 bytes, each
+ *                     an int32 length, then the value itself when it is at
+ *                     most 12 bytes, else a 4-byte prefix, an int32 index into
+ *                     buffers and an int32 offset there. buffers[k] holds
+ *                     buffer_sizes[k] bytes; a view outside its buffer, a
+ *                     negative length, index or offset is LIBSHA_ERR_ARGUMENT,
+ *                     checked before anything is read or written.
+ * Zero the struct, then set layout, n and that layout's fields.
+ */
+#define LIBSHA_POINTERS 0
+#define LIBSHA_OFFSETS32 1
+#define LIBSHA_OFFSETS64 2
+#define LIBSHA_ROWS 3
+#define LIBSHA_VIEWS 4
+
+typedef struct libsha_batch {
+    int layout; /* LIBSHA_POINTERS ... LIBSHA_VIEWS */
+    size_t n;   /* messages */
+    const void *const *msgs; /* POINTERS */
+    const size_t *lens;
+    const void *data;         /* OFFSETS32, OFFSETS64, ROWS */
+    const int32_t *offsets32; /* OFFSETS32: n + 1 of them */
+    const int64_t *offsets64; /* OFFSETS64: n + 1 of them */
+    size_t stride, len;       /* ROWS */
+    const void *views;        /* VIEWS: 16 * n bytes */
+    const void *const *buffers;
+    const int64_t *buffer_sizes;
+    size_t nbuffers;
+} libsha_batch;
+
+/* Flags of the batch calls. */
+#define LIBSHA_DOUBLE 1u /* SHA256(SHA256(m)), Bitcoin's txids */
+#define LIBSHA_HEX 2u    /* each digest as 64 lowercase hex characters (no NUL), made in the same call */
+
+/*
+ * Hashes a batch: out[32*i..32*i+32) (out[64*i..64*i+64) with LIBSHA_HEX)
+ * receives the digest of message i. The messages go through the active
+ * implementation's widest lane kernel, several in flight, one per lane.
+ *
+ * The start (both NULL: none; not both):
+ *   prefix  a live SHA-256 context: digest i is that of what prefix has
+ *           hashed followed by message i. The prefix is hashed once; each
+ *           lane starts from its state (its pending bytes, if any, go before
+ *           each message). A message may then be at most 2^61 - 1 bytes less
+ *           the prefix.
+ *   hmac    a live HMAC context: out receives the MAC of message i under its
+ *           key, after what it has authenticated. Both passes run in the
+ *           lanes, the inner one from the key's inner state, the outer one
+ *           (one block a message) from its outer state; the lanes' states and
+ *           the inner digests are wiped before the call returns.
+ * The start is read, never changed (one context serves any number of calls).
+ * out must not overlap any input (the messages, the batch's arrays, the
+ * start). n == 0 is valid and writes nothing. On error nothing is written.
+ * Returns LIBSHA_OK or
+ *   LIBSHA_ERR_NULL      out, batch or an array of its layout NULL where a
+ *                        byte must be read or written (a message of length 0
+ *                        may be NULL; with offsets, data may be NULL when
+ *                        every message is empty);
+ *   LIBSHA_ERR_STATE     a start not live;
+ *   LIBSHA_ERR_ARGUMENT  an unknown layout or flag bit, both starts given,
+ *                        LIBSHA_DOUBLE with hmac, n * 64 overflowing, out
+ *                        overlapping an input, an offset below 0 or below the
+ *                        one before it, a view outside its buffer, or a
+ *                        message that would run past the address space;
+ *   LIBSHA_ERR_TOO_LONG  a message over 2^61 - 1 bytes (less the prefix).
+ */
+LIBSHA_API int libsha_sha256_batch(unsigned char *out, const libsha_batch *batch, const libsha_sha256_ctx *prefix,
+                                   const libsha_hmac_sha256_ctx *hmac, unsigned flags);
+
+/* The simple form: libsha_sha256_batch of the LIBSHA_POINTERS layout, with no
+ * start. Message i is msgs[i][0..lens[i]); the same flags and returns. */
+LIBSHA_API int libsha_sha256_many(unsigned char *out, const void *const *msgs, const size_t *lens, size_t n,
+                                  unsigned flags);
+
+/*
+ * Many streams at once: stream i (ctxs[i]) is fed data[i][0..lens[i]), as
+ * libsha_sha256_update would feed it, in one call. Their whole blocks go
+ * through the active implementation's lanes, several streams in flight (as
+ * many as libsha_sha256_lanes() in libsha_dispatch.h says), a lane taking the next stream when its
+ * own chunk runs out; each stream's bytes after its last whole block stay in
+ * its context. The result equals n separate updates, for every split of every
+ * stream; the contexts stay valid for libsha_sha256_update and _final. No
+ * state is kept outside the contexts. n == 0 is valid and does nothing. On
+ * error no context is changed. Returns LIBSHA_OK or
+ *   LIBSHA_ERR_NULL      ctxs, data, lens or a context NULL, or a chunk NULL
+ *                        with its length > 0;
+ *   LIBSHA_ERR_STATE     a context not initialised, or finalised;
+ *   LIBSHA_ERR_ARGUMENT  a context given twice or overlapping another, or
+ *                        overlapping a chunk or the ctxs, data or lens
+ *                        arrays; a chunk that would run past the address space;
+ *   LIBSHA_ERR_TOO_LONG  a stream past 2^61 - 1 bytes in all;
+ *   LIBSHA_ERR_NOMEM     n > 64 and the checks' scratch (8 bytes a stream)
+ *                        could not be allocated.
+ */
+LIBSHA_API int libsha_sha256_update_many(libsha_sha256_ctx *const *ctxs, const void *const *data,
+                                         const size_t *lens, size_t n);
+
+/*
+ * Finishes n streams: out[32*i..32*i+32) receives the digest of ctxs[i], which
+ * is wiped, as libsha_sha256_final does. n == 0 is valid and does nothing. On
+ * error nothing is written and no context changed. Returns LIBSHA_OK or
+ * LIBSHA_ERR_NULL (out, ctxs or a context NULL), LIBSHA_ERR_STATE (a context
+ * not live), LIBSHA_ERR_ARGUMENT (n * 32 overflows, a context given twice or
+ * overlapping another, out overlapping a context or ctxs) or LIBSHA_ERR_NOMEM.
+ */
+LIBSHA_API int libsha_sha256_final_many(unsigned char *out, libsha_sha256_ctx *const *ctxs, size_t n);
+
+/* Many HMAC streams at once, as libsha_sha256_update_many runs
+ * SHA-256 streams (the same returns; both halves of each context must be live). The
  * MACs come from libsha_hmac_sha256_final, one context at a time: a final is
  * two short hashes, not worth the lanes. */
 LIBSHA_API int libsha_hmac_sha256_update_many(libsha_hmac_sha256_ctx *const *ctxs, const void *const *data,
                                               const size_t *lens, size_t n);
 
-/*
- * Double SHA-256 of `blocks` 64-byte blobs: out[32*i..] = SHA256(SHA256(in[64*i..])).
- * Reads exactly in[0..64*blocks) and writes exactly out[0..32*blocks).
- * out may equal in (the Merkle-tree case); other overlaps are not allowed.
- * Does nothing when blocks is 0, or when a pointer is NULL (nothing is written).
- */
-LIBSHA_API void libsha_sha256d64(unsigned char *out, const unsigned char *in, size_t blocks);
-
-/*
- * Many independent messages at once: out[32*i..32*i+32) receives the digest of
- * message i, for i < n. The messages go through the active implementation's
- * widest multi-message kernel (several messages in flight, one per lane).
- * Flags: LIBSHA_DOUBLE for SHA256(SHA256(m)) (Bitcoin txids); LIBSHA_HEX for
- * the digests as lowercase hex, out[64*i..64*i+64) each (no NUL), made in the
- * same call. out must not overlap any input (the messages, lens, msgs or offsets).
- * n == 0 is valid and writes nothing. On error nothing is written. Returns
- * LIBSHA_OK or
- *   LIBSHA_ERR_NULL      out, msgs, lens, offsets or data NULL where a byte
- *                        must be read or written (a message of length 0 may
- *                        be NULL; with offsets, data may be NULL when every
- *                        message is empty);
- *   LIBSHA_ERR_ARGUMENT  unknown flag bits, n * 64 overflows, out overlaps an
- *                        input, an offset below 0 or below the one before it,
- *                        or a message that would run past the address space;
- *   LIBSHA_ERR_TOO_LONG  a message over 2^61 - 1 bytes.
- */
-#define LIBSHA_DOUBLE 1u
-#define LIBSHA_HEX 2u
-
-/* Message i is msgs[i][0..lens[i]). */
-LIBSHA_API int libsha_sha256_many(unsigned char *out, const void *const *msgs, const size_t *lens, size_t n,
-                                  unsigned flags);
-
-/* Arrow's layout: n + 1 offsets, message i is data[offsets[i]..offsets[i+1]).
- * Offsets must be non-decreasing with offsets[0] >= 0 (a sliced Arrow array,
- * offsets[0] > 0, works as it is); data is not read before offsets[0]. */
-LIBSHA_API int libsha_sha256_many_offsets32(unsigned char *out, const void *data, const int32_t *offsets,
-                                            size_t n, unsigned flags);
-LIBSHA_API int libsha_sha256_many_offsets64(unsigned char *out, const void *data, const int64_t *offsets,
-                                            size_t n, unsigned flags);
-
-/* Rows of one length: message i is data[stride*i .. stride*i + len) (a 2-D
- * array's rows, a fixed-width column; stride may be larger than len, or 0).
- * data may be NULL when len is 0. */
-LIBSHA_API int libsha_sha256_many_rows(unsigned char *out, const void *data, size_t stride, size_t len, size_t n,
-                                       unsigned flags);
-
-/* Arrow's binary-view layout (BinaryView, Utf8View; Polars' and DuckDB's
- * strings): n views of 16 bytes, each an int32 length, then the value itself
- * when it is at most 12 bytes, else a 4-byte prefix, an int32 index into
- * buffers and an int32 offset there. buffers[k] holds buffer_sizes[k] bytes;
- * a view outside its buffer, a negative length, index or offset is
- * LIBSHA_ERR_ARGUMENT, checked before anything is read or written. */
-LIBSHA_API int libsha_sha256_many_views(unsigned char *out, const void *views, const void *const *buffers,
-                                        const int64_t *buffer_sizes, size_t nbuffers, size_t n, unsigned flags);
-
-/*
- * Many messages after one prefix: digest i is that of what ctx (a live
- * context) has hashed, followed by message i. The prefix is hashed once, by
- * the context; each lane starts from its state (its pending bytes, if any,
- * go before each message). ctx is read, never changed, and must not overlap
- * out. Each form takes the arguments of its libsha_sha256_many form and
- * returns as it does, and LIBSHA_ERR_STATE for a ctx not live; a message may
- * be at most 2^61 - 1 bytes less the prefix (else LIBSHA_ERR_TOO_LONG).
- */
-LIBSHA_API int libsha_sha256_many_after(unsigned char *out, const libsha_sha256_ctx *ctx, const void *const *msgs,
-                                        const size_t *lens, size_t n, unsigned flags);
-LIBSHA_API int libsha_sha256_many_offsets32_after(unsigned char *out, const libsha_sha256_ctx *ctx, const void *data,
-                                                  const int32_t *offsets, size_t n, unsigned flags);
-LIBSHA_API int libsha_sha256_many_offsets64_after(unsigned char *out, const libsha_sha256_ctx *ctx, const void *data,
-                                                  const int64_t *offsets, size_t n, unsigned flags);
-LIBSHA_API int libsha_sha256_many_rows_after(unsigned char *out, const libsha_sha256_ctx *ctx, const void *data,
-                                             size_t stride, size_t len, size_t n, unsigned flags);
-LIBSHA_API int libsha_sha256_many_views_after(unsigned char *out, const libsha_sha256_ctx *ctx, const void *views,
-                                              const void *const *buffers, const int64_t *buffer_sizes,
-                                              size_t nbuffers, size_t n, unsigned flags);
-
-/*
- * HMAC-SHA256 of many messages under one key: out[32*i..] (64 hex characters
- * with LIBSHA_HEX) is the MAC of message i. Both passes run in the lanes:
- * the inner one from the key's inner state, the outer one (one block per
- * message) from its outer state; the lanes' states and the inner digests are
- * wiped before a call returns. libsha_hmac_sha256_many takes the key
- * itself (wiped before it returns, as libsha_hmac_sha256 does); the _after
- * forms take a live HMAC context (read, never changed: its key's pads
- * hashed once for any number of calls; what it has authenticated goes before
- * every message). Arguments and returns as libsha_sha256_many's forms, with
- * LIBSHA_ERR_NULL for key NULL with keylen > 0 or ctx NULL, LIBSHA_ERR_STATE
- * for a ctx not live, LIBSHA_ERR_ARGUMENT for LIBSHA_DOUBLE or out
- * overlapping ctx.
- */
-LIBSHA_API int libsha_hmac_sha256_many(unsigned char *out, const void *key, size_t keylen, const void *const *msgs,
-                                       const size_t *lens, size_t n, unsigned flags);
-LIBSHA_API int libsha_hmac_sha256_many_after(unsigned char *out, const libsha_hmac_sha256_ctx *ctx,
-                                             const void *const *msgs, const size_t *lens, size_t n, unsigned flags);
-LIBSHA_API int libsha_hmac_sha256_many_offsets32_after(unsigned char *out, const libsha_hmac_sha256_ctx *ctx,
-                                                       const void *data, const int32_t *offsets, size_t n,
-                                                       unsigned flags);
-LIBSHA_API int libsha_hmac_sha256_many_offsets64_after(unsigned char *out, const libsha_hmac_sha256_ctx *ctx,
-                                                       const void *data, const int64_t *offsets, size_t n,
-                                                       unsigned flags);
-LIBSHA_API int libsha_hmac_sha256_many_rows_after(unsigned char *out, const libsha_hmac_sha256_ctx *ctx,
-                                                  const void *data, size_t stride, size_t len, size_t n,
-                                                  unsigned flags);
-LIBSHA_API int libsha_hmac_sha256_many_views_after(unsigned char *out, const libsha_hmac_sha256_ctx *ctx,
-                                                   const void *views, const void *const *buffers,
-                                                   const int64_t *buffer_sizes, size_t nbuffers, size_t n,
-                                                   unsigned flags);
+/* ==== Key derivation ==== */
 
 /*
  * Key derivation. PBKDF2-HMAC-SHA256 (RFC 8018 5.2): the out_len bytes
@@ -530,11 +375,7 @@ LIBSHA_API int libsha_hkdf_sha256_expand(unsigned char *out, size_t out_len, con
 LIBSHA_API int libsha_hkdf_sha256(unsigned char *out, size_t out_len, const void *salt, size_t salt_len,
                                   const void *ikm, size_t ikm_len, const void *info, size_t info_len);
 
-/* Lowercase hex: writes 2 * len characters (no terminating NUL) for
- * in[0..len) to out, which must not overlap in. Returns LIBSHA_OK,
- * LIBSHA_ERR_NULL (out or in NULL with len > 0: nothing written) or
- * LIBSHA_ERR_ARGUMENT (2 * len overflows). */
-LIBSHA_API int libsha_hex(char *out, const void *in, size_t len);
+/* ==== Files ==== */
 
 /*
  * Files, read to their end in chunks of 128 KiB on the active implementation.
@@ -586,6 +427,16 @@ typedef struct libsha_files_control {
 LIBSHA_API int libsha_sha256_files(unsigned char *out, int *os_errors, const char *const *paths, size_t n,
                                    libsha_files_control *control);
 
+/* ==== Bitcoin ==== */
+
+/*
+ * Double SHA-256 of `blocks` 64-byte blobs: out[32*i..] = SHA256(SHA256(in[64*i..])).
+ * Reads exactly in[0..64*blocks) and writes exactly out[0..32*blocks).
+ * out may equal in (the Merkle-tree case); other overlaps are not allowed.
+ * Does nothing when blocks is 0, or when a pointer is NULL (nothing is written).
+ */
+LIBSHA_API void libsha_sha256d64(unsigned char *out, const unsigned char *in, size_t blocks);
+
 /*
  * The Bitcoin Merkle root of n 32-byte leaves, as Bitcoin Core's
  * ComputeMerkleRoot: each level pairs adjacent nodes, an odd level pairs its
@@ -598,6 +449,20 @@ LIBSHA_API int libsha_sha256_files(unsigned char *out, int *os_errors, const cha
  * LIBSHA_ERR_ARGUMENT (n * 32 overflows); on error nothing is written.
  */
 LIBSHA_API int libsha_merkle_root(unsigned char out[32], const unsigned char *leaves, size_t n, int *mutated);
+
+/* ==== Utilities ==== */
+
+/* Lowercase hex: writes 2 * len characters (no terminating NUL) for
+ * in[0..len) to out, which must not overlap in. Returns LIBSHA_OK,
+ * LIBSHA_ERR_NULL (out or in NULL with len > 0: nothing written) or
+ * LIBSHA_ERR_ARGUMENT (2 * len overflows). */
+LIBSHA_API int libsha_hex(char *out, const void *in, size_t len);
+
+/* Library version, "MAJOR.MINOR.PATCH". */
+LIBSHA_API const char *libsha_version(void);
+
+/* The build configuration, e.g. "Release" or "Debug" (benchmarks warn on the latter). */
+LIBSHA_API const char *libsha_build_type(void);
 
 #ifdef __cplusplus
 }

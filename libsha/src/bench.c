@@ -197,6 +197,7 @@ int libsha_internal_bench_many(const char *implementation, unsigned char *out, u
 {
     int err = LIBSHA_OK;
     const struct libsha_impl *impl = libsha_find(implementation, &err);
+    const libsha_batch batch = {.layout = LIBSHA_OFFSETS64, .n = n, .data = data, .offsets64 = offsets};
     libsha_sha256_ctx prefix;
     libsha_hmac_sha256_ctx hmac;
     uint64_t i;
@@ -215,9 +216,8 @@ int libsha_internal_bench_many(const char *implementation, unsigned char *out, u
     }
     for (i = 0; i < iterations && err == LIBSHA_OK; ++i) {
         libsha_enter(); /* as the public entry point does */
-        err = libsha_many_offsets_on(impl, out, data, NULL, offsets, n, flags,
-                                     start == LIBSHA_INTERNAL_AFTER_PREFIX ? &prefix : NULL,
-                                     start == LIBSHA_INTERNAL_UNDER_KEY ? &hmac : NULL);
+        err = libsha_batch_on(impl, out, &batch, start == LIBSHA_INTERNAL_AFTER_PREFIX ? &prefix : NULL,
+                              start == LIBSHA_INTERNAL_UNDER_KEY ? &hmac : NULL, flags);
         if (err == LIBSHA_OK)
             feed_back_first(out, data, offsets, n);
     }

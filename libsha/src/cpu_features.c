@@ -4,7 +4,7 @@
 
 #include "atomic.h"
 #include "cpu_features.h"
-#include "libsha.h"
+#include "libsha_dispatch.h"
 
 const struct libsha_cpu_feature libsha_cpu_feature_table[] = {
     {"sse4.1", LIBSHA_CPU_SSE41, 1, LIBSHA_ECX, LIBSHA_ECX1_SSSE3 | LIBSHA_ECX1_SSE41, 0, 0},

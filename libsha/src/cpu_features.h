@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "atomic.h"
-#include "libsha.h"
+#include "libsha_dispatch.h"
 
 /* CPUID's registers, as indices into the readings below. */
 enum { LIBSHA_EAX, LIBSHA_EBX, LIBSHA_ECX, LIBSHA_EDX };

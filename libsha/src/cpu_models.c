@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cpu_features.h"
-#include "libsha.h"
+#include "libsha_dispatch.h"
 
 /* By vendor, family and model range, from measurements and cited figures (docs/architecture.md,
  * "Rows and CPUs"); the first entry that matches decides, and a CPU no entry names gets none.

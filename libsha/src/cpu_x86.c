@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cpu_features.h"
-#include "libsha.h"
+#include "libsha_dispatch.h"
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "cpu_features.h"
-#include "libsha.h"
+#include "libsha_dispatch.h"
 
 static unsigned features_of(const libsha_x86_cpuid *id)
 {

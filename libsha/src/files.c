@@ -274,11 +274,12 @@ static void hash_gathered(const struct libsha_impl *impl, struct gathered *g, un
                           libsha_files_control *control)
 {
     unsigned char digests[GATHER_FILES * 32];
+    const libsha_batch batch = {.layout = LIBSHA_OFFSETS64, .n = g->count, .data = g->bytes, .offsets64 = g->offsets};
     size_t k;
     if (g->count == 0)
         return;
     libsha_enter();
-    (void)libsha_many_offsets_on(impl, digests, g->bytes, NULL, g->offsets, g->count, 0, NULL, NULL); /* valid by construction */
+    (void)libsha_batch_on(impl, digests, &batch, NULL, NULL, 0); /* valid by construction */
     for (k = 0; k < g->count; ++k)
         memcpy(out + 32 * g->slots[k], digests + 32 * k, 32);
     if (control != NULL)

@@ -82,31 +82,32 @@ static inline void run_blocks_on(const struct libsha_impl *impl, size_t w, uint3
 /* ---- Where the jobs' bytes are ---- */
 
 /* Message i; an empty one may have a NULL pointer, which is never offset. */
-static inline void message(const struct libsha_batch *b, size_t i, const unsigned char **p, size_t *len)
+static inline void message(const libsha_batch *b, size_t i, const unsigned char **p, size_t *len)
 {
+    const unsigned char *view;
     int64_t start;
-    if (b->lens != NULL) {
+    switch (b->layout) {
+    case LIBSHA_POINTERS:
         *p = (const unsigned char *)b->msgs[i];
         *len = b->lens[i];
         return;
-    }
-    if (b->rows) {
-        *len = b->row_len;
-        *p = b->row_len > 0 ? b->data + b->stride * i : NULL;
+    case LIBSHA_ROWS:
+        *len = b->len;
+        *p = b->len > 0 ? (const unsigned char *)b->data + b->stride * i : NULL;
         return;
-    }
-    if (b->views != NULL) {
-        const unsigned char *view = b->views + 16 * i;
+    case LIBSHA_VIEWS:
+        view = (const unsigned char *)b->views + 16 * i;
         *len = (size_t)libsha_view_field(view, 0);
         if (*len <= 12)
             *p = view + 4; /* short values live in the view itself */
         else
             *p = (const unsigned char *)b->buffers[libsha_view_field(view, 8)] + libsha_view_field(view, 12);
         return;
+    default: /* LIBSHA_OFFSETS32, LIBSHA_OFFSETS64 */
+        start = b->layout == LIBSHA_OFFSETS32 ? b->offsets32[i] : b->offsets64[i];
+        *len = (size_t)((b->layout == LIBSHA_OFFSETS32 ? b->offsets32[i + 1] : b->offsets64[i + 1]) - start);
+        *p = *len > 0 ? (const unsigned char *)b->data + start : NULL;
     }
-    start = b->off32 != NULL ? b->off32[i] : b->off64[i];
-    *len = (size_t)((b->off32 != NULL ? b->off32[i + 1] : b->off64[i + 1]) - start);
-    *p = *len > 0 ? b->data + start : NULL;
 }
 
 /* ---- Lanes ---- */
@@ -687,7 +688,7 @@ static void run_same_shape(const struct libsha_impl *impl, const struct libsha_s
 
 void libsha_lanes_run(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
 {
-    const struct libsha_batch *b = jobs->batch;
+    const libsha_batch *b = jobs->batch;
     if (jobs->n == 0)
         return;
     if (jobs->streams != NULL) {
@@ -695,7 +696,7 @@ void libsha_lanes_run(const struct libsha_impl *impl, const struct libsha_jobs *
             run_same_shape(impl, jobs->streams, jobs->n);
         else
             run_lanes(impl, jobs, 0, jobs->n);
-    } else if (b->rows && b->row_len == 64 && b->stride == 64 && (jobs->flags & LIBSHA_DOUBLE) && jobs->start == NULL) {
+    } else if (b->layout == LIBSHA_ROWS && b->len == 64 && b->stride == 64 && (jobs->flags & LIBSHA_DOUBLE) && jobs->start == NULL) {
         run_d64(impl, jobs);
     } else {
         run_messages(impl, jobs);

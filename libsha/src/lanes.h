@@ -11,25 +11,6 @@
 
 #include "sha256_impl.h"
 
-/* Where a batch's messages lie: pointers and lengths (msgs, lens); or Arrow's
- * layout, data and n + 1 offsets of 32 or 64 bits (one of off32, off64); or
- * Arrow's binary views (16 bytes each) into buffers; or rows of one length,
- * `stride` bytes apart from data (rows set: a numpy array's, a fixed-width
- * column's, SHA256D64's blobs). */
-struct libsha_batch {
-    const void *const *msgs;
-    const size_t *lens;
-    const unsigned char *data;
-    const int32_t *off32;
-    const int64_t *off64;
-    const unsigned char *views;
-    const void *const *buffers;
-    const int64_t *buffer_sizes; /* views: the buffers' sizes, for the checks */
-    size_t nbuffers;
-    int rows;
-    size_t stride, row_len;
-};
-
 /* A binary view's int32 field at byte `at` (0: length, 8: buffer index, 12: offset). */
 static inline int32_t libsha_view_field(const unsigned char *view, int at)
 {
@@ -55,7 +36,7 @@ struct libsha_stream_job {
  * (flags: LIBSHA_DOUBLE), each from start (NULL: from SHA-256's initial
  * state); or n stream chunks (streams set). */
 struct libsha_jobs {
-    const struct libsha_batch *batch;
+    const libsha_batch *batch;
     unsigned char *out;
     unsigned flags;
     struct libsha_stream_job *streams;

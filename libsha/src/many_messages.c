@@ -1,8 +1,8 @@
-/* Many independent messages at once: libsha_sha256_many and its forms (Arrow
- * offsets and views, rows), each checked in full before the first byte is
- * written, then handed to the lane scheduler (lanes.c) as one batch; and
- * SHA256D64, a batch of 64-byte rows hashed twice. LIBSHA_HEX turns the
- * digests into text in the same call. */
+/* Many independent messages at once: libsha_sha256_batch (every layout, from
+ * nothing or from a start) and its simple form libsha_sha256_many, each batch
+ * checked in full before the first byte is written, then handed to the lane
+ * scheduler (lanes.c); and SHA256D64, a batch of 64-byte rows hashed twice.
+ * LIBSHA_HEX turns the digests into text in the same call. */
 #include <stdint.h>
 #include <string.h>
 
@@ -23,7 +23,7 @@ static int check_common(const unsigned char *out, size_t n, unsigned flags)
     return LIBSHA_OK;
 }
 
-static int check_pointers(const unsigned char *out, const struct libsha_batch *b, size_t n, unsigned flags,
+static int check_pointers(const unsigned char *out, const libsha_batch *b, size_t n, unsigned flags,
                           uint64_t limit)
 {
     const void *const *msgs = b->msgs;
@@ -72,23 +72,23 @@ static int check_pointers(const unsigned char *out, const struct libsha_batch *b
             return LIBSHA_ERR_ARGUMENT;                                                                       \
     } while (0)
 
-/* One of off32 and off64 is set. */
-static int check_offsets(const unsigned char *out, const struct libsha_batch *b, size_t n, unsigned flags,
+/* LIBSHA_OFFSETS32 or LIBSHA_OFFSETS64. */
+static int check_offsets(const unsigned char *out, const libsha_batch *b, size_t n, unsigned flags,
                          uint64_t limit)
 {
-    const unsigned char *data = b->data;
+    const unsigned char *data = (const unsigned char *)b->data;
     size_t i;
-    if (b->off32 == NULL && b->off64 == NULL)
+    if (b->layout == LIBSHA_OFFSETS32 ? b->offsets32 == NULL : b->offsets64 == NULL)
         return LIBSHA_ERR_NULL;
-    if (b->off32 != NULL)
-        CHECK_OFFSETS(b->off32);
+    if (b->layout == LIBSHA_OFFSETS32)
+        CHECK_OFFSETS(b->offsets32);
     else
-        CHECK_OFFSETS(b->off64);
+        CHECK_OFFSETS(b->offsets64);
     return LIBSHA_OK;
 }
 
 /* Every view must lie inside its buffer: nothing is read that the caller did not name. */
-static int check_views(const unsigned char *out, const struct libsha_batch *b, size_t n, unsigned flags,
+static int check_views(const unsigned char *out, const libsha_batch *b, size_t n, unsigned flags,
                        uint64_t limit)
 {
     const void *const *buffers = b->buffers;
@@ -108,7 +108,7 @@ static int check_views(const unsigned char *out, const struct libsha_batch *b, s
             return LIBSHA_ERR_ARGUMENT;
     }
     for (i = 0; i < n; ++i) {
-        const unsigned char *view = b->views + 16 * i;
+        const unsigned char *view = (const unsigned char *)b->views + 16 * i;
         int32_t len = libsha_view_field(view, 0), index, offset;
         if (len < 0)
             return LIBSHA_ERR_ARGUMENT;
@@ -124,10 +124,10 @@ static int check_views(const unsigned char *out, const struct libsha_batch *b, s
 }
 
 /* Rows of one length: each inside the address space, clear of out. */
-static int check_rows(const unsigned char *out, const struct libsha_batch *b, size_t n, unsigned flags,
+static int check_rows(const unsigned char *out, const libsha_batch *b, size_t n, unsigned flags,
                       uint64_t limit)
 {
-    size_t span, stride = b->stride, len = b->row_len;
+    size_t span, stride = b->stride, len = b->len;
     if (len == 0)
         return LIBSHA_OK;
     if (b->data == NULL)
@@ -143,19 +143,23 @@ static int check_rows(const unsigned char *out, const struct libsha_batch *b, si
 }
 
 /* The batch's checks, by its layout (as lanes.c's message() reads it): messages at most `limit` bytes. */
-static int check_batch(const unsigned char *out, const struct libsha_batch *b, size_t n, unsigned flags,
-                       uint64_t limit)
+static int check_batch(const unsigned char *out, const libsha_batch *b, unsigned flags, uint64_t limit)
 {
+    size_t n = b->n;
     int err = check_common(out, n, flags);
     if (err != LIBSHA_OK || n == 0)
         return err;
-    if (b->lens != NULL || b->msgs != NULL)
+    switch (b->layout) {
+    case LIBSHA_POINTERS:
         return check_pointers(out, b, n, flags, limit);
-    if (b->rows)
+    case LIBSHA_OFFSETS32:
+    case LIBSHA_OFFSETS64:
+        return check_offsets(out, b, n, flags, limit);
+    case LIBSHA_ROWS:
         return check_rows(out, b, n, flags, limit);
-    if (b->views != NULL)
+    default: /* LIBSHA_VIEWS: libsha_sha256_batch refused the other values */
         return check_views(out, b, n, flags, limit);
-    return check_offsets(out, b, n, flags, limit);
+    }
 }
 
 /* Where the messages start: after what ctx hashed (a prefix), or, with hmac set,
@@ -186,16 +190,23 @@ static int start_after(struct libsha_start *start, const libsha_sha256_ctx *ctx,
 }
 
 /* The batch checked (after its start, if one is given: prefix or hmac), then hashed on impl; nothing written on error. */
-static int many_on(const struct libsha_impl *impl, unsigned char *out, const struct libsha_batch *batch, size_t n,
-                   unsigned flags, const libsha_sha256_ctx *prefix, const libsha_hmac_sha256_ctx *hmac, int after)
+int libsha_batch_on(const struct libsha_impl *impl, unsigned char *out, const libsha_batch *batch,
+                    const libsha_sha256_ctx *prefix, const libsha_hmac_sha256_ctx *hmac, unsigned flags)
 {
     struct libsha_start start;
-    struct libsha_jobs jobs = {batch, out, flags & ~(unsigned)LIBSHA_HEX, NULL, n, NULL};
+    struct libsha_jobs jobs = {batch, out, flags & ~(unsigned)LIBSHA_HEX, NULL, 0, NULL};
     uint64_t limit = LIBSHA_MAX_MESSAGE_BYTES;
-    size_t i;
-    int err = after ? start_after(&start, prefix, hmac, out, n, flags, &limit) : LIBSHA_OK;
+    int after = prefix != NULL || hmac != NULL, err = LIBSHA_OK;
+    size_t i, n;
+    if (batch == NULL)
+        return LIBSHA_ERR_NULL;
+    if (batch->layout < LIBSHA_POINTERS || batch->layout > LIBSHA_VIEWS || (prefix != NULL && hmac != NULL))
+        return LIBSHA_ERR_ARGUMENT;
+    n = jobs.n = batch->n;
+    if (after)
+        err = start_after(&start, prefix, hmac, out, n, flags, &limit);
     if (err == LIBSHA_OK)
-        err = check_batch(out, batch, n, flags, limit);
+        err = check_batch(out, batch, flags, limit);
     if (err != LIBSHA_OK)
         return err;
     if (after)
@@ -216,138 +227,26 @@ static int many_on(const struct libsha_impl *impl, unsigned char *out, const str
     return LIBSHA_OK;
 }
 
-/* Each entry point takes the active implementation once, for the whole batch. The batch's
- * layouts, as the public forms name them: */
-#define POINTERS {.msgs = msgs, .lens = lens}
-#define OFFSETS32 {.data = (const unsigned char *)data, .off32 = offsets}
-#define OFFSETS64 {.data = (const unsigned char *)data, .off64 = offsets}
-#define ROWS {.data = (const unsigned char *)data, .rows = 1, .stride = stride, .row_len = len}
-#define VIEWS                                                                                                 \
-    {.views = (const unsigned char *)views, .buffers = buffers, .buffer_sizes = buffer_sizes, .nbuffers = nbuffers}
-
-/* One public form: its batch's layout hashed from nothing, after a prefix context, or under an HMAC context. */
-#define MANY_FROM_NOTHING(...) MANY(NULL, NULL, 0, __VA_ARGS__)
-#define MANY(prefix, hmac, after, ...)                                                                        \
-    do {                                                                                                      \
-        const struct libsha_impl *impl = libsha_active();                                                     \
-        const struct libsha_batch batch = __VA_ARGS__;                                                        \
-        libsha_enter();                                                                                       \
-        return many_on(impl, out, &batch, n, flags, prefix, hmac, after);                                     \
-    } while (0)
+/* Each entry point takes the active implementation once, for the whole batch. */
+int libsha_sha256_batch(unsigned char *out, const libsha_batch *batch, const libsha_sha256_ctx *prefix,
+                        const libsha_hmac_sha256_ctx *hmac, unsigned flags)
+{
+    const struct libsha_impl *impl = libsha_active();
+    libsha_enter();
+    return libsha_batch_on(impl, out, batch, prefix, hmac, flags);
+}
 
 int libsha_sha256_many(unsigned char *out, const void *const *msgs, const size_t *lens, size_t n, unsigned flags)
 {
-    MANY_FROM_NOTHING(POINTERS);
-}
-
-int libsha_many_offsets_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
-                           const int32_t *off32, const int64_t *off64, size_t n, unsigned flags,
-                           const libsha_sha256_ctx *prefix, const libsha_hmac_sha256_ctx *hmac)
-{
-    const struct libsha_batch batch = {.data = (const unsigned char *)data, .off32 = off32, .off64 = off64};
-    return many_on(impl, out, &batch, n, flags, prefix, hmac, prefix != NULL || hmac != NULL);
-}
-
-int libsha_sha256_many_offsets32(unsigned char *out, const void *data, const int32_t *offsets, size_t n,
-                                 unsigned flags)
-{
-    MANY_FROM_NOTHING(OFFSETS32);
-}
-
-int libsha_sha256_many_offsets64(unsigned char *out, const void *data, const int64_t *offsets, size_t n,
-                                 unsigned flags)
-{
-    MANY_FROM_NOTHING(OFFSETS64);
-}
-
-int libsha_sha256_many_rows(unsigned char *out, const void *data, size_t stride, size_t len, size_t n,
-                            unsigned flags)
-{
-    MANY_FROM_NOTHING(ROWS);
-}
-
-int libsha_sha256_many_views(unsigned char *out, const void *views, const void *const *buffers,
-                             const int64_t *buffer_sizes, size_t nbuffers, size_t n, unsigned flags)
-{
-    MANY_FROM_NOTHING(VIEWS);
-}
-
-int libsha_sha256_many_after(unsigned char *out, const libsha_sha256_ctx *prefix, const void *const *msgs,
-                             const size_t *lens, size_t n, unsigned flags)
-{
-    MANY(prefix, NULL, 1, POINTERS);
-}
-
-int libsha_sha256_many_offsets32_after(unsigned char *out, const libsha_sha256_ctx *prefix, const void *data,
-                                       const int32_t *offsets, size_t n, unsigned flags)
-{
-    MANY(prefix, NULL, 1, OFFSETS32);
-}
-
-int libsha_sha256_many_offsets64_after(unsigned char *out, const libsha_sha256_ctx *prefix, const void *data,
-                                       const int64_t *offsets, size_t n, unsigned flags)
-{
-    MANY(prefix, NULL, 1, OFFSETS64);
-}
-
-int libsha_sha256_many_rows_after(unsigned char *out, const libsha_sha256_ctx *prefix, const void *data,
-                                  size_t stride, size_t len, size_t n, unsigned flags)
-{
-    MANY(prefix, NULL, 1, ROWS);
-}
-
-int libsha_sha256_many_views_after(unsigned char *out, const libsha_sha256_ctx *prefix, const void *views,
-                                   const void *const *buffers, const int64_t *buffer_sizes, size_t nbuffers,
-                                   size_t n, unsigned flags)
-{
-    MANY(prefix, NULL, 1, VIEWS);
-}
-
-int libsha_hmac_sha256_many_after(unsigned char *out, const libsha_hmac_sha256_ctx *hmac, const void *const *msgs,
-                                  const size_t *lens, size_t n, unsigned flags)
-{
-    MANY(NULL, hmac, 1, POINTERS);
-}
-
-int libsha_hmac_sha256_many_offsets32_after(unsigned char *out, const libsha_hmac_sha256_ctx *hmac, const void *data,
-                                            const int32_t *offsets, size_t n, unsigned flags)
-{
-    MANY(NULL, hmac, 1, OFFSETS32);
-}
-
-int libsha_hmac_sha256_many_offsets64_after(unsigned char *out, const libsha_hmac_sha256_ctx *hmac, const void *data,
-                                            const int64_t *offsets, size_t n, unsigned flags)
-{
-    MANY(NULL, hmac, 1, OFFSETS64);
-}
-
-int libsha_hmac_sha256_many_rows_after(unsigned char *out, const libsha_hmac_sha256_ctx *hmac, const void *data,
-                                       size_t stride, size_t len, size_t n, unsigned flags)
-{
-    MANY(NULL, hmac, 1, ROWS);
-}
-
-int libsha_hmac_sha256_many_views_after(unsigned char *out, const libsha_hmac_sha256_ctx *hmac, const void *views,
-                                        const void *const *buffers, const int64_t *buffer_sizes, size_t nbuffers,
-                                        size_t n, unsigned flags)
-{
-    MANY(NULL, hmac, 1, VIEWS);
-}
-
-int libsha_hmac_sha256_many(unsigned char *out, const void *key, size_t keylen, const void *const *msgs,
-                            const size_t *lens, size_t n, unsigned flags)
-{
-    libsha_hmac_sha256_ctx hmac;
-    int err = libsha_hmac_sha256_init(&hmac, key, keylen);
-    if (err == LIBSHA_OK)
-        err = libsha_hmac_sha256_many_after(out, &hmac, msgs, lens, n, flags);
-    libsha_hmac_sha256_wipe(&hmac);
-    return err;
+    const struct libsha_impl *impl = libsha_active();
+    const libsha_batch batch = {.layout = LIBSHA_POINTERS, .n = n, .msgs = msgs, .lens = lens};
+    libsha_enter();
+    return libsha_batch_on(impl, out, &batch, NULL, NULL, flags);
 }
 
 void libsha_d64_on(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in, size_t blocks)
 {
-    const struct libsha_batch batch = {.data = in, .rows = 1, .stride = 64, .row_len = 64};
+    const libsha_batch batch = {.layout = LIBSHA_ROWS, .n = blocks, .data = in, .stride = 64, .len = 64};
     const struct libsha_jobs jobs = {&batch, out, LIBSHA_DOUBLE, NULL, blocks, NULL};
     if (out == NULL || in == NULL)
         return;

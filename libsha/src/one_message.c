@@ -72,13 +72,6 @@ int libsha_sha256(const void *data, size_t len, unsigned char out[32])
     return libsha_stream_final(impl, &ctx, out); /* which wipes ctx */
 }
 
-int libsha_sha256_intlen(const void *data, int len, unsigned char out[32])
-{
-    if (len < 0)
-        return LIBSHA_ERR_ARGUMENT;
-    return libsha_sha256(data, (size_t)len, out);
-}
-
 void libsha_sha256d64(unsigned char *out, const unsigned char *in, size_t blocks)
 {
     libsha_enter();

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cpu_features.h"
-#include "libsha.h"
+#include "libsha_dispatch.h"
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #  define LIBSHA_ALWAYS_INLINE __forceinline
@@ -336,11 +336,9 @@ int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], con
 /* many_messages.c: SHA256D64 of `blocks` 64-byte blobs on impl (out may be in; nothing done when either is NULL). */
 void libsha_d64_on(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in,
                     size_t blocks);
-/* many_messages.c: the offsets forms, checks included, on impl (also the benchmark's): one of
- * off32 and off64 is NULL; each message after prefix, or under hmac's key, where one is not NULL. */
-int libsha_many_offsets_on(const struct libsha_impl *impl, unsigned char *out, const void *data,
-                           const int32_t *off32, const int64_t *off64, size_t n, unsigned flags,
-                           const libsha_sha256_ctx *prefix, const libsha_hmac_sha256_ctx *hmac);
+/* many_messages.c: libsha_sha256_batch on impl, checks included (also the files' and the benchmark's). */
+int libsha_batch_on(const struct libsha_impl *impl, unsigned char *out, const libsha_batch *batch,
+                    const libsha_sha256_ctx *prefix, const libsha_hmac_sha256_ctx *hmac, unsigned flags);
 
 /* many_streams.c: many streams' chunks on impl, checks included (also the benchmark's): objs[i]
  * are contexts of `size` bytes, a libsha_sha256_ctx first in each (HMAC contexts when hmac). */

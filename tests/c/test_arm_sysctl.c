@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cpu_features.h"
-#include "libsha.h"
+#include "libsha_dispatch.h"
 
 static int stub_return, stub_value;
 static size_t stub_size = sizeof(int);

@@ -21,9 +21,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "batches.h"
 #include "kernel_sets.h"
 #include "pattern251.h"
-#include "libsha.h"
+#include "libsha_dispatch.h"
 
 #define MAX_LEN 1100
 #define OFFSETS 64
@@ -106,29 +107,29 @@ static void lanes_placement(const char *impl, const unsigned char *in, size_t le
         for (j = 0; j < MESSAGES; ++j)
             ok &= memcmp(out_end - 32 * (MESSAGES - j), expected[lens[j]], 32) == 0;
         check(ok, impl, "many", len, offset);
-        ok = libsha_sha256_many_offsets64(out_end - 96, in, off64, 3, 0) == LIBSHA_OK
+        ok = libsha_sha256_batch(out_end - 96, BATCH_OFFSETS64(in, off64, 3), NULL, NULL, 0) == LIBSHA_OK
              && memcmp(out_end - 96, expected[0], 32) == 0 && memcmp(out_end - 64, expected[len], 32) == 0
              && memcmp(out_end - 32, expected[0], 32) == 0;
-        ok &= libsha_sha256_many_offsets32(out, in, off32, 1, 0) == LIBSHA_OK && memcmp(out, expected[len], 32) == 0;
+        ok &= libsha_sha256_batch(out, BATCH_OFFSETS32(in, off32, 1), NULL, NULL, 0) == LIBSHA_OK && memcmp(out, expected[len], 32) == 0;
         if (len > 12) { /* a binary view of the message, its buffer the message alone */
             unsigned char view[16] = {0};
             const void *buffers[1] = {in};
             int64_t size = (int64_t)len;
             int32_t n32 = (int32_t)len;
             memcpy(view, &n32, 4);
-            ok &= libsha_sha256_many_views(out, view, buffers, &size, 1, 1, 0) == LIBSHA_OK
+            ok &= libsha_sha256_batch(out, BATCH_VIEWS(view, buffers, &size, 1, 1), NULL, NULL, 0) == LIBSHA_OK
                   && memcmp(out, expected[len], 32) == 0;
         }
         check(ok, impl, "many, offsets", len, offset);
         /* Rows: the message MESSAGES times over at stride 0 (the same row), up to the output's end,
          * and once as hex (64 characters a digest), up to the output's end too. */
-        ok = libsha_sha256_many_rows(out_end - 32 * MESSAGES, in, 0, len, MESSAGES, 0) == LIBSHA_OK;
+        ok = libsha_sha256_batch(out_end - 32 * MESSAGES, BATCH_ROWS(in, 0, len, MESSAGES), NULL, NULL, 0) == LIBSHA_OK;
         for (j = 0; j < MESSAGES; ++j)
             ok &= memcmp(out_end - 32 * (MESSAGES - j), expected[len], 32) == 0;
         {
             char hex[64];
             libsha_hex(hex, expected[len], 32);
-            ok &= libsha_sha256_many_rows(out_end - 64, in, len, len, 1, LIBSHA_HEX) == LIBSHA_OK
+            ok &= libsha_sha256_batch(out_end - 64, BATCH_ROWS(in, len, len, 1), NULL, NULL, LIBSHA_HEX) == LIBSHA_OK
                   && memcmp(out_end - 64, hex, 64) == 0;
         }
         check(ok, impl, "many rows, hex", len, offset);
@@ -148,24 +149,24 @@ static void lanes_placement(const char *impl, const unsigned char *in, size_t le
             msgs[j] = in;
             lens[j] = j == pos ? len : len * j / MESSAGES;
         }
-        ok = libsha_sha256_many_after(out_end - 32 * MESSAGES, &prefix, msgs, lens, MESSAGES, 0) == LIBSHA_OK;
+        ok = libsha_sha256_batch(out_end - 32 * MESSAGES, BATCH_POINTERS(msgs, lens, MESSAGES), &prefix, NULL, 0) == LIBSHA_OK;
         for (j = 0; j < MESSAGES; ++j) {
             copy = prefix;
             libsha_sha256_update(&copy, in, lens[j]);
             libsha_sha256_final(&copy, want);
             ok &= memcmp(out_end - 32 * (MESSAGES - j), want, 32) == 0;
         }
-        ok &= libsha_sha256_many_rows_after(out, &prefix, in, 0, len, 1, 0) == LIBSHA_OK
+        ok &= libsha_sha256_batch(out, BATCH_ROWS(in, 0, len, 1), &prefix, NULL, 0) == LIBSHA_OK
               && memcmp(out, out_end - 32 * (MESSAGES - pos), 32) == 0;
         check(ok, impl, "many after a prefix", len, offset);
-        ok = libsha_hmac_sha256_many_after(out_end - 32 * MESSAGES, &key, msgs, lens, MESSAGES, 0) == LIBSHA_OK;
+        ok = libsha_sha256_batch(out_end - 32 * MESSAGES, BATCH_POINTERS(msgs, lens, MESSAGES), NULL, &key, 0) == LIBSHA_OK;
         for (j = 0; j < MESSAGES; ++j) {
             mac = key;
             libsha_hmac_sha256_update(&mac, in, lens[j]);
             libsha_hmac_sha256_final(&mac, want);
             ok &= memcmp(out_end - 32 * (MESSAGES - j), want, 32) == 0;
         }
-        ok &= libsha_hmac_sha256_many_rows_after(out, &key, in, len, len, 1, 0) == LIBSHA_OK
+        ok &= libsha_sha256_batch(out, BATCH_ROWS(in, len, len, 1), NULL, &key, 0) == LIBSHA_OK
               && memcmp(out, out_end - 32 * (MESSAGES - pos), 32) == 0;
         check(ok, impl, "HMAC of many under one key", len, offset);
     }

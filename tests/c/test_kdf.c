@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libsha.h"
+#include "libsha_dispatch.h"
 #include "test_check.h"
 #include "test_rng.h"
 

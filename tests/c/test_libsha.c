@@ -19,10 +19,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "batches.h"
 #include "kernel_sets.h"
 #include "pattern251.h"
 #include "test_rng.h"
-#include "libsha.h"
+#include "libsha_dispatch.h"
 
 #define MAX_MESSAGE 8192
 
@@ -279,10 +280,10 @@ static int many_batch(const unsigned char *pool, const size_t *starts, const siz
     got[32 * n] = 0xa5;
     ok &= libsha_sha256_many(got, msgs, lens, n, flags) == LIBSHA_OK && memcmp(got, expected, 32 * n) == 0;
     memset(got, 0, 32 * n);
-    ok &= libsha_sha256_many_offsets32(got, joined, off32, n, flags) == LIBSHA_OK
+    ok &= libsha_sha256_batch(got, BATCH_OFFSETS32(joined, off32, n), NULL, NULL, flags) == LIBSHA_OK
           && memcmp(got, expected, 32 * n) == 0;
     memset(got, 0, 32 * n);
-    ok &= libsha_sha256_many_offsets64(got, joined, off64, n, flags) == LIBSHA_OK
+    ok &= libsha_sha256_batch(got, BATCH_OFFSETS64(joined, off64, n), NULL, NULL, flags) == LIBSHA_OK
           && memcmp(got, expected, 32 * n) == 0;
     { /* Arrow's binary views: short values inline, the rest in pool or in joined */
         static unsigned char views[MANY_MAX * 16];
@@ -302,7 +303,7 @@ static int many_batch(const unsigned char *pool, const size_t *starts, const siz
             }
         }
         memset(got, 0, 32 * n);
-        ok &= libsha_sha256_many_views(got, views, buffers, sizes, 2, n, flags) == LIBSHA_OK
+        ok &= libsha_sha256_batch(got, BATCH_VIEWS(views, buffers, sizes, 2, n), NULL, NULL, flags) == LIBSHA_OK
               && memcmp(got, expected, 32 * n) == 0;
     }
     { /* hex, made in the same call, 64 characters a digest */
@@ -312,13 +313,13 @@ static int many_batch(const unsigned char *pool, const size_t *starts, const siz
         ok &= libsha_sha256_many(text, msgs, lens, n, flags | LIBSHA_HEX) == LIBSHA_OK
               && memcmp(text, want, 64 * n) == 0 && text[64 * n] == 0xa5;
         memset(text, 0, 64 * n);
-        ok &= libsha_sha256_many_offsets64(text, joined, off64, n, flags | LIBSHA_HEX) == LIBSHA_OK
+        ok &= libsha_sha256_batch(text, BATCH_OFFSETS64(joined, off64, n), NULL, NULL, flags | LIBSHA_HEX) == LIBSHA_OK
               && memcmp(text, want, 64 * n) == 0;
     }
     return ok && got[32 * n] == 0xa5; /* nothing past the n digests */
 }
 
-/* n rows of len bytes, stride apart from data, through libsha_sha256_many_rows (and as hex), against one_digest. */
+/* n rows of len bytes, stride apart from data, as a LIBSHA_ROWS batch (and as hex), against one_digest. */
 static int many_rows(const unsigned char *data, size_t stride, size_t len, size_t n, unsigned flags)
 {
     static unsigned char got[MANY_MAX * 64 + 1], expected[MANY_MAX * 32], want[MANY_MAX * 64];
@@ -327,11 +328,11 @@ static int many_rows(const unsigned char *data, size_t stride, size_t len, size_
     for (i = 0; i < n; ++i)
         one_digest(data + stride * i, len, flags, expected + 32 * i);
     got[32 * n] = 0xa5;
-    ok = libsha_sha256_many_rows(got, data, stride, len, n, flags) == LIBSHA_OK && memcmp(got, expected, 32 * n) == 0
+    ok = libsha_sha256_batch(got, BATCH_ROWS(data, stride, len, n), NULL, NULL, flags) == LIBSHA_OK && memcmp(got, expected, 32 * n) == 0
          && got[32 * n] == 0xa5;
     libsha_hex((char *)want, expected, 32 * n);
     got[64 * n] = 0xa5;
-    ok &= libsha_sha256_many_rows(got, data, stride, len, n, flags | LIBSHA_HEX) == LIBSHA_OK
+    ok &= libsha_sha256_batch(got, BATCH_ROWS(data, stride, len, n), NULL, NULL, flags | LIBSHA_HEX) == LIBSHA_OK
           && memcmp(got, want, 64 * n) == 0 && got[64 * n] == 0xa5;
     return ok;
 }
@@ -432,17 +433,17 @@ static void many(const char *impl, size_t positions, unsigned long long seed)
 
         memset(fill, 0x5a, sizeof fill);
         memcpy(out, fill, sizeof out);
-        check(libsha_sha256_many_offsets64(out, pool, bad64, 2, 0) == LIBSHA_ERR_ARGUMENT
+        check(libsha_sha256_batch(out, BATCH_OFFSETS64(pool, bad64, 2), NULL, NULL, 0) == LIBSHA_ERR_ARGUMENT
                   && memcmp(out, fill, sizeof out) == 0, impl, "many: decreasing offsets refused, nothing written", 0);
-        check(libsha_sha256_many_offsets32(out, pool, neg32, 2, 0) == LIBSHA_ERR_ARGUMENT
+        check(libsha_sha256_batch(out, BATCH_OFFSETS32(pool, neg32, 2), NULL, NULL, 0) == LIBSHA_ERR_ARGUMENT
                   && memcmp(out, fill, sizeof out) == 0, impl, "many: negative offset refused", 0);
-        check(libsha_sha256_many_offsets64(out, NULL, off64, 2, 0) == LIBSHA_ERR_NULL, impl,
+        check(libsha_sha256_batch(out, BATCH_OFFSETS64(NULL, off64, 2), NULL, NULL, 0) == LIBSHA_ERR_NULL, impl,
               "many: NULL data with bytes to read", 0);
-        check(libsha_sha256_many_offsets32(out, pool, NULL, 2, 0) == LIBSHA_ERR_NULL, impl, "many: NULL offsets", 0);
+        check(libsha_sha256_batch(out, BATCH_OFFSETS32(pool, NULL, 2), NULL, NULL, 0) == LIBSHA_ERR_NULL, impl, "many: NULL offsets", 0);
         bad64[0] = 0, bad64[1] = 0, bad64[2] = INT64_MAX;
-        check(libsha_sha256_many_offsets64(out, pool, bad64, 2, 0) != LIBSHA_OK, impl,
+        check(libsha_sha256_batch(out, BATCH_OFFSETS64(pool, bad64, 2), NULL, NULL, 0) != LIBSHA_OK, impl,
               "many: offsets past the address space refused", 0);
-        check(libsha_sha256_many_offsets32(out, out, off32, 2, 0) == LIBSHA_ERR_ARGUMENT, impl,
+        check(libsha_sha256_batch(out, BATCH_OFFSETS32(out, off32, 2), NULL, NULL, 0) == LIBSHA_ERR_ARGUMENT, impl,
               "many: out overlapping data refused", 0);
         { /* views: one outside its buffer, a bad index, a negative length: refused, nothing written */
             unsigned char views[32] = {0};
@@ -451,33 +452,33 @@ static void many(const char *impl, size_t positions, unsigned long long seed)
             int32_t len = 20, index = 0, offset = 81;
             memcpy(views, &len, 4), memcpy(views + 8, &index, 4), memcpy(views + 12, &offset, 4);
             memset(out, 0x5a, sizeof out);
-            check(libsha_sha256_many_views(out, views, buffers, &size, 1, 2, 0) == LIBSHA_ERR_ARGUMENT
+            check(libsha_sha256_batch(out, BATCH_VIEWS(views, buffers, &size, 1, 2), NULL, NULL, 0) == LIBSHA_ERR_ARGUMENT
                       && out[0] == 0x5a, impl, "many views: past the buffer refused", 0);
             offset = 80, memcpy(views + 12, &offset, 4);
-            check(libsha_sha256_many_views(out, views, buffers, &size, 1, 2, 0) == LIBSHA_OK, impl,
+            check(libsha_sha256_batch(out, BATCH_VIEWS(views, buffers, &size, 1, 2), NULL, NULL, 0) == LIBSHA_OK, impl,
                   "many views: up to the buffer's end", 0);
             index = 1, memcpy(views + 8, &index, 4);
-            check(libsha_sha256_many_views(out, views, buffers, &size, 1, 2, 0) == LIBSHA_ERR_ARGUMENT, impl,
+            check(libsha_sha256_batch(out, BATCH_VIEWS(views, buffers, &size, 1, 2), NULL, NULL, 0) == LIBSHA_ERR_ARGUMENT, impl,
                   "many views: index past the buffers refused", 0);
             len = -1, memcpy(views, &len, 4);
-            check(libsha_sha256_many_views(out, views, buffers, &size, 1, 2, 0) == LIBSHA_ERR_ARGUMENT, impl,
+            check(libsha_sha256_batch(out, BATCH_VIEWS(views, buffers, &size, 1, 2), NULL, NULL, 0) == LIBSHA_ERR_ARGUMENT, impl,
                   "many views: negative length refused", 0);
-            check(libsha_sha256_many_views(out, NULL, buffers, &size, 1, 2, 0) == LIBSHA_ERR_NULL
-                      && libsha_sha256_many_views(out, views, NULL, &size, 1, 2, 0) == LIBSHA_ERR_NULL
-                      && libsha_sha256_many_views(NULL, NULL, NULL, NULL, 0, 0, 0) == LIBSHA_OK,
+            check(libsha_sha256_batch(out, BATCH_VIEWS(NULL, buffers, &size, 1, 2), NULL, NULL, 0) == LIBSHA_ERR_NULL
+                      && libsha_sha256_batch(out, BATCH_VIEWS(views, NULL, &size, 1, 2), NULL, NULL, 0) == LIBSHA_ERR_NULL
+                      && libsha_sha256_batch(NULL, BATCH_VIEWS(NULL, NULL, NULL, 0, 0), NULL, NULL, 0) == LIBSHA_OK,
                   impl, "many views: NULLs", 0);
         }
         /* rows: NULL data with bytes to read, a span past the address space, out over the rows */
-        check(libsha_sha256_many_rows(out, NULL, 8, 8, 2, 0) == LIBSHA_ERR_NULL
-                  && libsha_sha256_many_rows(out, NULL, 8, 0, 2, 0) == LIBSHA_OK
-                  && libsha_sha256_many_rows(out, pool, (size_t)-1 / 2, 8, 3, 0) == LIBSHA_ERR_ARGUMENT
-                  && libsha_sha256_many_rows(out, out + 8, 8, 8, 2, 0) == LIBSHA_ERR_ARGUMENT
-                  && libsha_sha256_many_rows(NULL, pool, 8, 8, 2, 0) == LIBSHA_ERR_NULL
-                  && libsha_sha256_many_rows(out, pool, 8, 8, 2, 4) == LIBSHA_ERR_ARGUMENT,
+        check(libsha_sha256_batch(out, BATCH_ROWS(NULL, 8, 8, 2), NULL, NULL, 0) == LIBSHA_ERR_NULL
+                  && libsha_sha256_batch(out, BATCH_ROWS(NULL, 8, 0, 2), NULL, NULL, 0) == LIBSHA_OK
+                  && libsha_sha256_batch(out, BATCH_ROWS(pool, (size_t)-1 / 2, 8, 3), NULL, NULL, 0) == LIBSHA_ERR_ARGUMENT
+                  && libsha_sha256_batch(out, BATCH_ROWS(out + 8, 8, 8, 2), NULL, NULL, 0) == LIBSHA_ERR_ARGUMENT
+                  && libsha_sha256_batch(NULL, BATCH_ROWS(pool, 8, 8, 2), NULL, NULL, 0) == LIBSHA_ERR_NULL
+                  && libsha_sha256_batch(out, BATCH_ROWS(pool, 8, 8, 2), NULL, NULL, 4) == LIBSHA_ERR_ARGUMENT,
               impl, "many rows: contracts", 0);
         off32[1] = off32[2] = 5, off64[1] = off64[2] = 5;
-        check(libsha_sha256_many_offsets32(out, NULL, off32, 2, 0) == LIBSHA_OK
-                  && libsha_sha256_many_offsets64(out, NULL, off64, 2, LIBSHA_DOUBLE) == LIBSHA_OK,
+        check(libsha_sha256_batch(out, BATCH_OFFSETS32(NULL, off32, 2), NULL, NULL, 0) == LIBSHA_OK
+                  && libsha_sha256_batch(out, BATCH_OFFSETS64(NULL, off64, 2), NULL, NULL, LIBSHA_DOUBLE) == LIBSHA_OK,
               impl, "many: NULL data when every message is empty", 0);
     }
 }

@@ -9,16 +9,17 @@
  *   - every single-byte change and every truncation of them is LIBSHA_ERR_FORMAT, the context
  *     left as it was (every byte);
  * - midstates in and out, and the argument checks;
- * - libsha_sha256_many*_after and libsha_hmac_sha256_many*_after: every message length 0..300 in
+ * - libsha_sha256_batch after a prefix and under a key: every message length 0..300 in
  *   every lane position, prefixes and keys of several lengths, every form, against the streaming
- *   API; their refusals. Each set of lane kernels once (kernel_sets.h).
+ *   API (every layout); their refusals. Each set of lane kernels once (kernel_sets.h).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "batches.h"
 #include "kernel_sets.h"
 #include "pattern251.h"
-#include "libsha.h"
+#include "libsha_dispatch.h"
 #include "test_check.h"
 
 /* The state after pattern251(200, 3, 7), and an HMAC's under the key pattern251(100, 11, 13) after
@@ -196,8 +197,8 @@ static int batch_forms(const libsha_sha256_ctx *ctx, const libsha_hmac_sha256_ct
         continued(ctx, mac, data + starts[i], lens[i], flags, want + 32 * i);
     }
     memset(got, 0, sizeof got);
-    ok &= (mac ? libsha_hmac_sha256_many_after(got, mac, msgs, lens, n, flags)
-               : libsha_sha256_many_after(got, ctx, msgs, lens, n, flags)) == LIBSHA_OK
+    ok &= (mac ? libsha_sha256_batch(got, BATCH_POINTERS(msgs, lens, n), NULL, mac, flags)
+               : libsha_sha256_batch(got, BATCH_POINTERS(msgs, lens, n), ctx, NULL, flags)) == LIBSHA_OK
           && memcmp(got, want, 32 * n) == 0;
     /* Offsets need the messages end to end: their lengths laid over data from 0. */
     off64[0] = off32[0] = 0;
@@ -207,12 +208,12 @@ static int batch_forms(const libsha_sha256_ctx *ctx, const libsha_hmac_sha256_ct
         continued(ctx, mac, data + off64[i], lens[i], flags, want + 32 * i);
     }
     memset(got, 0, sizeof got);
-    ok &= (mac ? libsha_hmac_sha256_many_offsets64_after(got, mac, data, off64, n, flags)
-               : libsha_sha256_many_offsets64_after(got, ctx, data, off64, n, flags)) == LIBSHA_OK
+    ok &= (mac ? libsha_sha256_batch(got, BATCH_OFFSETS64(data, off64, n), NULL, mac, flags)
+               : libsha_sha256_batch(got, BATCH_OFFSETS64(data, off64, n), ctx, NULL, flags)) == LIBSHA_OK
           && memcmp(got, want, 32 * n) == 0;
     memset(got, 0, sizeof got);
-    ok &= (mac ? libsha_hmac_sha256_many_offsets32_after(got, mac, data, off32, n, flags)
-               : libsha_sha256_many_offsets32_after(got, ctx, data, off32, n, flags)) == LIBSHA_OK
+    ok &= (mac ? libsha_sha256_batch(got, BATCH_OFFSETS32(data, off32, n), NULL, mac, flags)
+               : libsha_sha256_batch(got, BATCH_OFFSETS32(data, off32, n), ctx, NULL, flags)) == LIBSHA_OK
           && memcmp(got, want, 32 * n) == 0;
     return ok;
 }
@@ -238,12 +239,12 @@ static int rows_and_views(const libsha_sha256_ctx *ctx, const libsha_hmac_sha256
         }
     }
     memset(got, 0, sizeof got);
-    ok &= (mac ? libsha_hmac_sha256_many_rows_after(got, mac, data, stride, len, n, 0)
-               : libsha_sha256_many_rows_after(got, ctx, data, stride, len, n, 0)) == LIBSHA_OK
+    ok &= (mac ? libsha_sha256_batch(got, BATCH_ROWS(data, stride, len, n), NULL, mac, 0)
+               : libsha_sha256_batch(got, BATCH_ROWS(data, stride, len, n), ctx, NULL, 0)) == LIBSHA_OK
           && memcmp(got, want, 32 * n) == 0;
     memset(got, 0, sizeof got);
-    ok &= (mac ? libsha_hmac_sha256_many_views_after(got, mac, views, buffers, &size, 1, n, 0)
-               : libsha_sha256_many_views_after(got, ctx, views, buffers, &size, 1, n, 0)) == LIBSHA_OK
+    ok &= (mac ? libsha_sha256_batch(got, BATCH_VIEWS(views, buffers, &size, 1, n), NULL, mac, 0)
+               : libsha_sha256_batch(got, BATCH_VIEWS(views, buffers, &size, 1, n), ctx, NULL, 0)) == LIBSHA_OK
           && memcmp(got, want, 32 * n) == 0;
     return ok;
 }
@@ -300,17 +301,21 @@ static void batch_refusals(const char *impl)
     libsha_sha256_init(&dead);
     libsha_sha256_final(&dead, got);
     memset(got, 0x5a, 64);
-    ok = libsha_hmac_sha256_many_after(got, &mac, msgs, lens, 2, LIBSHA_DOUBLE) == LIBSHA_ERR_ARGUMENT;
-    ok &= libsha_sha256_many_after(got, &dead, msgs, lens, 2, 0) == LIBSHA_ERR_STATE;
-    ok &= libsha_sha256_many_after(got, NULL, msgs, lens, 2, 0) == LIBSHA_ERR_NULL;
-    ok &= libsha_hmac_sha256_many_after(got, NULL, msgs, lens, 2, 0) == LIBSHA_ERR_NULL;
-    ok &= libsha_hmac_sha256_many(got, NULL, 3, msgs, lens, 2, 0) == LIBSHA_ERR_NULL;
+    ok = libsha_sha256_batch(got, BATCH_POINTERS(msgs, lens, 2), NULL, &mac, LIBSHA_DOUBLE) == LIBSHA_ERR_ARGUMENT;
+    ok &= libsha_sha256_batch(got, BATCH_POINTERS(msgs, lens, 2), &dead, NULL, 0) == LIBSHA_ERR_STATE;
+    ok &= libsha_sha256_batch(got, NULL, &ctx, NULL, 0) == LIBSHA_ERR_NULL;
+    ok &= libsha_sha256_batch(got, BATCH_POINTERS(msgs, lens, 2), &ctx, &mac, 0) == LIBSHA_ERR_ARGUMENT; /* one start */
+    ok &= libsha_sha256_batch(got, &(libsha_batch){.layout = LIBSHA_VIEWS + 1, .n = 2, .msgs = msgs, .lens = lens},
+                              &ctx, NULL, 0) == LIBSHA_ERR_ARGUMENT;
+    ok &= libsha_sha256_batch(got, &(libsha_batch){.layout = -1, .n = 2, .msgs = msgs, .lens = lens}, NULL, NULL,
+                              0) == LIBSHA_ERR_ARGUMENT;
+    ok &= hmac_many_with_key(got, NULL, 3, BATCH_POINTERS(msgs, lens, 2), 0) == LIBSHA_ERR_NULL;
     if (sizeof(size_t) >= 8) /* past the limit less the prefix: refused before a byte is read */
-        ok &= libsha_sha256_many_after(got, &ctx, msgs, huge, 2, 0) == LIBSHA_ERR_TOO_LONG;
+        ok &= libsha_sha256_batch(got, BATCH_POINTERS(msgs, huge, 2), &ctx, NULL, 0) == LIBSHA_ERR_TOO_LONG;
     ok &= got[0] == 0x5a && got[63] == 0x5a; /* nothing written */
-    ok &= libsha_sha256_many_after((unsigned char *)&ctx, &ctx, msgs, lens, 2, 0) == LIBSHA_ERR_ARGUMENT;
-    ok &= libsha_hmac_sha256_many_after((unsigned char *)&mac + 100, &mac, msgs, lens, 2, 0) == LIBSHA_ERR_ARGUMENT;
-    ok &= libsha_sha256_many_after(got, &ctx, msgs, lens, 0, 0) == LIBSHA_OK;
+    ok &= libsha_sha256_batch((unsigned char *)&ctx, BATCH_POINTERS(msgs, lens, 2), &ctx, NULL, 0) == LIBSHA_ERR_ARGUMENT;
+    ok &= libsha_sha256_batch((unsigned char *)&mac + 100, BATCH_POINTERS(msgs, lens, 2), NULL, &mac, 0) == LIBSHA_ERR_ARGUMENT;
+    ok &= libsha_sha256_batch(got, BATCH_POINTERS(msgs, lens, 0), &ctx, NULL, 0) == LIBSHA_OK;
     check(ok, impl, "batch refusals", 0);
 }
 

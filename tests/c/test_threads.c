@@ -15,7 +15,7 @@
 
 #include "pattern251.h"
 
-#include "libsha.h"
+#include "libsha_dispatch.h"
 
 #define HASHERS 3
 #define SWITCHERS 2

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "cpu_features.h"
-#include "libsha.h"
+#include "libsha_dispatch.h"
 
 #define SSSE3 LIBSHA_ECX1_SSSE3
 #define SSE41 LIBSHA_ECX1_SSE41

@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "libsha.h"
+#include "libsha_dispatch.h"
 
 static const char *fuzz_select_row(unsigned selector)
 {

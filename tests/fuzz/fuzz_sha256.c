@@ -29,9 +29,10 @@
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
 
+#include "../c/batches.h"
 #include "bench.h"
 #include "fuzz_row.h"
-#include "libsha.h"
+#include "libsha_dispatch.h"
 
 static void openssl_sha256(const uint8_t *data, size_t len, unsigned char out[32])
 {
@@ -133,10 +134,10 @@ static void check_many(const uint8_t *msg, size_t len, unsigned seed)
     if (libsha_sha256_many(got, ptrs, lens, n, flags) != LIBSHA_OK || memcmp(got, expected, 32 * n) != 0)
         abort();
     memset(got, 0, sizeof got);
-    if (libsha_sha256_many_offsets32(got, msg, off32, n, flags) != LIBSHA_OK || memcmp(got, expected, 32 * n) != 0)
+    if (libsha_sha256_batch(got, BATCH_OFFSETS32(msg, off32, n), NULL, NULL, flags) != LIBSHA_OK || memcmp(got, expected, 32 * n) != 0)
         abort();
     memset(got, 0, sizeof got);
-    if (libsha_sha256_many_offsets64(got, msg, off64, n, flags) != LIBSHA_OK || memcmp(got, expected, 32 * n) != 0)
+    if (libsha_sha256_batch(got, BATCH_OFFSETS64(msg, off64, n), NULL, NULL, flags) != LIBSHA_OK || memcmp(got, expected, 32 * n) != 0)
         abort();
     { /* Arrow's binary views over the same pieces: short ones inline, the rest in msg */
         static unsigned char views[16 * MAX_MSGS];
@@ -154,14 +155,14 @@ static void check_many(const uint8_t *msg, size_t len, unsigned seed)
             }
         }
         memset(got, 0, sizeof got);
-        if (libsha_sha256_many_views(got, views, buffers, &size, 1, n, flags) != LIBSHA_OK
+        if (libsha_sha256_batch(got, BATCH_VIEWS(views, buffers, &size, 1, n), NULL, NULL, flags) != LIBSHA_OK
             || memcmp(got, expected, 32 * n) != 0)
             abort();
     }
     { /* the same digests as hex, made by the hashing call */
         static unsigned char text[64 * MAX_MSGS];
         static const char digit[] = "0123456789abcdef";
-        if (libsha_sha256_many_offsets64(text, msg, off64, n, flags | LIBSHA_HEX) != LIBSHA_OK)
+        if (libsha_sha256_batch(text, BATCH_OFFSETS64(msg, off64, n), NULL, NULL, flags | LIBSHA_HEX) != LIBSHA_OK)
             abort();
         for (i = 0; i < 32 * n; ++i)
             if (text[2 * i] != digit[expected[i] >> 4] || text[2 * i + 1] != digit[expected[i] & 15])
@@ -178,7 +179,7 @@ static void check_many(const uint8_t *msg, size_t len, unsigned seed)
             ++rows;
         }
         memset(got, 0, sizeof got);
-        if (libsha_sha256_many_rows(got, row_len ? msg : NULL, stride, row_len, rows, flags) != LIBSHA_OK
+        if (libsha_sha256_batch(got, BATCH_ROWS(row_len ? msg : NULL, stride, row_len, rows), NULL, NULL, flags) != LIBSHA_OK
             || memcmp(got, expected, 32 * rows) != 0)
             abort();
     }
@@ -187,7 +188,7 @@ static void check_many(const uint8_t *msg, size_t len, unsigned seed)
             int64_t keep = off64[i + 1];
             memset(got, 0x5a, sizeof got);
             off64[i + 1] = off64[i] - 1;
-            if (libsha_sha256_many_offsets64(got, msg, off64, n, flags) != LIBSHA_ERR_ARGUMENT || got[0] != 0x5a)
+            if (libsha_sha256_batch(got, BATCH_OFFSETS64(msg, off64, n), NULL, NULL, flags) != LIBSHA_ERR_ARGUMENT || got[0] != 0x5a)
                 abort();
             off64[i + 1] = keep;
             break;
@@ -230,21 +231,21 @@ static void check_after(const uint8_t *msg, size_t len, unsigned seed)
         pos += lens[n++];
         off64[n] = (int64_t)pos;
     }
-    if (libsha_sha256_many_after(got, &prefix, ptrs, lens, n, 0) != LIBSHA_OK || memcmp(got, want_prefix, 32 * n) != 0)
+    if (libsha_sha256_batch(got, BATCH_POINTERS(ptrs, lens, n), &prefix, NULL, 0) != LIBSHA_OK || memcmp(got, want_prefix, 32 * n) != 0)
         abort();
     memset(got, 0, sizeof got);
-    if (libsha_sha256_many_offsets64_after(got, &prefix, msg, off64, n, 0) != LIBSHA_OK
+    if (libsha_sha256_batch(got, BATCH_OFFSETS64(msg, off64, n), &prefix, NULL, 0) != LIBSHA_OK
         || memcmp(got, want_prefix, 32 * n) != 0)
         abort();
-    if (libsha_hmac_sha256_many_after(got, &key, ptrs, lens, n, 0) != LIBSHA_OK || memcmp(got, want_hmac, 32 * n) != 0)
+    if (libsha_sha256_batch(got, BATCH_POINTERS(ptrs, lens, n), NULL, &key, 0) != LIBSHA_OK || memcmp(got, want_hmac, 32 * n) != 0)
         abort();
     memset(got, 0, sizeof got);
-    if (libsha_hmac_sha256_many(got, msg, keylen, ptrs, lens, n, 0) != LIBSHA_OK || memcmp(got, want_hmac, 32 * n) != 0)
+    if (hmac_many_with_key(got, msg, keylen, BATCH_POINTERS(ptrs, lens, n), 0) != LIBSHA_OK || memcmp(got, want_hmac, 32 * n) != 0)
         abort();
     { /* the first piece's length as rows: every row the same bytes */
         size_t row = n > 0 ? lens[0] : 0, rows = n < 5 ? n : 5;
         memset(got, 0, sizeof got);
-        if (libsha_hmac_sha256_many_rows_after(got, &key, msg, 0, row, rows, 0) != LIBSHA_OK)
+        if (libsha_sha256_batch(got, BATCH_ROWS(msg, 0, row, rows), NULL, &key, 0) != LIBSHA_OK)
             abort();
         for (i = 0; i < rows; ++i)
             if (memcmp(got + 32 * i, want_hmac, 32) != 0)
@@ -252,10 +253,19 @@ static void check_after(const uint8_t *msg, size_t len, unsigned seed)
     }
     if (memcmp(&prefix, &prefix_before, sizeof prefix) != 0 || memcmp(&key, &key_before, sizeof key) != 0)
         abort(); /* read, never written */
-    if (libsha_hmac_sha256_many_after(got, &key, ptrs, lens, n, LIBSHA_DOUBLE) != LIBSHA_ERR_ARGUMENT)
+    if (libsha_sha256_batch(got, BATCH_POINTERS(ptrs, lens, n), NULL, &key, LIBSHA_DOUBLE) != LIBSHA_ERR_ARGUMENT)
         abort();
+    if (libsha_sha256_batch(got, BATCH_POINTERS(ptrs, lens, n), &prefix, &key, 0) != LIBSHA_ERR_ARGUMENT)
+        abort(); /* one start at most */
+    {
+        libsha_batch unknown = *BATCH_POINTERS(ptrs, lens, n);
+        unknown.layout = (seed & 1) ? LIBSHA_VIEWS + 1 + (int)(seed % 1000) : -1 - (int)(seed % 1000);
+        memset(got, 0x5a, 32);
+        if (libsha_sha256_batch(got, &unknown, NULL, NULL, 0) != LIBSHA_ERR_ARGUMENT || got[0] != 0x5a)
+            abort(); /* an unknown layout: refused, nothing read or written */
+    }
     libsha_sha256_wipe(&prefix);
-    if (libsha_sha256_many_after(got, &prefix, ptrs, lens, n, 0) != LIBSHA_ERR_STATE)
+    if (libsha_sha256_batch(got, BATCH_POINTERS(ptrs, lens, n), &prefix, NULL, 0) != LIBSHA_ERR_STATE)
         abort();
     libsha_hmac_sha256_wipe(&key);
 }
@@ -453,9 +463,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
     openssl_sha256(msg, len, expected);
     if (libsha_sha256(msg, len, got) != LIBSHA_OK || memcmp(got, expected, 32) != 0)
         abort();
-    memset(got, 0, sizeof got);
-    if (libsha_sha256_intlen(msg, (int)len, got) != LIBSHA_OK || memcmp(got, expected, 32) != 0)
-        abort(); /* fuzz inputs are far below INT_MAX */
     libsha_sha256_init(&ctx);
     for (pos = 0, i = 0; pos < len; pos += chunk, ++i) {
         chunk = 1 + (size_t)((input[1] * (i + 1) * 31u) % 129u); /* 1..129: crosses block borders */

@@ -140,28 +140,27 @@ def test_message_length_limit():
 @ctypes_internals
 def test_python_maps_the_length_limit_to_overflow_error():
     h = libsha.sha256()
-    h.update(bytes(4096))  # an update this long goes to a C context
+    h.update(bytes(4096))
     ctypes.c_uint64.from_buffer(h._ctx, 32).value = (1 << 61) - 1
     with pytest.raises(OverflowError, match="2\\*\\*61"):
-        h.update(bytes(4096))  # long updates reach C at once
-    h.update(b"a")  # a short one is kept in the object, and checked when C gets it
+        h.update(bytes(4096))
     with pytest.raises(OverflowError, match="2\\*\\*61"):
-        h.digest()
+        h.update(b"a")  # one call per update: short ones are checked at once too
 
 
 @ctypes_internals
-def test_a_refused_update_leaves_the_kept_bytes_hashed_once():
+def test_a_refused_update_leaves_the_context_as_it_was():
     h = libsha.sha256()
     h.update(bytes(4096))
     length = ctypes.c_uint64.from_buffer(h._ctx, 32)
-    length.value = (1 << 61) - 1 - 4096 - 5
-    h.update(b"12345")  # kept in the object
+    length.value = (1 << 61) - 1 - 5
+    h.update(b"12345")
     with pytest.raises(OverflowError):
-        h.update(bytes(4097))  # the kept bytes reach C, then this is refused
-    assert length.value == (1 << 61) - 1 - 4096 and h._parts == []
+        h.update(bytes(4097))
+    assert length.value == (1 << 61) - 1
     with pytest.raises(OverflowError):
-        h.update(bytes(4097))  # again: nothing hashed twice
-    assert length.value == (1 << 61) - 1 - 4096
+        h.update(b"x")  # again: nothing hashed twice
+    assert length.value == (1 << 61) - 1
 
 
 def test_bench_kernel_arguments():
@@ -203,9 +202,10 @@ def test_constants_mirrored_from_the_header():
     from libsha import dispatch
     from libsha.cli import include_dir
 
-    header = (Path(include_dir()) / "libsha.h").read_text()
+    header = "".join((Path(include_dir()) / name).read_text() for name in ("libsha.h", "libsha_dispatch.h"))
     defines = {m[1]: m[2] for m in re.finditer(r"#define LIBSHA_(\w+) \(?(-?\d+)u?\)?", header)}
-    mirrored = {k: v for k, v in vars(_native).items() if re.fullmatch(r"FILE_\w+|DIGEST_SIZE|BLOCK_SIZE|DOUBLE", k)}
+    mirrored = {k: v for k, v in vars(_native).items()
+                if re.fullmatch(r"FILE_\w+|DIGEST_SIZE|BLOCK_SIZE|DOUBLE|HEX|POINTERS|OFFSETS(32|64)|ROWS|VIEWS", k)}
     mirrored.update({k: v for k, v in vars(_errors).items() if re.fullmatch(r"OK|ERR_\w+", k)})
     mirrored.update({k: v for k, v in vars(dispatch).items() if re.fullmatch(r"USE_(?!ALL$)\w+", k)})
     for name, value in mirrored.items():
@@ -227,6 +227,11 @@ def test_constants_mirrored_from_the_header():
     struct = re.search(r"typedef struct libsha_files_control \{(.*?)\} libsha_files_control;", header, re.S)[1]
     fields = [(name, int(bits) // 8) for bits, name in re.findall(r"uint(\d+)_t (\w+);", struct)]
     assert [(name, ctypes.sizeof(t)) for name, t in _native.FilesControl._fields_] == fields
+    # libsha_batch: the same fields, in order (pointers, sizes and the int layout).
+    struct = re.search(r"typedef struct libsha_batch \{(.*?)\} libsha_batch;", header, re.S)[1]
+    struct = re.sub(r"/\*.*?\*/", "", struct, flags=re.S)
+    names = [name for declaration in struct.split(";") for name in re.findall(r"\**(\w+)\s*(?:,|$)", declaration.strip())]
+    assert [name for name, _ in _native.Batch._fields_] == names
 
 
 def test_the_internal_loops_are_declared_as_their_header_says():
@@ -242,22 +247,6 @@ def test_the_internal_loops_are_declared_as_their_header_says():
     assert defines == {k: v for k, v in vars(internal).items() if k.startswith("BENCH_")}
     assert all(name.startswith("libsha_internal_") for name in internal.SIGNATURES)
     assert not set(internal.SIGNATURES) & set(_native.SIGNATURES)
-
-
-def test_the_handle_that_keeps_the_gil_gives_only_declared_functions():
-    short = _native.lib_keeping_gil()
-    for name in _native.KEEPING_GIL:
-        assert getattr(short, name).argtypes == _native.SIGNATURES[name][1], name
-    with pytest.raises(AttributeError, match="not declared"):
-        short.libsha_sha256_many  # noqa: B018 (undeclared: its size_t arguments would be cut to int)
-
-
-def test_intlen_entry_point():
-    out = ctypes.create_string_buffer(b"\x5a" * 32, 32)
-    assert lib.libsha_sha256_intlen(b"abc", -1, out) == _errors.ERR_ARGUMENT
-    assert out.raw == b"\x5a" * 32
-    assert lib.libsha_sha256_intlen(b"abc", 3, out) == _errors.OK
-    assert out.raw == hashlib.sha256(b"abc").digest()
 
 
 def test_digests_written_into_new_bytes_objects_are_fresh():

@@ -13,10 +13,16 @@ import libsha
 from support.bitcoin import BLOCK, block_transactions
 from support.data import WIDEST_LANES, merkle_root_by_hashlib, pattern251, sha256d
 from libsha import _errors, _native
+from libsha._batch import offsets_batch, views_batch
 
 pytestmark = pytest.mark.core
 
 lib = _native.lib()
+
+
+def batch(out, descriptor, flags):
+    """libsha_sha256_batch from nothing: the return code."""
+    return lib.libsha_sha256_batch(out, ctypes.byref(descriptor), None, None, flags)
 
 
 def by_hashlib(messages, double=False):
@@ -73,17 +79,18 @@ def test_offsets_and_views_forms_on_every_implementation(lanes_row, rng, double)
         starts = [sum(map(len, messages[:i])) for i in range(n + 1)]
         data = b"".join(messages) or b"\0"
         expected = b"".join(by_hashlib(messages, double))
-        for name, kind in (("libsha_sha256_many_offsets32", ctypes.c_int32),
-                           ("libsha_sha256_many_offsets64", ctypes.c_int64)):
+        keep = ctypes.create_string_buffer(data, len(data))
+        for width, kind in ((4, ctypes.c_int32), (8, ctypes.c_int64)):
             out = ctypes.create_string_buffer(32 * n)
-            assert getattr(lib, name)(out, data, (kind * (n + 1))(*starts), n, flags) == _errors.OK
-            assert out.raw == expected, (name, n, double)
+            offsets = (kind * (n + 1))(*starts)
+            assert batch(out, offsets_batch(width, ctypes.addressof(keep), ctypes.addressof(offsets), n),
+                         flags) == _errors.OK
+            assert out.raw == expected, (width, n, double)
         out = ctypes.create_string_buffer(32 * n)
         buffers, sizes = (ctypes.c_void_p * 1)(), (ctypes.c_int64 * 1)(len(data))
-        keep = ctypes.create_string_buffer(data, len(data))
         buffers[0] = ctypes.addressof(keep)
-        views = views_of(messages, data, starts)
-        assert lib.libsha_sha256_many_views(out, views, buffers, sizes, 1, n, flags) == _errors.OK
+        views = ctypes.create_string_buffer(views_of(messages, data, starts))
+        assert batch(out, views_batch(ctypes.addressof(views), buffers, sizes, 1, n), flags) == _errors.OK
         assert out.raw == expected, ("views", n, double)
 
 
@@ -107,15 +114,15 @@ def test_input_forms():
     assert libsha.sha256_many([words, grid]) == by_hashlib([words.tobytes(), grid.tobytes()])
 
 
-def test_many_chunks_and_long_messages(rng):
+def test_many_slices_and_long_messages(rng):
     from libsha import _batch
 
-    messages = [rng.randbytes(rng.randrange(0, 3)) for _ in range(2 * _batch.CHUNK + 5)]
+    messages = [rng.randbytes(rng.randrange(0, 3)) for _ in range(2 * _batch.SLICE + 5)]
     assert libsha.sha256_many(messages) == by_hashlib(messages)
-    same = [rng.randbytes(33) for _ in range(_batch.CHUNK + 1)]  # one length: the cached offsets
+    same = [rng.randbytes(33) for _ in range(_batch.SLICE + 1)]  # one length: the cached offsets
     assert libsha.sha256_many(same) == by_hashlib(same)
     # Messages past the chunk's byte budget go in chunks of their own.
-    big = [b"a" * (_batch.CHUNK_BYTES // 2 + 1), b"b", b"c" * (_batch.CHUNK_BYTES + 3), b""]
+    big = [b"a" * (_batch.SLICE_BYTES // 2 + 1), b"b", b"c" * (_batch.SLICE_BYTES + 3), b""]
     assert libsha.sha256_many(big, threads=2) == by_hashlib(big)
 
 
@@ -123,7 +130,7 @@ def test_many_chunks_and_long_messages(rng):
 def test_threads_keep_the_order(rng, threads):
     from libsha import _batch
 
-    messages = [rng.randbytes(rng.randrange(200)) for _ in range(3 * _batch.CHUNK + 11)]
+    messages = [rng.randbytes(rng.randrange(200)) for _ in range(3 * _batch.SLICE + 11)]
     assert libsha.sha256_many(messages, threads=threads, double=True) == by_hashlib(messages, True)
 
 
@@ -177,8 +184,8 @@ def test_a_str_added_by_another_thread_is_still_refused():
     # Each chunk is checked as it is taken: nothing unchecked reaches C.
     from libsha import _batch
 
-    messages = [b"x"] * (_batch.CHUNK + 1) + ["late"]
-    with pytest.raises(TypeError, match=f"message {_batch.CHUNK + 1} is a str"):
+    messages = [b"x"] * (_batch.SLICE + 1) + ["late"]
+    with pytest.raises(TypeError, match=f"message {_batch.SLICE + 1} is a str"):
         libsha.sha256_many(messages)
 
 
@@ -293,17 +300,26 @@ def test_c_contracts():
     assert out.raw == hashlib.sha256(b"abc").digest() + hashlib.sha256(b"").digest() * 2
     assert lib.libsha_sha256_many(None, None, None, 0, 0) == _errors.OK
 
-    data = b"0123456789"
+    keep = ctypes.create_string_buffer(b"0123456789", 10)
+    data = ctypes.addressof(keep)
     for bad in ([0, 5, 3], [-1, 2, 3]):  # decreasing, negative
         out = out_buffer(2)
-        assert lib.libsha_sha256_many_offsets32(out, data, (ctypes.c_int32 * 3)(*bad), 2, 0) == _errors.ERR_ARGUMENT
-        assert lib.libsha_sha256_many_offsets64(out, data, (ctypes.c_int64 * 3)(*bad), 2, 0) == _errors.ERR_ARGUMENT
+        for width, kind in ((4, ctypes.c_int32), (8, ctypes.c_int64)):
+            offsets = (kind * 3)(*bad)
+            assert batch(out, offsets_batch(width, data, ctypes.addressof(offsets), 2), 0) == _errors.ERR_ARGUMENT
         assert out.raw == b"\x5a" * 64
-    assert lib.libsha_sha256_many_offsets64(out, None, (ctypes.c_int64 * 3)(0, 1, 2), 2, 0) == _errors.ERR_NULL
-    assert lib.libsha_sha256_many_offsets64(out, data, None, 2, 0) == _errors.ERR_NULL
+    offsets = (ctypes.c_int64 * 3)(0, 1, 2)
+    assert batch(out, offsets_batch(8, None, ctypes.addressof(offsets), 2), 0) == _errors.ERR_NULL
+    assert batch(out, offsets_batch(8, data, None, 2), 0) == _errors.ERR_NULL
+    assert lib.libsha_sha256_batch(out, None, None, None, 0) == _errors.ERR_NULL
+    unknown = offsets_batch(8, data, ctypes.addressof(offsets), 2)
+    unknown.layout = 5
+    assert batch(out, unknown, 0) == _errors.ERR_ARGUMENT
     offsets = (ctypes.c_int64 * 3)(2, 5, 9)  # a slice: the first offset above 0
-    assert lib.libsha_sha256_many_offsets64(out, data, offsets, 2, _native.DOUBLE) == _errors.OK
-    assert out.raw == sha256d(data[2:5]) + sha256d(data[5:9])
+    assert batch(out, offsets_batch(8, data, ctypes.addressof(offsets), 2), _native.DOUBLE) == _errors.OK
+    assert out.raw == sha256d(b"234") + sha256d(b"5678")
     # Output over the input is refused.
-    buffer = ctypes.create_string_buffer(data * 10)
-    assert lib.libsha_sha256_many_offsets32(buffer, buffer, (ctypes.c_int32 * 2)(0, 40), 1, 0) == _errors.ERR_ARGUMENT
+    buffer = ctypes.create_string_buffer(b"0123456789" * 10)
+    offsets32 = (ctypes.c_int32 * 2)(0, 40)
+    assert batch(buffer, offsets_batch(4, ctypes.addressof(buffer), ctypes.addressof(offsets32), 1),
+                 0) == _errors.ERR_ARGUMENT

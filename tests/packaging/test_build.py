@@ -38,7 +38,7 @@ def test_the_wheel_is_abi3_with_the_accelerator_or_py3_none_without(tmp_path, py
     names = zipfile.ZipFile(wheel).namelist()
     assert ("libsha/_accel.abi3.so" in names) == abi3
     assert "libsha/libsha.so" in names
-    assert "libsha/include/libsha.h" in names
+    assert "libsha/include/libsha.h" in names and "libsha/include/libsha_dispatch.h" in names
     assert "libsha/reference/sha256.py" in names and "shabench/cli.py" in names
     assert "libsha/reference/vectors/SHA256ShortMsg.rsp" in names
     assert not [n for n in names if n.startswith("libsha/src/")]

@@ -18,7 +18,7 @@ import libsha
 from support.paths import ROOT
 
 CHECK = ROOT / "tools" / "check_wheel.py"
-HEADER = ROOT / "libsha" / "include" / "libsha.h"
+INCLUDE = ROOT / "libsha" / "include"
 
 # tooling: it checks tools/check_wheel.py on stand-ins and on the installed library, which in the
 # sanitizer runs is an instrumented build that needs the sanitizers' runtimes.
@@ -32,7 +32,7 @@ lief = pytest.importorskip("lief", reason="lief is in the release extra (part of
 
 @functools.lru_cache(maxsize=None)
 def check_wheel_module():
-    """tools/check_wheel.py, whose reading of libsha.h the tests share."""
+    """tools/check_wheel.py, whose reading of the public headers the tests share."""
     spec = importlib.util.spec_from_file_location("check_wheel", CHECK)
     module = importlib.util.module_from_spec(spec)
     sys.modules["check_wheel"] = module  # its dataclasses look their module up there
@@ -41,9 +41,10 @@ def check_wheel_module():
 
 
 def api_names():
-    """What a library must export: libsha.h's API and the internal loops shabench calls."""
+    """What a library must export: the public headers' API and the internal loops shabench calls."""
     module = check_wheel_module()
-    return sorted(module.api_functions(HEADER.read_text()) | module.internal_functions())
+    header = "".join((INCLUDE / name).read_text() for name in module.HEADERS)
+    return sorted(module.api_functions(header) | module.internal_functions())
 
 
 def make_wheel(folder, tag, library, library_name="libsha.so", record_ok=True, wheel_tag=None, accelerator=None):
@@ -51,7 +52,8 @@ def make_wheel(folder, tag, library, library_name="libsha.so", record_ok=True, w
     the given library (and accelerator, as _accel.abi3.so), WHEEL and a RECORD."""
     package = Path(libsha.__file__).parent
     files = {f"libsha/{p.name}": p.read_bytes() for p in package.glob("*.py")}
-    files["libsha/include/libsha.h"] = HEADER.read_bytes()
+    for name in check_wheel_module().HEADERS:
+        files[f"libsha/include/{name}"] = (INCLUDE / name).read_bytes()
     files[f"libsha/{library_name}"] = Path(library).read_bytes()
     if accelerator is not None:
         files["libsha/_accel.abi3.so"] = Path(accelerator).read_bytes()
@@ -142,7 +144,7 @@ def test_a_missing_or_an_extra_export_is_refused(tmp_path):
     (tmp_path / "extra").mkdir()
     lib = stand_in(tmp_path, ["gcc"], ".so", names + ["sha256_transform_internal"])
     code, out = check(make_wheel(tmp_path / "extra", "linux_x86_64", lib))
-    assert code == 1 and "exports sha256_transform_internal, which libsha.h does not declare" in out, out
+    assert code == 1 and "exports sha256_transform_internal, which the public headers do not declare" in out, out
     (tmp_path / "no-bench").mkdir()
     lib = stand_in(tmp_path, ["gcc"], ".so", [n for n in names if n != "libsha_internal_bench"])
     code, out = check(make_wheel(tmp_path / "no-bench", "linux_x86_64", lib))
@@ -151,7 +153,7 @@ def test_a_missing_or_an_extra_export_is_refused(tmp_path):
 
 def test_the_public_header_has_no_benchmark_entry_point():
     module = check_wheel_module()
-    public, internal = module.api_functions(HEADER.read_text()), module.internal_functions()
+    public, internal = module.api_functions("".join((INCLUDE / name).read_text() for name in module.HEADERS)), module.internal_functions()
     assert internal and not public & internal
     from shabench import internal as shabench_internal
 
@@ -183,7 +185,7 @@ def test_a_windows_dll_with_a_foreign_import_is_refused(tmp_path):
                                 "{ return MessageBoxA(0, 0, 0, 0); }\n")
     code, out = check(make_wheel(tmp_path / "user32", "win_amd64", dll, library_name="libsha.dll"))
     assert code == 1 and "needs USER32.dll: not part of windows's C library" in out, out
-    assert "exports libsha_version_box, which libsha.h does not declare" in out, out
+    assert "exports libsha_version_box, which the public headers do not declare" in out, out
 
 
 def test_a_macos_library_needing_a_newer_macos_than_its_tag_is_refused(tmp_path):
