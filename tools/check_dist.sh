@@ -17,7 +17,7 @@ sdist=$(ls "$work"/sdist/libsha-*.tar.gz)
 tar tzf "$sdist" > "$work/sdist.txt"
 echo "sdist: $(basename "$sdist") ($(wc -l < "$work/sdist.txt") files)"
 # Everything needed, nothing stray.
-for needed in CMakeLists.txt cmake/libsha_family.cmake pyproject.toml libsha/include/libsha.h libsha/include/libsha_dispatch.h libsha/src/dispatch.c libsha/src/kernels/standard_1way.c reference/vectors/SHA256LongMsg.rsp cmake/toolchains/zig.cmake \
+for needed in CMakeLists.txt cmake/libsha_family.cmake pyproject.toml libsha/include/libsha.h libsha/include/libsha_dispatch.h libsha/src/dispatch/dispatch.c libsha/src/kernels/standard_1way.c reference/vectors/SHA256LongMsg.rsp cmake/toolchains/zig.cmake \
               shabench/cli.py tests/one_message/test_nist.py; do
   grep -q "^libsha-[^/]*/$needed$" "$work/sdist.txt" || { echo "sdist lacks $needed" >&2; exit 1; }
 done

@@ -3,7 +3,7 @@
     python tools/gen_tables.py            # rewrite the headers
     python tools/gen_tables.py --check    # exit 1 if one is stale
 
-libsha/src/selftest_vectors.h: known answers for the self-test (a fixed
+libsha/src/dispatch/selftest_vectors.h: known answers for the self-test (a fixed
 input; the answers come from reference/, never from the C code they check).
 libsha/src/kernels/body_padding_schedule.h: K + W for every round of the constant padding
 block that follows a 64-byte message, so SHA256D64 skips its schedule.
@@ -75,7 +75,7 @@ def render_selftest_vectors():
 
 
 OUTPUTS = {
-    "selftest_vectors.h": render_selftest_vectors,
+    "dispatch/selftest_vectors.h": render_selftest_vectors,
     "kernels/body_padding_schedule.h": render_padding_schedule,
 }
 

@@ -61,7 +61,7 @@ def test_an_unmarked_build_or_emulation_fails_and_a_marked_one_runs(pytester):
 @pytest.mark.parametrize("argv, marker", [
     (["cmake", "-S", "."], "build"),
     (["/usr/bin/ctest", "--test-dir", "b"], "build"),
-    (["x86_64-w64-mingw32-gcc", str(ROOT / "libsha" / "src" / "one_message.c")], "build"),
+    (["x86_64-w64-mingw32-gcc", str(ROOT / "libsha" / "src" / "one_message" / "one_message.c")], "build"),
     (["clang-14", "-c", str(ROOT / "libsha" / "src" / "kernels" / "avx2_8way.c")], "build"),
     ([sys.executable, "-m", "pip", "wheel", str(ROOT)], "build"),
     ([sys.executable, "-m", "build", "--sdist", str(ROOT)], "build"),

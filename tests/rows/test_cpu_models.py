@@ -4,7 +4,7 @@ machine is not (libsha.dispatch.decide_x86, the same pure decision detection run
 This module holds the synthetic CPUID fixtures: the one place in tests/ that names vendors'
 families and models. Each modeled CPU pins the table's entry and advice, and with SHA-NI and
 AVX-512 present or not, the row the automatic choice takes: a change to the table
-(libsha/src/cpu_models.c) is a deliberate change here.
+(libsha/src/dispatch/cpu_models.c) is a deliberate change here.
 """
 
 import pytest

@@ -3,7 +3,7 @@
 A row's name lists its kernels as Bitcoin Core prints them, `isa(1way,2way),isa(8way)`, so the set
 of instruction sets it names tells the rows apart: `having("x86_shani", "avx512")` is the row whose
 kernels are SHA-NI's and AVX-512's, whatever its name says beyond that. The names come from the
-library's C (libsha/src/registry.c, every row of every architecture, with the kernel families its
+library's C (libsha/src/dispatch/registry.c, every row of every architecture, with the kernel families its
 #if needs) where the source is here, else from the loaded library.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from support.paths import ROOT
 
-REGISTRY = ROOT / "libsha" / "src" / "registry.c"
+REGISTRY = ROOT / "libsha" / "src" / "dispatch" / "registry.c"
 
 
 def isas(name: str) -> frozenset[str]:

@@ -237,14 +237,14 @@ static inline void start_stream(struct lane *l, const struct libsha_stream_job *
     }
 }
 
-/* One stretch of a call's jobs in the lanes: its lanes, and the jobs still waiting. */
-struct stretch {
+/* One run of a call's jobs through the lanes: its lanes, and the jobs still waiting. */
+struct lane_run {
     struct lane lane[LIBSHA_MAX_LANES];
     size_t widest;  /* the row's widest many-message kernel */
     unsigned widths; /* the widths of its many-message kernels, as bits (LIBSHA_WIDTHS_OF) */
     size_t active;  /* lanes not IDLE */
     size_t waiting; /* the next job to take */
-    size_t n;       /* the stretch ends before job n */
+    size_t n;       /* the run ends before job n */
     int eager;      /* pad tails when a message starts (rows without many_last kernels) */
     int outer;      /* an outer hash follows each message's: LIBSHA_DOUBLE or an HMAC */
     const struct libsha_jobs *jobs;
@@ -264,7 +264,7 @@ struct stretch {
 };
 
 /* The lane's job is done: the lane takes the next waiting one, or goes IDLE when none is left. */
-static inline void take_next(struct stretch *st, struct lane *l)
+static inline void take_next(struct lane_run *st, struct lane *l)
 {
     if (st->waiting >= st->n) {
         l->stage = IDLE;
@@ -330,7 +330,7 @@ static void run_tails(const struct libsha_impl *impl, const struct libsha_jobs *
 }
 
 /* The tails put off so far, through the narrowest many_last kernel that holds them all (or the widest). */
-static void flush_deferred(struct stretch *st)
+static void flush_deferred(struct lane_run *st)
 {
     uint32_t *states[LIBSHA_MAX_LANES];
     size_t wl = st->last_widest, w;
@@ -350,7 +350,7 @@ static void flush_deferred(struct stretch *st)
 
 /* The lane's message is at its one-block tail: put off (state and tail kept), the lane free for the next
  * job; a full set of tails goes through now. */
-static inline void defer_tail(struct stretch *st, struct lane *l)
+static inline void defer_tail(struct lane_run *st, struct lane *l)
 {
     size_t i = st->deferred++;
     memcpy(st->deferred_state[i], l->state, sizeof st->deferred_state[i]);
@@ -361,7 +361,7 @@ static inline void defer_tail(struct stretch *st, struct lane *l)
 }
 
 /* The lane's segment is done: on to its next one, or its job is finished. */
-static inline void advance(struct stretch *st, struct lane *l)
+static inline void advance(struct lane_run *st, struct lane *l)
 {
     switch (l->stage) {
     case HEAD:
@@ -408,7 +408,7 @@ static inline void advance(struct stretch *st, struct lane *l)
 }
 
 /* Jobs first .. n - 1 into as many lanes as the widest kernel has. */
-static void fill_lanes(struct stretch *st, const struct libsha_impl *impl, const struct libsha_jobs *jobs,
+static void fill_lanes(struct lane_run *st, const struct libsha_impl *impl, const struct libsha_jobs *jobs,
                        size_t first, size_t n)
 {
     size_t i;
@@ -430,7 +430,7 @@ static void fill_lanes(struct stretch *st, const struct libsha_impl *impl, const
 }
 
 /* Up to w busy lanes, in lane order; returns how many. */
-static size_t pick_lanes(struct stretch *st, size_t w, struct lane *picked[])
+static size_t pick_lanes(struct lane_run *st, size_t w, struct lane *picked[])
 {
     size_t i, used = 0;
     for (i = 0; i < st->widest && used < w; ++i)
@@ -452,7 +452,7 @@ static int at_short_tails(struct lane *const picked[], size_t used)
 
 /* The picked lanes' last blocks, padded in registers, through the wl-lane many_last kernel (run_tails);
  * each lane's digest goes out and it takes its next message. */
-static void run_last_blocks(const struct libsha_impl *impl, struct stretch *st, struct lane *const picked[],
+static void run_last_blocks(const struct libsha_impl *impl, struct lane_run *st, struct lane *const picked[],
                             size_t used, size_t wl)
 {
     uint32_t *states[LIBSHA_MAX_LANES];
@@ -471,7 +471,7 @@ static void run_last_blocks(const struct libsha_impl *impl, struct stretch *st, 
 
 /* The picked lanes' next blocks, as many as the shortest segment among them has left, through the w-lane
  * kernel (the transform for one); lanes at the end of a segment move on to the next. */
-static void run_picked(const struct libsha_impl *impl, struct stretch *st, struct lane *const picked[], size_t used,
+static void run_picked(const struct libsha_impl *impl, struct lane_run *st, struct lane *const picked[], size_t used,
                        size_t w)
 {
     uint32_t spare[LIBSHA_MAX_LANES][8];
@@ -506,7 +506,7 @@ static void run_picked(const struct libsha_impl *impl, struct stretch *st, struc
  * kernel) or runs their next blocks. */
 static void run_lanes(const struct libsha_impl *impl, const struct libsha_jobs *jobs, size_t first, size_t n)
 {
-    struct stretch st;
+    struct lane_run st;
     fill_lanes(&st, impl, jobs, first, n);
     while (st.active > 0) {
         struct lane *picked[LIBSHA_MAX_LANES];
@@ -596,7 +596,7 @@ static size_t streak_width(const struct libsha_impl *impl, const struct libsha_s
  * goes through in step: whole through the row's widest many_whole kernel,
  * state and tails in registers (a fixed-width column is all such streaks),
  * from nothing or from a start; after a start on a row without one, through
- * run_streak_after. The other messages go through the lanes, in stretches
+ * run_streak_after. The other messages go through the lanes, in runs
  * between the streaks. */
 static void run_messages(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
 {
