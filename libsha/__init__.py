@@ -35,31 +35,31 @@ import sys as _sys
 # submodule of that name). __all__ and __dir__ read it; the imports type
 # checkers see below are checked against it by tests/packaging/test_package_layout.py.
 _HOMES = {
-    "sha256": "_hash",
-    "new": "_hash",
-    "sha256_digest": "_oneshot",
-    "sha256_hexdigest": "_oneshot",
-    "sha256d64": "_oneshot",
-    "HMAC": "_hmac",
-    "hmac_new": "_hmac",
-    "hmac_sha256": "_hmac",
-    "sha256_many": "_many_messages",
-    "hmac_sha256_many": "_many_messages",
-    "tagged_hash": "_tagged",
-    "tagged_hash_many": "_tagged",
-    "merkle_root": "_merkle",
-    "pbkdf2_hmac": "_pbkdf2",
-    "pbkdf2_hmac_many": "_pbkdf2",
-    "hkdf": "_hkdf",
-    "hkdf_extract": "_hkdf",
-    "hkdf_expand": "_hkdf",
-    "HKDF": "_hkdf",
-    "HKDFExpand": "_hkdf",
+    "sha256": "_one.sha256",
+    "new": "_one.sha256",
+    "sha256_digest": "_one.oneshot",
+    "sha256_hexdigest": "_one.oneshot",
+    "sha256d64": "_one.oneshot",
+    "HMAC": "_one.hmac",
+    "hmac_new": "_one.hmac",
+    "hmac_sha256": "_one.hmac",
+    "sha256_many": "_many.messages",
+    "hmac_sha256_many": "_many.messages",
+    "tagged_hash": "_many.tagged",
+    "tagged_hash_many": "_many.tagged",
+    "merkle_root": "_many.merkle",
+    "pbkdf2_hmac": "_kdf.pbkdf2",
+    "pbkdf2_hmac_many": "_kdf.pbkdf2",
+    "hkdf": "_kdf.hkdf",
+    "hkdf_extract": "_kdf.hkdf",
+    "hkdf_expand": "_kdf.hkdf",
+    "HKDF": "_kdf.hkdf",
+    "HKDFExpand": "_kdf.hkdf",
     "AlreadyFinalized": "_errors",
     "InvalidKey": "_errors",
     "sha256_file": "_files",
     "sha256_files": "_files",
-    "update_many": "_many_streams",
+    "update_many": "_many.streams",
     "library_version": "_native",
     "ConfigurationError": "_errors",
     "LibraryLoadError": "_errors",
@@ -81,28 +81,28 @@ if TYPE_CHECKING:
     from ._errors import NonContiguousError as NonContiguousError
     from ._files import sha256_file as sha256_file
     from ._files import sha256_files as sha256_files
-    from ._hash import new as new
-    from ._hash import sha256 as sha256
-    from ._hkdf import HKDF as HKDF
-    from ._hkdf import HKDFExpand as HKDFExpand
-    from ._hkdf import hkdf as hkdf
-    from ._hkdf import hkdf_expand as hkdf_expand
-    from ._hkdf import hkdf_extract as hkdf_extract
-    from ._hmac import HMAC as HMAC
-    from ._hmac import hmac_new as hmac_new
-    from ._hmac import hmac_sha256 as hmac_sha256
-    from ._many_messages import hmac_sha256_many as hmac_sha256_many
-    from ._many_messages import sha256_many as sha256_many
-    from ._merkle import merkle_root as merkle_root
+    from ._one.sha256 import new as new
+    from ._one.sha256 import sha256 as sha256
+    from ._kdf.hkdf import HKDF as HKDF
+    from ._kdf.hkdf import HKDFExpand as HKDFExpand
+    from ._kdf.hkdf import hkdf as hkdf
+    from ._kdf.hkdf import hkdf_expand as hkdf_expand
+    from ._kdf.hkdf import hkdf_extract as hkdf_extract
+    from ._one.hmac import HMAC as HMAC
+    from ._one.hmac import hmac_new as hmac_new
+    from ._one.hmac import hmac_sha256 as hmac_sha256
+    from ._many.messages import hmac_sha256_many as hmac_sha256_many
+    from ._many.messages import sha256_many as sha256_many
+    from ._many.merkle import merkle_root as merkle_root
     from ._native import library_version as library_version
-    from ._oneshot import sha256_digest as sha256_digest
-    from ._pbkdf2 import pbkdf2_hmac as pbkdf2_hmac
-    from ._pbkdf2 import pbkdf2_hmac_many as pbkdf2_hmac_many
-    from ._oneshot import sha256_hexdigest as sha256_hexdigest
-    from ._oneshot import sha256d64 as sha256d64
-    from ._tagged import tagged_hash as tagged_hash
-    from ._tagged import tagged_hash_many as tagged_hash_many
-    from ._many_streams import update_many as update_many
+    from ._one.oneshot import sha256_digest as sha256_digest
+    from ._kdf.pbkdf2 import pbkdf2_hmac as pbkdf2_hmac
+    from ._kdf.pbkdf2 import pbkdf2_hmac_many as pbkdf2_hmac_many
+    from ._one.oneshot import sha256_hexdigest as sha256_hexdigest
+    from ._one.oneshot import sha256d64 as sha256d64
+    from ._many.tagged import tagged_hash as tagged_hash
+    from ._many.tagged import tagged_hash_many as tagged_hash_many
+    from ._many.streams import update_many as update_many
 del TYPE_CHECKING  # not a public name
 
 

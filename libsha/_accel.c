@@ -662,10 +662,11 @@ static int by_address(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* update_many(hashers, chunks, hmac): lists of one length, checked by _many_streams.update_many (one
- * kind, each hasher once, each chunk a C-contiguous buffer); checked again here where a mistake
- * would reach memory. The objects' locks are taken in address order, the one order every call
- * takes them in, so calls sharing objects cannot deadlock. */
+/* update_many(hashers, chunks, hmac): lists of one length, checked by _many/streams.py's update_many,
+ * the one place its arguments are checked and its errors worded (one kind, each hasher once, each
+ * chunk a C-contiguous buffer). What would reach memory or a lock if that were bypassed is refused
+ * here as a bad internal call. The objects' locks are taken in address order, the one order every
+ * call takes them in, so calls sharing objects cannot deadlock. */
 static PyObject *update_many(PyObject *module, PyObject *args)
 {
     PyObject *hashers, *chunks, *result = NULL, **order = NULL;
@@ -678,8 +679,10 @@ static PyObject *update_many(PyObject *module, PyObject *args)
     (void)module;
     if (!PyArg_ParseTuple(args, "O!O!p:update_many", &PyList_Type, &hashers, &PyList_Type, &chunks, &hmac))
         return NULL;
-    if ((n = PyList_Size(hashers)) != PyList_Size(chunks))
-        return PyErr_Format(PyExc_ValueError, "update_many: %zd hashers, %zd chunks", n, PyList_Size(chunks));
+    if ((n = PyList_Size(hashers)) != PyList_Size(chunks)) {
+        PyErr_BadInternalCall();
+        return NULL;
+    }
     if (ready() < 0)
         return NULL;
     if (n == 0)
@@ -696,7 +699,7 @@ static PyObject *update_many(PyObject *module, PyObject *args)
     for (i = 0; i < n; ++i) {
         PyObject *h = PyList_GetItem(hashers, i);
         if ((PyObject *)Py_TYPE(h) != (hmac ? hmac_type : sha256_type)) {
-            PyErr_Format(PyExc_TypeError, "update_many: hasher %zd is not a libsha.%s", i, hmac ? "HMAC" : "sha256");
+            PyErr_BadInternalCall();
             goto done;
         }
         ctxs[i] = CONTEXT(h, hmac ? &HMAC_KIND : &SHA256_KIND);
@@ -709,8 +712,8 @@ static PyObject *update_many(PyObject *module, PyObject *args)
     }
     qsort(order, (size_t)n, sizeof *order, by_address);
     for (i = 1; i < n; ++i)
-        if (order[i] == order[i - 1]) {
-            PyErr_SetString(PyExc_ValueError, "update_many: a hasher given twice");
+        if (order[i] == order[i - 1]) { /* its lock would be taken twice */
+            PyErr_BadInternalCall();
             goto done;
         }
     for (i = 0; i < n; ++i) /* every lock exists before any is taken: the GIL goes below */

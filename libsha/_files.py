@@ -69,7 +69,7 @@ def _small_file(f: Any) -> int:
 
 def _digest(f: Any, hashed: Callable[[int], None] | None = None) -> bytes:
     """The file's digest; hashed(n), if given, after each n bytes (it may raise to stop)."""
-    from ._hash import sha256
+    from ._one.sha256 import sha256
 
     h = sha256()
     if isinstance(f, io.BytesIO):  # in memory already: hashed in place, as hashlib.file_digest does

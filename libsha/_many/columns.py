@@ -10,16 +10,16 @@ import ctypes
 import importlib
 import sys
 
-from . import _native
-from ._errors import NonContiguousError
-from ._errors import a_type, check
-from ._batch import hash_list, offsets_batch, rows_batch, run_batch, views_batch
+from .. import _native
+from .._errors import NonContiguousError
+from .._errors import a_type, check
+from .batch import hash_list, offsets_batch, rows_batch, run_batch, views_batch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from ._starts import Start
+    from .starts import Start
 
 # Arrow types whose layout is validity, offsets, data: offsets of 32 or 64 bits;
 # and those of validity, 16-byte views, data buffers.

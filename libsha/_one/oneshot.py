@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import ctypes
 
-from . import _native
-from ._buffers import borrow
-from ._errors import check
+from .. import _native
+from .._binding import take_accelerated
+from .._buffers import borrow
+from .._errors import check
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,9 +29,7 @@ def sha256_hexdigest(data: Buffer = b"", /) -> str:
     return sha256_digest(data).hex()
 
 
-if _native.ACCEL is not None:  # the same calls as C functions (libsha/_accel.c)
-    sha256_digest = _native.ACCEL.sha256_digest  # noqa: F811
-    sha256_hexdigest = _native.ACCEL.sha256_hexdigest  # noqa: F811
+take_accelerated(globals(), "sha256_digest", "sha256_hexdigest")  # the accelerator's where it loads
 
 
 def sha256d64(data: Buffer, /) -> bytes:

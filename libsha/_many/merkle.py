@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ctypes
 
-from . import _native
-from ._buffers import borrow, contiguous_view, item_view
-from ._errors import check
+from .. import _native
+from .._buffers import borrow, contiguous_view, item_view
+from .._errors import check
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

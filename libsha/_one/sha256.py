@@ -5,9 +5,11 @@ from __future__ import annotations
 import ctypes
 from _thread import allocate_lock
 
-from . import _native, _state
-from ._buffers import borrow
-from ._errors import check, refuse
+from .. import _native
+from .._binding import take_accelerated
+from . import state as _state
+from .._buffers import borrow
+from .._errors import check, refuse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -126,11 +128,11 @@ class sha256:
 
 _SEALED = True
 
-if _native.ACCEL is not None:  # the same object as C methods (libsha/_accel.c); the classes above are the ctypes path
-    _python_sha256 = sha256
-    sha256 = _native.ACCEL.sha256  # type: ignore[misc]  # noqa: F811
+_ctypes_sha256 = sha256
+take_accelerated(globals(), "sha256")  # the accelerator's type where it loads (libsha/_accel.c)
+if sha256 is not _ctypes_sha256:
     for _name in ("midstate", "from_midstate"):  # the C type's too: one definition, over its state()
-        setattr(sha256, _name, _python_sha256.__dict__[_name])
+        setattr(sha256, _name, _ctypes_sha256.__dict__[_name])
 
 _NAMES = frozenset({"sha256", "sha-256", "sha2-256"})  # hashlib's and OpenSSL's names for it, in any case
 

@@ -6,9 +6,9 @@ import ctypes
 import hmac as _hmac
 import operator
 
-from . import _native
-from ._buffers import borrow
-from ._errors import AlreadyFinalized, InvalidKey, check
+from .. import _native
+from .._buffers import borrow
+from .._errors import AlreadyFinalized, InvalidKey, check
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,8 +17,6 @@ if TYPE_CHECKING:
     from typing_extensions import Buffer
 
 MAX_LENGTH = 255 * _native.DIGEST_SIZE
-# The one call as a C function (libsha/_accel.c), where the accelerator loads.
-_accel_hkdf = _native.ACCEL.hkdf if _native.ACCEL is not None else None
 
 
 def _length(length: object) -> int:
@@ -45,15 +43,11 @@ def hkdf(key_material: Buffer, length: int = 32, salt: Buffer | None = None, inf
     """HKDF-SHA256 of key_material: extract (under salt; None is RFC 5869's 32 zero bytes), then
     expand to `length` bytes (0 to 8160) with info, in one C call; the PRK never reaches Python."""
     length = _length(length)
-    if _accel_hkdf is not None:
-        return _accel_hkdf(key_material, length, salt, info)  # type: ignore[no-any-return]
+    if _native.ACCEL is not None:  # the one call as a C function (libsha/_accel.c)
+        return _native.ACCEL.hkdf(key_material, length, salt, info)  # type: ignore[no-any-return]
     lib = _native.lib()
     out = ctypes.create_string_buffer(max(length, 1))
     salt_bytes, info_bytes = _optional(salt), _optional(info)
-    if type(key_material) is bytes and type(salt_bytes) is bytes and type(info_bytes) is bytes:
-        check(lib.libsha_hkdf_sha256(out, length, salt_bytes, len(salt_bytes), key_material, len(key_material),
-                                     info_bytes, len(info_bytes)), "hkdf")
-        return _take(out, length)
     with borrow(key_material, "key_material") as (ikm, ikm_len), borrow(salt_bytes, "salt") as (sp, slen), \
             borrow(info_bytes, "info") as (ip, ilen):
         check(lib.libsha_hkdf_sha256(out, length, sp, slen, ikm, ikm_len, ip, ilen), "hkdf")

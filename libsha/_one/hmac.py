@@ -5,9 +5,11 @@ from __future__ import annotations
 import ctypes
 from _thread import allocate_lock
 
-from . import _native, _state
-from ._buffers import borrow
-from ._errors import check, refuse
+from .. import _native
+from .._binding import take_accelerated
+from . import state as _state
+from .._buffers import borrow
+from .._errors import check, refuse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -108,9 +110,7 @@ class HMAC:
         return f"<libsha.{self.name} object @ {id(self):#x}>"
 
 
-if _native.ACCEL is not None:  # the same call and object in C (libsha/_accel.c)
-    hmac_sha256 = _native.ACCEL.hmac_sha256  # noqa: F811
-    HMAC = _native.ACCEL.HMAC  # type: ignore[misc]  # noqa: F811
+take_accelerated(globals(), "hmac_sha256", "HMAC")  # the accelerator's where it loads (libsha/_accel.c)
 
 
 def hmac_new(key: Buffer, msg: Buffer | None = None) -> HMAC:

@@ -10,9 +10,9 @@ from array import array
 from bisect import bisect_right
 from itertools import accumulate
 
-from . import _native
-from ._buffers import item_view
-from ._errors import check
+from .. import _native
+from .._buffers import item_view
+from .._errors import check
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Buffer
 
-    from ._starts import Start
+    from .starts import Start
 
 # A list goes to C in slices: up to SLICE messages or SLICE_BYTES bytes joined.
 # Small enough that the joined bytes reuse heap memory instead of faulting in
@@ -79,11 +79,11 @@ def _slices(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[list[Any] | tup
     Each slice is taken and checked under the GIL, so a list another
     thread changes meanwhile never hands C an unchecked object.
     """
-    start = 0
-    while start < len(msgs):
-        part = msgs[start : start + SLICE]
+    first = 0
+    while first < len(msgs):
+        part = msgs[first : first + SLICE]
         if not _PLAIN.issuperset(map(type, part)):
-            part = [m if type(m) in _PLAIN else _message(start + i, m) for i, m in enumerate(part)]
+            part = [m if type(m) in _PLAIN else _message(first + i, m) for i, m in enumerate(part)]
         lengths = list(map(len, part))
         count = len(part)
         if lengths.count(lengths[0]) == count:  # one length (records, hashes): no sums to run
@@ -94,7 +94,7 @@ def _slices(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[list[Any] | tup
             count = max(1, bisect_right(offsets, SLICE_BYTES) - 1)
             part, offsets = part[:count], offsets[: count + 1]
         yield part, offsets, count
-        start += count
+        first += count
 
 
 _uniform_cache: dict[int, array[int]] = {}
@@ -112,10 +112,10 @@ def _uniform_offsets(length: int, count: int) -> array[int]:
     return offsets
 
 
-def _hash_slice(part: list[Any] | tuple[Any, ...], offsets: array[int], count: int, flags: int,
+def _hash_slice(messages: list[Any] | tuple[Any, ...], offsets: array[int], count: int, flags: int,
                 start: Start | None) -> ctypes.Array[ctypes.c_char]:
     # In a worker thread, join copies a slice of 1 MiB or more without the GIL too.
-    data = b"".join(part)
+    data = b"".join(messages)
     out = ctypes.create_string_buffer((64 if flags & _native.HEX else 32) * count)
     batch = offsets_batch(8, ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value, offsets.buffer_info()[0], count)
     check(hash_batch(ctypes.addressof(out), batch, start, flags))
@@ -160,15 +160,15 @@ _STEP = {_native.POINTERS: (("msgs", ctypes.sizeof(ctypes.c_void_p)), ("lens", c
          _native.OFFSETS32: (("offsets32", 4),), _native.OFFSETS64: (("offsets64", 8),), _native.VIEWS: (("views", 16),)}
 
 
-def batch_part(batch: _native.Batch, start: int, stop: int) -> _native.Batch:
-    """Messages [start, stop) of batch, as a batch of their own (no byte copied: offsets need no rebasing,
+def batch_part(batch: _native.Batch, first: int, stop: int) -> _native.Batch:
+    """Messages [first, stop) of batch, as a batch of their own (no byte copied: offsets need no rebasing,
     the C side reads data + offsets[i])."""
     part = _native.Batch.from_buffer_copy(batch)
-    part.n = stop - start
+    part.n = stop - first
     if batch.layout == _native.ROWS:
-        part.data = (batch.data or 0) + batch.stride * start if batch.len else batch.data
+        part.data = (batch.data or 0) + batch.stride * first if batch.len else batch.data
     for field, size in _STEP.get(batch.layout, ()):
-        setattr(part, field, getattr(batch, field) + size * start)
+        setattr(part, field, getattr(batch, field) + size * first)
     return part
 
 
@@ -200,7 +200,7 @@ PARTS_PER_WORKER = 2
 
 def run_parts(call: Callable[[int, int], int], n: int, workers: int, what: str = "",
               bytes_before: Callable[[int], int] | None = None) -> None:
-    """call(start, stop) over [0, n) in contiguous parts of about equal work, on up to `workers` threads.
+    """call(first, stop) over [0, n) in contiguous parts of about equal work, on up to `workers` threads.
 
     Each part is one C call that releases the GIL; the first error is raised.
     bytes_before(i), the bytes of messages 0 .. i - 1, splits a batch by its
@@ -221,9 +221,9 @@ def run_parts(call: Callable[[int, int], int], n: int, workers: int, what: str =
     from threading import Thread
 
     todo: SimpleQueue[tuple[int, int]] = SimpleQueue()
-    for start, stop in zip(bounds[:-1], bounds[1:]):
-        if start < stop:
-            todo.put((start, stop))
+    for first, stop in zip(bounds[:-1], bounds[1:]):
+        if first < stop:
+            todo.put((first, stop))
     codes: list[int] = []
 
     def take_parts() -> None:

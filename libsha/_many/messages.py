@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from . import _adapters, _native
-from ._batch import hash_list
-from ._cpus import worker_count
-from ._starts import Start, after_prefix, under_key
+from . import columns
+from .. import _native
+from .batch import hash_list
+from .._cpus import worker_count
+from .starts import Start, after_prefix, under_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,10 +77,10 @@ def hash_messages(messages: Any, flags: int, count: int, as_hex: bool, arrow_typ
     """The batch functions' common body: the messages' kind picks the adapter; `name` is the caller's, for errors."""
     adapter = _adapter_for(messages)
     if arrow_type is not None:
-        if adapter is not _adapters.arrow and adapter is not _adapters.pandas_series:
+        if adapter is not columns.arrow and adapter is not columns.pandas_series:
             raise TypeError(f"arrow_type applies to Arrow columns (pyarrow Arrays, Arrow-backed pandas Series), "
                             f"not a {type(messages).__name__}")
-        return adapter(messages, flags, count, as_hex, _adapters.digest_type(arrow_type, as_hex), start=start)
+        return adapter(messages, flags, count, as_hex, columns.digest_type(arrow_type, as_hex), start=start)
     if adapter is not None:
         return adapter(messages, flags, count, as_hex, start=start)
     if isinstance(messages, (str, bytes, bytearray, memoryview)):
@@ -103,18 +104,18 @@ _ONE_MESSAGE = {"sha256_many": "libsha.sha256_digest", "hmac_sha256_many": "libs
 
 
 def _adapter_for(messages: object) -> Callable[..., Any] | None:
-    """The _adapters function for a column or array object, or None for a collection."""
+    """The columns function for a column or array object, or None for a collection."""
     # Only an object of an imported module can be one of its types: nothing is imported here.
     modules = sys.modules
     numpy, pyarrow, polars, pandas = (modules.get(m) for m in ("numpy", "pyarrow", "polars", "pandas"))
     if numpy is not None and isinstance(messages, numpy.ndarray):
-        return _adapters.numpy_rows
+        return columns.numpy_rows
     if pyarrow is not None and isinstance(messages, (pyarrow.Array, pyarrow.ChunkedArray)):
-        return _adapters.arrow
+        return columns.arrow
     if polars is not None and isinstance(messages, polars.Series):
-        return _adapters.polars_series
+        return columns.polars_series
     if pandas is not None and isinstance(messages, pandas.Series):
-        return _adapters.pandas_series
+        return columns.pandas_series
     return None
 
 

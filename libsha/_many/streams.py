@@ -5,11 +5,11 @@ from __future__ import annotations
 import ctypes
 from contextlib import ExitStack
 
-from . import _native
-from ._buffers import borrow, item_view
-from ._errors import a_type, check
-from ._hash import sha256
-from ._hmac import HMAC
+from .. import _native
+from .._buffers import borrow, item_view
+from .._errors import a_type, check
+from .._one import hmac as _hmac
+from .._one import sha256 as _sha256
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 _WHAT = "chunks are bytes-like objects"
 
 
-def update_many(hashers: Iterable[sha256 | HMAC], chunks: Iterable[Buffer], /) -> None:
+def update_many(hashers: Iterable[_sha256.sha256 | _hmac.HMAC], chunks: Iterable[Buffer], /) -> None:
     """hashers[i].update(chunks[i]) for every i, in one call that hashes the streams' whole blocks
     together, several at once in the CPU's lanes (libsha.dispatch.lanes() of them), without the GIL.
 
@@ -75,6 +75,7 @@ def _contexts(hashers: list[Any], held: ExitStack) -> list[int]:
 
 def _kind(hashers: list[Any]) -> bool:
     """Whether the hashers are HMAC objects (else sha256 ones); TypeError for a mix or anything else."""
+    sha256, HMAC = _sha256.sha256, _hmac.HMAC  # (the path's types, looked up at the call)
     hmac = isinstance(hashers[0], HMAC)
     for i, h in enumerate(hashers):
         if isinstance(h, HMAC) != hmac or not isinstance(h, (sha256, HMAC)):

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import ctypes
 
-from . import _native
-from ._buffers import borrow
-from ._errors import ERR_ARGUMENT, a_type, check
+from .. import _native
+from .._buffers import borrow
+from .._errors import ERR_ARGUMENT, a_type, check
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

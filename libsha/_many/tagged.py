@@ -3,9 +3,9 @@ block made once per tag and, for a batch, hashed once and every lane started fro
 
 from __future__ import annotations
 
-from ._buffers import contiguous_view
-from ._errors import a_type
-from ._oneshot import sha256_digest
+from .._buffers import contiguous_view
+from .._errors import a_type
+from .._one import oneshot
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def tag_block(tag: str | Buffer) -> bytes:
             raise TypeError(f"tag is str or bytes-like, not {a_type(tag)}") from None
     block = _BLOCKS.get(key)
     if block is None:
-        block = sha256_digest(key) * 2
+        block = oneshot.sha256_digest(key) * 2
         if len(_BLOCKS) >= _MAX_TAGS:
             _BLOCKS.clear()
         _BLOCKS[key] = block
@@ -46,8 +46,8 @@ def tagged_hash(tag: str | Buffer, message: Buffer) -> bytes:
     """BIP-340's hash_tag(message): SHA-256(SHA-256(tag) || SHA-256(tag) || message), as 32 bytes."""
     block = tag_block(tag)
     if type(message) is bytes and len(message) < _JOIN_BELOW:
-        return sha256_digest(block + message)
-    from ._hash import sha256
+        return oneshot.sha256_digest(block + message)
+    from .._one.sha256 import sha256
 
     h = sha256(block)
     h.update(message)  # TypeError for str and non-buffers, as sha256's
@@ -58,9 +58,9 @@ def tagged_hash_many(tag: str | Buffer, messages: Any, *, threads: int = 1, hex:
                      arrow_type: Any = None) -> Any:
     """tagged_hash(tag, m) of each message, as sha256_many takes and gives them (a list, numpy rows,
     an Arrow, polars or pandas column); the tag's block is hashed once for the batch."""
-    from ._many_messages import _flag, hash_messages
-    from ._cpus import worker_count
-    from ._starts import after_prefix
+    from .messages import _flag, hash_messages
+    from .._cpus import worker_count
+    from .starts import after_prefix
 
     as_hex = _flag(hex, "hex")
     count = worker_count(threads, "threads")

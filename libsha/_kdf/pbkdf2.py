@@ -6,11 +6,11 @@ import ctypes
 import operator
 from contextlib import ExitStack
 
-from . import _native
-from ._batch import run_parts
-from ._buffers import borrow, contiguous_view, item_view
-from ._errors import a_type, check
-from ._cpus import worker_count
+from .. import _native
+from .._many.batch import run_parts
+from .._buffers import borrow, contiguous_view, item_view
+from .._errors import a_type, check
+from .._cpus import worker_count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -159,10 +159,10 @@ def pbkdf2_hmac_many(hash_name: str, passwords: Any, salts: Any, iterations: int
         s_base, sl_base = ctypes.addressof(salt_ptrs), ctypes.addressof(salt_lens)
         size_p, size_l = ctypes.sizeof(ctypes.c_void_p), ctypes.sizeof(ctypes.c_size_t)
 
-        def call(start: int, stop: int) -> int:
+        def call(first: int, stop: int) -> int:
             return int(lib.libsha_pbkdf2_hmac_sha256_many(
-                base + start * length, length, pw_base + start * size_p, pwl_base + start * size_l,
-                s_base + start * size_p, sl_base + start * size_l, stop - start, count))
+                base + first * length, length, pw_base + first * size_p, pwl_base + first * size_l,
+                s_base + first * size_p, sl_base + first * size_l, stop - first, count))
 
         blocks = -(-length // 32)
         run_parts(call, n, workers, "pbkdf2_hmac_many", lambda i: i * count * blocks * 128)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import ctypes
 
-from . import _native
-from ._buffers import borrow
-from ._errors import a_type, check
+from .. import _native
+from .._buffers import borrow
+from .._errors import a_type, check
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class Start:
 def after_prefix(prefix: object) -> Start:
     """A start after prefix: bytes-like (its bytes, hashed once here), or a libsha.sha256 object (its
     message so far; a saved state comes in through libsha.sha256.from_state)."""
-    from ._hash import sha256
+    from .._one.sha256 import sha256
 
     _native.lib()  # (loads the library, and its context types, on first use)
     start = Start("sha256", _native.Context(), "libsha_sha256_wipe")
@@ -64,7 +64,7 @@ def after_prefix(prefix: object) -> Start:
 
 def under_key(key: object) -> Start:
     """A start under an HMAC key: bytes-like, or a libsha.HMAC object (its key and what it has authenticated)."""
-    from ._hmac import HMAC
+    from .._one.hmac import HMAC
 
     _native.lib()
     start = Start("hmac_sha256", _native.HmacContext(), "libsha_hmac_sha256_wipe")
