@@ -6,11 +6,29 @@ support/, one module per kind: rows (the library's rows by their kernels), data,
 import pytest
 
 import libsha
-from support import rows
+from support import binding, rows
 from support.background import pytest_collection_finish, pytest_collection_modifyitems  # noqa: F401 (hooks)
 from support.markers import pytest_runtest_protocol  # noqa: F401 (a hook)
 
 pytest_plugins = ["pytester"]  # test_markers.py runs pytest on a module of its own
+
+
+def pytest_generate_tests(metafunc):
+    # Each binding test once on each path this interpreter has (support/binding.py).
+    if metafunc.definition.get_closest_marker("binding") is not None:
+        metafunc.parametrize("binding_path", binding.PATHS, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def binding_path(request, monkeypatch):
+    """The binding path the test's calls take: its parameter for binding tests, else the loaded one."""
+    path = getattr(request, "param", binding.LOADED)
+    only = request.node.get_closest_marker("internals_of")
+    if only is not None and only.args[0] != path:
+        pytest.skip(f"the {only.args[0]} path's insides: this run is on the {path} path"
+                    + ("" if only.args[0] in binding.PATHS else f" (the {only.args[0]} path does not load here)"))
+    binding.use_path(path, monkeypatch)
+    return path
 
 
 def runnable_implementations():

@@ -29,7 +29,7 @@ ctest --test-dir "$work/asan" --output-on-failure | tail -3
 # From $work: in the checkout, its libsha/ would shadow the installed package.
 # The package itself built with the sanitizers, its library and its accelerator (libsha._accel)
 # both, installed apart and put first on the path: the binding's C methods are checked too, and the
-# ctypes path's rerun (tests/one_message/test_binding_paths.py) runs under the same runtimes.
+# binding tests' ctypes path (in the same process, tests/support/binding.py) under the same runtimes.
 sanitized="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 "$python" -m pip install -q --no-deps --target "$work/asan-site" "$repo" -C build-dir="$work/asan-package" \
   -C cmake.define.CMAKE_C_FLAGS="$sanitized" -C cmake.define.LIBSHA_WARNINGS_AS_ERRORS=ON

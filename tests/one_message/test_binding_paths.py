@@ -1,6 +1,7 @@
 """The binding's two paths: the accelerator (libsha/_accel.c: C methods over the ctypes-loaded
-library) where it loads, and ctypes everywhere else. Every `binding` test of this run ran on the
-first; here they run again on the second, and the two are held against each other."""
+library) where it loads, and ctypes everywhere else. Every `binding` test runs on each in this
+process (tests/support/binding.py); here the paths are chosen as a user chooses them, by
+LIBSHA_BINDING in a new process, and held against each other."""
 
 import hashlib
 import hmac
@@ -14,28 +15,15 @@ from pathlib import Path
 import pytest
 
 import libsha
-from support.binding import PATH
-from support.paths import ROOT
+from support.binding import LOADED, ctypes_internals
 
-ACCELERATED = PATH == "accelerated"
+ACCELERATED = LOADED == "accelerated"
 
 
 def on_path(binding, code, cwd):
     env = dict(os.environ, LIBSHA_BINDING=binding)
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env,
                           cwd=cwd, timeout=600)
-
-
-@pytest.mark.skipif(not ACCELERATED, reason="this run is on the ctypes path already (no accelerator loads here)")
-def test_the_binding_tests_pass_on_the_ctypes_path(tmp_path):
-    env = dict(os.environ, LIBSHA_BINDING="ctypes", PYTEST_ADDOPTS="")
-    result = subprocess.run([sys.executable, "-m", "pytest", str(ROOT / "tests"), "-q", "-p", "no:cacheprovider",
-                             "-p", "no:xdist", "-m", "binding and not slow", "-x"],
-                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=1200)
-    tail = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else result.stderr
-    assert result.returncode == 0, result.stdout[-5000:] + result.stderr[-2000:]
-    assert " passed" in tail and " failed" not in tail, tail
-    print(f"the ctypes path: {tail}")
 
 
 @pytest.mark.parametrize("binding", ["ctypes", "accelerated"])
@@ -152,13 +140,13 @@ def test_objects_alive_at_exit_leave_no_traceback(tmp_path, binding):
     assert result.returncode == 0 and result.stdout.strip() == binding and result.stderr == "", result.stderr
 
 
-@pytest.mark.skipif(ACCELERATED, reason="the ctypes path's objects: this run is on the accelerator "
-                    "(test_the_binding_tests_pass_on_the_ctypes_path runs this there)")
+@ctypes_internals
 @pytest.mark.binding
 def test_the_ctypes_objects_wipe_without_their_module_globals(monkeypatch):
     # At exit CPython may clear a module's globals before the objects it made are freed; __del__
     # must not look them up then (3.13 printed "'NoneType' object has no attribute 'wipe'").
-    from libsha import _hash, _hmac
+    from libsha._one import sha256 as _hash
+    from libsha._one import hmac as _hmac
 
     h, mac = libsha.sha256(), libsha.HMAC(b"key", b"msg")
     h.update(bytes(5000))  # long enough for a C context

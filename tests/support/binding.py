@@ -1,16 +1,52 @@
-"""Which path the binding's calls take in this run, and the marks for tests of one path's insides.
+"""The binding's two paths in one process, as CPython's test_hashlib runs its constructors.
 
-Every test marked `binding` (pyproject.toml) runs on both paths: in the main run on the one that
-loads here (the accelerator where it was built), and again on the ctypes path from
-tests/one_message/test_binding_paths.py. A test of one path's internals says so with these marks.
+Every test marked `binding` (pyproject.toml) runs once on each path this interpreter has: the
+accelerator (libsha/_accel.c) where it loads, and the ctypes path everywhere. The ctypes path is put
+in place for a test by swapping what libsha/_binding.py records (each module's ctypes-path objects,
+and libsha's public names for them) and _native.ACCEL, which the other calls ask; the library
+itself is the same. A test of one path's insides says so with `internals_of(path)`.
 """
+
+import importlib
 
 import pytest
 
 import libsha
+from libsha import _binding, _native
 
-PATH = libsha.dispatch.binding()
+LOADED = libsha.dispatch.binding()  # the path this process took at import
+# The paths a binding test runs on here: the accelerator's first where it loads.
+PATHS = ["accelerated", "ctypes"] if LOADED == "accelerated" else ["ctypes"]
 
-ctypes_internals = pytest.mark.skipif(
-    PATH != "ctypes", reason="the ctypes path's object internals: tests/one_message/test_binding_paths.py runs this on that path")
-accelerator_internals = pytest.mark.skipif(PATH != "accelerated", reason="the accelerator's internals: it does not load here")
+
+def _ctypes_objects():
+    """(module, name, object) of every ctypes-path object the accelerator replaced, and libsha's public
+    names for them."""
+    for name in libsha.__all__:
+        getattr(libsha, name)  # each module records what it replaces as it loads; libsha's lazy names are
+        # resolved now, before any is swapped, so that monkeypatch puts back the loaded path's objects
+    for module_name, objects in _binding.REPLACED.items():
+        module = importlib.import_module(module_name)
+        for name, value in objects.items():
+            yield module, name, value
+            if libsha._HOMES.get(name) == module_name.removeprefix("libsha."):
+                yield libsha, name, value
+
+
+def use_path(path, monkeypatch):
+    """Makes this test's calls take `path` ('accelerated' or 'ctypes'); monkeypatch undoes it."""
+    if path == LOADED:
+        return
+    assert path == "ctypes", f"the {path} path does not load here"
+    for module, name, value in list(_ctypes_objects()):
+        monkeypatch.setattr(module, name, value)
+    monkeypatch.setattr(_native, "ACCEL", None)
+
+
+def internals_of(path):
+    """The mark of a test of that path's insides: it runs only on that path."""
+    return pytest.mark.internals_of(path)
+
+
+ctypes_internals = internals_of("ctypes")
+accelerator_internals = internals_of("accelerated")
