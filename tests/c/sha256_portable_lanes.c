@@ -2,7 +2,7 @@
  * The lane-generic body (body_lanes.h) a second time, on generic vectors:
  * 16 lanes, as the AVX-512 rows have them (8 lanes are the same body, run on
  * every x86 CPU as avx2(8way)). Built into the library only
- * with -DLIBSHA_TEST_PORTABLE_LANES=ON (tests/many_messages/test_portable_lanes.py), as
+ * with -DLIBSHA_TEST_PORTABLE_LANES=ON (tests/many/test_portable_lanes.py), as
  * a tests-only row after standard (registry.c), so that the body's lane
  * logic, its last-block kernel and the scheduler's 16-lane paths are tested
  * on every CPU, AVX-512 or not. Never in a release build.

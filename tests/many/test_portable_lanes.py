@@ -24,7 +24,7 @@ from support.builds import shared_tests_tree
 from support.rows import PORTABLE
 from support.paths import ROOT
 
-SUITES = ["many_messages/test_many.py", "many_messages/test_sha256d64.py", "many_messages/test_merkle.py"]
+SUITES = ["many/test_many.py", "many/test_sha256d64.py", "many/test_merkle.py"]
 
 pytestmark = [
     pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout"),

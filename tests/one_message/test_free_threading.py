@@ -1,4 +1,4 @@
-"""The Python objects with no GIL: tests/many_messages/free_threads_check.py under a free-threaded CPython.
+"""The Python objects with no GIL: tests/one_message/free_threads_check.py under a free-threaded CPython.
 
 The interpreter is LIBSHA_FREE_THREADED_PYTHON, else python3.14t or python3.13t on PATH. None of
 them is packaged for Debian 12 or 13, so CI skips this test, saying so; build one with
@@ -14,7 +14,7 @@ import pytest
 
 import libsha
 
-pytestmark = pytest.mark.core
+pytestmark = [pytest.mark.core, pytest.mark.free_threaded]
 
 ENV = "LIBSHA_FREE_THREADED_PYTHON"
 

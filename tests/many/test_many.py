@@ -13,7 +13,7 @@ import libsha
 from support.bitcoin import BLOCK, block_transactions
 from support.data import WIDEST_LANES, merkle_root_by_hashlib, pattern251, sha256d
 from libsha import _errors, _native
-from libsha._batch import offsets_batch, views_batch
+from libsha._many.batch import offsets_batch, views_batch
 
 pytestmark = pytest.mark.core
 
@@ -115,7 +115,7 @@ def test_input_forms():
 
 
 def test_many_slices_and_long_messages(rng):
-    from libsha import _batch
+    from libsha._many import batch as _batch
 
     messages = [rng.randbytes(rng.randrange(0, 3)) for _ in range(2 * _batch.SLICE + 5)]
     assert libsha.sha256_many(messages) == by_hashlib(messages)
@@ -128,7 +128,7 @@ def test_many_slices_and_long_messages(rng):
 
 @pytest.mark.parametrize("threads", [0, 1, 2, 3, 8])
 def test_threads_keep_the_order(rng, threads):
-    from libsha import _batch
+    from libsha._many import batch as _batch
 
     messages = [rng.randbytes(rng.randrange(200)) for _ in range(3 * _batch.SLICE + 11)]
     assert libsha.sha256_many(messages, threads=threads, double=True) == by_hashlib(messages, True)
@@ -182,7 +182,7 @@ def test_bad_options(kwargs, kind, words):
 
 def test_a_str_added_by_another_thread_is_still_refused():
     # Each chunk is checked as it is taken: nothing unchecked reaches C.
-    from libsha import _batch
+    from libsha._many import batch as _batch
 
     messages = [b"x"] * (_batch.SLICE + 1) + ["late"]
     with pytest.raises(TypeError, match=f"message {_batch.SLICE + 1} is a str"):

@@ -1,4 +1,4 @@
-"""libsha's Python objects shared by threads with no GIL: run by tests/many_messages/test_free_threading.py under
+"""libsha's Python objects shared by threads with no GIL: run by tests/one_message/test_free_threading.py under
 a free-threaded CPython (3.13t or later), with the installed package on PYTHONPATH.
 
 Threads start together on a barrier so that they really overlap: the library's first load, the
@@ -44,7 +44,8 @@ def main():
     print(f"seed {seed}")
     rng = random.Random(seed)
     import libsha
-    from libsha import _hash, dispatch
+    from libsha import dispatch
+    from libsha._one import sha256 as _hash
 
     assert _hash.FREE_THREADED, "libsha did not see that the GIL is off"
     # The first use of the library, from every thread at once.
