@@ -16,12 +16,13 @@ import pytest
 import libsha
 from libsha import _files
 from support.data import pattern251
-from support.files import digests_of, fed_fifo, files_of
+from support.files import SMALL_FILE, digests_of, fed_fifo, files_of
 from support.paths import TESTS
 
-# Sizes around the C loop's borders: SMALL_FILE (16 KiB: gathered below it, a lane above it) and
+# Sizes around the C loop's borders: SMALL_FILE (gathered up to it, a lane above it) and
 # its reads per lane (32 to 256 KiB).
-SIZES = [0, 16_384, 16_385, 40_000, 131_071, 131_072, 131_073, 250_000, 262_144, 262_145, 700_000, 5, 1_000_003]
+SIZES = [0, SMALL_FILE, SMALL_FILE + 1, 40_000, 131_071, 131_072, 131_073, 250_000, 262_144, 262_145, 700_000, 5,
+         1_000_003]
 
 
 @pytest.fixture(params=["read ahead", "no read-ahead"])
@@ -38,7 +39,7 @@ def test_streams_side_by_side_give_every_digest_in_order(tmp_path, lanes_row, jo
     assert bool(hasher._control.read_ahead) == read_ahead
     assert [d for _, d in hasher.results()] == digests_of(paths)
     assert hasher.bytes_read() == 2 * sum(SIZES)
-    assert hasher._control.gathered == 2 * sum(size <= 16 * 1024 for size in SIZES)  # files.c's SMALL_FILE
+    assert hasher._control.gathered == 2 * sum(size <= SMALL_FILE for size in SIZES)
 
 
 def test_one_file_alone_on_every_row(tmp_path, lanes_row, read_ahead):

@@ -10,6 +10,7 @@ import pytest
 
 import libsha
 from support.data import pattern251
+from support.files import SMALL_FILE
 from libsha import _files
 
 pytestmark = pytest.mark.binding
@@ -139,7 +140,7 @@ def test_small_gathered_large_in_lanes_and_file_objects_mixed(tmp_path, monkeypa
     # Every path goes to C, whole: small ones hashed several at once, large ones in the lanes.
     monkeypatch.setattr(_files, "usable_cpus", lambda: cpus)
     monkeypatch.setattr(_files, "CHUNK", 30_000)
-    sizes = [0, 1, 16384, 16385, 99_999, 100_000, 100_001, 250_000, 5, 70_000]
+    sizes = [0, 1, SMALL_FILE, SMALL_FILE + 1, 99_999, 100_000, 100_001, 250_000, 5, 70_000]
     items = []
     for i, size in enumerate(sizes):
         path = tmp_path / f"f{i}"
@@ -158,7 +159,7 @@ def test_small_gathered_large_in_lanes_and_file_objects_mixed(tmp_path, monkeypa
     assert [d for _, d in hasher.results()] == [hashlib.sha256(Path(os.fsdecode(p)).read_bytes()).digest()
                                                 for p in paths]
     assert hasher.bytes_read() == hasher._control.bytes == sum(sizes)
-    assert hasher._control.gathered == sum(size <= 16 * 1024 for size in sizes)  # files.c's SMALL_FILE
+    assert hasher._control.gathered == sum(size <= SMALL_FILE for size in sizes)
 
 
 def test_sha256_file_of_a_path_goes_to_c_and_raises_its_errno(tmp_path, monkeypatch):

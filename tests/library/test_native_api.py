@@ -11,6 +11,7 @@ import libsha
 from libsha import _errors, _native
 from support.binding import accelerator_internals, ctypes_internals
 from support.data import pattern251
+from support.header import struct
 from support.paths import ROOT
 from shabench import internal
 
@@ -18,6 +19,7 @@ pytestmark = [pytest.mark.core, pytest.mark.binding]
 
 lib = _native.lib()
 bench = internal.lib()  # with the internal benchmark loops declared
+LENGTH = struct("libsha_sha256_ctx").length.offset  # where a context keeps its byte count
 
 
 def new_ctx():
@@ -44,8 +46,8 @@ def test_short_message_bench_feeds_back_the_digest_prefix():
 
 
 def test_context_size_is_the_public_struct():
-    # state[8] + length + pending[64] + marker + reserved
-    assert lib.libsha_sha256_ctx_size() == 32 + 8 + 64 + 4 + 4
+    assert lib.libsha_sha256_ctx_size() == ctypes.sizeof(struct("libsha_sha256_ctx"))
+    assert lib.libsha_hmac_sha256_ctx_size() == 2 * ctypes.sizeof(struct("libsha_sha256_ctx"))
 
 
 def test_implementations_are_listed_with_runnable_flags():
@@ -132,7 +134,7 @@ def test_one_shot_output_may_overlap_input():
 def test_message_length_limit():
     # Push the byte count near 2^61 by editing the (private) length field.
     ctx = new_ctx()
-    ctypes.c_uint64.from_buffer(ctx, 32).value = (1 << 61) - 2
+    ctypes.c_uint64.from_buffer(ctx, LENGTH).value = (1 << 61) - 2
     assert lib.libsha_sha256_update(ctx, b"ab", 2) == _errors.ERR_TOO_LONG
     assert lib.libsha_sha256_update(ctx, b"a", 1) == _errors.OK
 
@@ -141,7 +143,7 @@ def test_message_length_limit():
 def test_python_maps_the_length_limit_to_overflow_error():
     h = libsha.sha256()
     h.update(bytes(4096))
-    ctypes.c_uint64.from_buffer(h._ctx, 32).value = (1 << 61) - 1
+    ctypes.c_uint64.from_buffer(h._ctx, LENGTH).value = (1 << 61) - 1
     with pytest.raises(OverflowError, match="2\\*\\*61"):
         h.update(bytes(4096))
     with pytest.raises(OverflowError, match="2\\*\\*61"):
@@ -152,7 +154,7 @@ def test_python_maps_the_length_limit_to_overflow_error():
 def test_a_refused_update_leaves_the_context_as_it_was():
     h = libsha.sha256()
     h.update(bytes(4096))
-    length = ctypes.c_uint64.from_buffer(h._ctx, 32)
+    length = ctypes.c_uint64.from_buffer(h._ctx, LENGTH)
     length.value = (1 << 61) - 1 - 5
     h.update(b"12345")
     with pytest.raises(OverflowError):
@@ -263,7 +265,7 @@ def test_the_accelerator_maps_the_length_limit_to_overflow_error():
 
     h = libsha.sha256(b"x")
     # The (private) length field of the object's own context, 32 bytes in (libsha.h's layout).
-    length = ctypes.c_uint64.from_address(id(h) + _accel.SHA256_CONTEXT_OFFSET + 32)
+    length = ctypes.c_uint64.from_address(id(h) + _accel.SHA256_CONTEXT_OFFSET + LENGTH)
     assert length.value == 1
     length.value = (1 << 61) - 1
     with pytest.raises(OverflowError, match="2\\*\\*61"):
@@ -272,6 +274,6 @@ def test_the_accelerator_maps_the_length_limit_to_overflow_error():
         libsha.update_many([h], [b"ab"])
     assert length.value == (1 << 61) - 1  # refused: nothing hashed
     mac = libsha.HMAC(b"key", b"x")  # its inner context comes first (libsha.h)
-    ctypes.c_uint64.from_address(id(mac) + _accel.HMAC_CONTEXT_OFFSET + 32).value = (1 << 61) - 1
+    ctypes.c_uint64.from_address(id(mac) + _accel.HMAC_CONTEXT_OFFSET + LENGTH).value = (1 << 61) - 1
     with pytest.raises(OverflowError, match="2\\*\\*61"):
         mac.update(b"ab")
