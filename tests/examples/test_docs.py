@@ -36,6 +36,20 @@ def test_every_relative_link_resolves(page):
             assert anchor in anchors(resolved), f"{page.name}: no heading '#{anchor}' in {resolved.name}"
 
 
+# A source file a page names in code spans: `lanes.c`, `libsha/src/many/lanes.c`.
+SOURCE_NAME = re.compile(r"`([\w./-]+\.(?:c|h|py|sh|cmake|toml|yml))`")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_source_file_a_page_names_exists(page):
+    # A page that names a file the tree does not have (a header renamed, a module moved) fails here.
+    tree = [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*") if ".git" not in p.parts and p.is_file()]
+    names = {path.rsplit("/", 1)[-1] for path in tree}
+    for name in SOURCE_NAME.findall(page.read_text()):
+        exists = any(path == name or path.endswith("/" + name) for path in tree) if "/" in name else name in names
+        assert exists, f"{page.name} names {name}, which is not in the tree"
+
+
 def test_the_readme_is_a_map():
     readme = (ROOT / "README.md").read_text()
     assert readme.count("\n") <= 150
