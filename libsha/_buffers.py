@@ -88,8 +88,11 @@ class borrow:
         nbytes = view.nbytes
         if not view.readonly:
             # ctypes can only map writable memory, but does it in one cheap call.
-            self._array = (ctypes.c_char * nbytes).from_buffer(view)
-            return ctypes.addressof(self._array), nbytes  # an int: only we hold the array
+            try:
+                self._array = (ctypes.c_char * nbytes).from_buffer(view)
+                return ctypes.addressof(self._array), nbytes  # an int: only we hold the array
+            except ValueError:  # PyPy: a buffer whose address it does not know (io.BytesIO's)
+                pass
         if _get_buffer is None:
             return bytes(view), nbytes  # no C API here: borrow a copy
         self._buffer = _PyBuffer()

@@ -39,11 +39,16 @@ def test_override_pointing_at_nothing_is_a_clear_error(tmp_path):
 
 
 def test_override_pointing_at_another_library_is_a_clear_error(tmp_path):
-    # A shared library of this process's own architecture that is not libsha: one of Python's extension modules.
+    # A shared library of this process's own architecture that is not libsha: one of Python's extension
+    # modules (PyPy's _ctypes, _hashlib and _ssl are Python files; its _sqlite3_cffi is a shared library).
     import importlib
+    import importlib.util
+    from importlib.machinery import EXTENSION_SUFFIXES
 
-    other = next((m.__file__ for m in map(importlib.import_module, ("_ctypes", "_hashlib", "_ssl", "_sqlite3"))
-                  if getattr(m, "__file__", None)), None)
+    names = ("_ctypes", "_hashlib", "_ssl", "_sqlite3", "_sqlite3_cffi")
+    files = (getattr(importlib.import_module(name), "__file__", None) for name in names
+             if importlib.util.find_spec(name) is not None)
+    other = next((f for f in files if f and f.endswith(tuple(EXTENSION_SUFFIXES))), None)
     if other is None:
         pytest.skip("this Python has no extension module in a file to point at")
     result = run_with_library(other, tmp_path)

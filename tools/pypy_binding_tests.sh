@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The binding tests on PyPy, where the ctypes path is the whole binding (no accelerator loads there):
+# the package built from this checkout into a PyPy venv in DIR (default build/pypy), then every test
+# marked `binding` (pyproject.toml). Needs pypy3 with its venv module (Debian: pypy3, pypy3-venv);
+# used by .ci/run, which runs it beside the test suite.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+dir=$(realpath -m "${1:-$repo/build/pypy}")
+pypy=${PYPY:-pypy3}
+if ! command -v "$pypy" >/dev/null 2>&1; then
+  echo "no $pypy here (Debian: apt-get install pypy3 pypy3-venv): the PyPy binding tests did not run"
+  exit 0
+fi
+rm -rf "$dir/venv"
+"$pypy" -m venv "$dir/venv"
+if ! "$dir/venv/bin/python" -m pip install -q "$repo[test-core]" > "$dir/pip.log" 2>&1; then
+  cat "$dir/pip.log" >&2
+  exit 1
+fi
+cd "$dir"  # not the checkout, whose libsha/ would shadow the installed package
+"$dir/venv/bin/python" -c "import sys, libsha; print('PyPy', sys.pypy_version_info[:3], 'binding:', libsha.dispatch.binding())"
+"$dir/venv/bin/python" -m pytest "$repo/tests" -q -p no:cacheprovider -m binding -n 2 | tail -2
