@@ -56,6 +56,14 @@ def contiguous_view(data: object, what: str = "data") -> memoryview:
     return view
 
 
+def taken_and_wiped(out: Any, length: int) -> bytes:
+    """The first `length` bytes of a ctypes buffer C wrote key material into, as bytes (the one
+    copy, the caller's), and the buffer zeroed."""
+    key = ctypes.string_at(out, length)
+    ctypes.memset(out, 0, ctypes.sizeof(out))
+    return key
+
+
 def item_view(item: object, name: str, what: str) -> memoryview:
     """An item of a collection (named e.g. "message 3") as a view, or an error naming it; `what`
     says what the items must be, e.g. "messages are bytes-like objects"."""

@@ -7,7 +7,7 @@ import hmac as _hmac
 import operator
 
 from .. import _native
-from .._buffers import borrow
+from .._buffers import borrow, taken_and_wiped
 from .._errors import AlreadyFinalized, InvalidKey, check
 
 TYPE_CHECKING = False
@@ -33,12 +33,6 @@ def _optional(value: object) -> object:
     return b"" if value is None else value
 
 
-def _take(out: Any, length: int) -> bytes:
-    key = ctypes.string_at(out, length)
-    ctypes.memset(out, 0, ctypes.sizeof(out))
-    return key
-
-
 def hkdf(key_material: Buffer, length: int = 32, salt: Buffer | None = None, info: Buffer | None = None) -> bytes:
     """HKDF-SHA256 of key_material: extract (under salt; None is RFC 5869's 32 zero bytes), then
     expand to `length` bytes (0 to 8160) with info, in one C call; the PRK never reaches Python."""
@@ -51,7 +45,7 @@ def hkdf(key_material: Buffer, length: int = 32, salt: Buffer | None = None, inf
     with borrow(key_material, "key_material") as (ikm, ikm_len), borrow(salt_bytes, "salt") as (sp, slen), \
             borrow(info_bytes, "info") as (ip, ilen):
         check(lib.libsha_hkdf_sha256(out, length, sp, slen, ikm, ikm_len, ip, ilen), "hkdf")
-    return _take(out, length)
+    return taken_and_wiped(out, length)
 
 
 def hkdf_extract(salt: Buffer | None, key_material: Buffer) -> bytes:
@@ -59,7 +53,7 @@ def hkdf_extract(salt: Buffer | None, key_material: Buffer) -> bytes:
     out = _native.Digest()
     with borrow(_optional(salt), "salt") as (sp, slen), borrow(key_material, "key_material") as (ikm, ikm_len):
         check(_native.lib().libsha_hkdf_sha256_extract(out, sp, slen, ikm, ikm_len), "hkdf_extract")
-    return _take(out, _native.DIGEST_SIZE)
+    return taken_and_wiped(out, _native.DIGEST_SIZE)
 
 
 def hkdf_expand(prk: Buffer, length: int = 32, info: Buffer | None = None) -> bytes:
@@ -68,7 +62,7 @@ def hkdf_expand(prk: Buffer, length: int = 32, info: Buffer | None = None) -> by
     out = ctypes.create_string_buffer(max(length, 1))
     with borrow(prk, "prk") as (kp, klen), borrow(_optional(info), "info") as (ip, ilen):
         check(_native.lib().libsha_hkdf_sha256_expand(out, length, kp, klen, ip, ilen), "hkdf_expand")
-    return _take(out, length)
+    return taken_and_wiped(out, length)
 
 
 def _check_algorithm(algorithm: object) -> None:

@@ -8,7 +8,7 @@ from contextlib import ExitStack
 
 from .. import _native
 from .._many.batch import run_parts
-from .._buffers import borrow, contiguous_view, item_view
+from .._buffers import borrow, contiguous_view, item_view, taken_and_wiped
 from .._errors import a_type, check
 from .._cpus import worker_count
 
@@ -52,13 +52,6 @@ def _dklen(dklen: object) -> int:
     return length
 
 
-def _take_out(out: Any, length: int) -> bytes:
-    """The derived bytes, and the buffer they were made in zeroed."""
-    key = ctypes.string_at(out, length)  # one copy: the caller's
-    ctypes.memset(out, 0, ctypes.sizeof(out))
-    return key
-
-
 def pbkdf2_hmac(hash_name: str, password: Buffer, salt: Buffer, iterations: int, dklen: int | None = None) -> bytes:
     """PBKDF2-HMAC-SHA256, as hashlib.pbkdf2_hmac("sha256", ...) gives it, with its errors.
 
@@ -72,7 +65,7 @@ def pbkdf2_hmac(hash_name: str, password: Buffer, salt: Buffer, iterations: int,
     out = ctypes.create_string_buffer(length)
     with borrow(password, "password") as (pw, pwlen), borrow(salt, "salt") as (sp, slen):
         check(lib.libsha_pbkdf2_hmac_sha256(out, length, pw, pwlen, sp, slen, count), "pbkdf2_hmac")
-    return _take_out(out, length)
+    return taken_and_wiped(out, length)
 
 
 class _Kept:
