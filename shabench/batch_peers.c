@@ -1,10 +1,11 @@
 /*
  * Batch peers for shabench: isa-l_crypto's and Intel IPsec-MB's multi-buffer
- * managers behind libsha's batch-peer call shape (libsha_internal_peer_many_fn
- * in libsha/src/bench.h), so libsha_internal_bench_peer_many times them in the
- * same C loop as libsha_internal_bench_many times libsha. shabench compiles this file on first use
- * against the peer's own headers, with -DWITH_ISAL_CRYPTO and/or
- * -DWITH_IPSEC_MB; nothing of either library is in libsha.
+ * managers, and hashtree's kernels, behind libsha's batch-peer call shape
+ * (libsha_internal_peer_many_fn in libsha/src/bench.h), so
+ * libsha_internal_bench_peer_many times them in the same C loop as
+ * libsha_internal_bench_many times libsha. shabench compiles this file on first
+ * use against the peer's own headers, with -DWITH_ISAL_CRYPTO, -DWITH_IPSEC_MB
+ * or -DWITH_HASHTREE; nothing of any of them is in libsha.
  *
  * Every manager is set up by name (not by the library's own dispatcher), so
  * a row says which kernel it times. The caller checks the CPU can run it.
@@ -212,5 +213,44 @@ void *ipsec_peer(const char *manager)
 const char *ipsec_version(void)
 {
     return imb_get_version_str();
+}
+#endif
+
+#if defined(WITH_HASHTREE)
+#include <hashtree.h>
+
+/* hashtree's one call: count 64-byte blocks lying end to end, hashed each to its digest. shabench
+ * hands it only batches of 64-byte messages cut from one buffer, so offsets[i] is offsets[0] + 64 i. */
+static int hashtree_run(struct peer *peer, unsigned char *out, const unsigned char *data, const int64_t *offsets,
+                        size_t n)
+{
+    hashtree_hash_fcn kernel = (hashtree_hash_fcn)peer->manager;
+    if (n > 0 && offsets[n] - offsets[0] != (int64_t)(64 * n))
+        return -1;
+    kernel(out, data + offsets[0], (uint64_t)n);
+    return 0;
+}
+
+static void hashtree_release(struct peer *peer)
+{
+    (void)peer;
+}
+
+/* The kernel by name, as hashtree_init(override) takes it, not the one its own dispatcher picks. */
+void *hashtree_peer(const char *kernel)
+{
+    struct peer *peer;
+    hashtree_hash_fcn fn = NULL;
+#define HASHTREE_KERNELS(X) X(shani_x2) X(avx512_x16) X(avx2_x8) X(avx_x4) X(avx_x1) X(sse_x1)
+#define PICK(name)                                  if (strcmp(kernel, #name) == 0)                     fn = hashtree_sha256_##name;
+    HASHTREE_KERNELS(PICK)
+#undef PICK
+    if (fn == NULL)
+        return NULL;
+    peer = malloc(sizeof *peer);
+    if (peer == NULL)
+        return NULL;
+    peer->manager = (void *)fn, peer->run = hashtree_run, peer->release = hashtree_release;
+    return peer;
 }
 #endif

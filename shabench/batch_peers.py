@@ -1,11 +1,13 @@
-"""Batch peer rows: isa-l_crypto's and Intel IPsec-MB's multi-buffer managers, each by name, on the
-batches of libsha's SHA256_MANY_* rows, timed in libsha's C loop (libsha_internal_bench_peer_many) in this
+"""Batch peer rows: isa-l_crypto's and Intel IPsec-MB's multi-buffer managers, and OffchainLabs/hashtree's
+kernels, each by name, on the batches of libsha's SHA256_MANY_* rows (hashtree: those of 64-byte
+messages, the only call it has), timed in libsha's C loop (libsha_internal_bench_peer_many) in this
 process, every digest checked against libsha first.
 
-Neither library is part of libsha. batch_peers.c, their call-shape adapter, is compiled here on first
+None of them is part of libsha. batch_peers.c, their call-shape adapter, is compiled here on first
 use against the peer's own headers (cc, or $CC), into a cache directory:
 - IPsec-MB from the system (Debian: libipsec-mb-dev);
-- isa-l_crypto from the prefix $SHABENCH_ISAL_CRYPTO names (tools/build_isal_crypto.sh makes one).
+- isa-l_crypto from the prefix $SHABENCH_ISAL_CRYPTO names (tools/build_isal_crypto.sh makes one);
+- hashtree from the prefix $SHABENCH_HASHTREE names (tools/build_hashtree.sh makes one).
 A peer that is absent, or a manager this CPU cannot run, is a row left out with the reason.
 """
 
@@ -28,11 +30,13 @@ from .rows import Benchmark
 
 ADAPTER = Path(__file__).with_name("batch_peers.c")
 ISAL_ENV = "SHABENCH_ISAL_CRYPTO"
+HASHTREE_ENV = "SHABENCH_HASHTREE"
 POOL = 64  # batch_peers.c's jobs in flight
 
 # manager -> the libsha.dispatch.cpu_features() it needs
 ISAL_MANAGERS = {"sse_ni": {"sse4.1", "sha"}, "avx2": {"avx2"}, "avx512": {"avx512"}, "avx512_ni": {"avx512", "sha"}}
 IPSEC_MANAGERS = {"sse": {"sse4.1"}, "avx2": {"avx2"}, "avx512": {"avx512"}}
+HASHTREE_KERNELS = {"shani_x2": {"sha"}, "avx512_x16": {"avx512"}, "avx2_x8": {"avx2"}, "avx_x4": {"avx"}}
 IPSEC_HOW = {"sse": "SHA-NI where the CPU has it", "avx2": "IMB_FLAG_SHANI_OFF: its 8 lanes",
              "avx512": "IMB_FLAG_SHANI_OFF: its 16 lanes"}
 
@@ -115,6 +119,24 @@ def _isal():
     return lib, f"isa-l_crypto {version}".strip(), lib.isal_peer
 
 
+@functools.cache
+def _hashtree():
+    if not _on_x86_64():
+        raise PeerUnavailable(f"its kernels named here are x86-64 code; this is {platform.machine()}")
+    prefix = os.environ.get(HASHTREE_ENV)
+    if not prefix:
+        raise PeerUnavailable(f"hashtree not built: tools/build_hashtree.sh SOURCE PREFIX, then {HASHTREE_ENV}=PREFIX")
+    prefix = Path(prefix)
+    if not (prefix / "include" / "hashtree.h").exists():
+        raise PeerUnavailable(f"{HASHTREE_ENV}={prefix} has no include/hashtree.h")
+    lib = _compile("WITH_HASHTREE", [f"-I{prefix / 'include'}"],
+                   [f"-L{prefix / 'lib'}", f"-Wl,-rpath,{prefix / 'lib'}", "-lhashtree"])
+    lib.hashtree_peer.restype = ctypes.c_void_p
+    lib.hashtree_peer.argtypes = [ctypes.c_char_p]
+    version = next(iter(_read(prefix / "VERSION")), "").strip()
+    return lib, f"hashtree {version}".strip(), lib.hashtree_peer
+
+
 def _read(path):
     try:
         return path.read_text().splitlines()
@@ -122,8 +144,22 @@ def _read(path):
         return []
 
 
-PEERS = {"isa-l_crypto": (_isal, ISAL_MANAGERS, lambda m: f"{m} manager, ISAL_HASH_ENTIRE jobs, {POOL} contexts"),
-         "IPsec-MB": (_ipsec, IPSEC_MANAGERS, lambda m: f"{m} manager, IMB_AUTH_SHA_256 jobs, {IPSEC_HOW[m]}")}
+def _any_batch(batch):
+    return True
+
+
+def _blocks_end_to_end(batch):
+    """hashtree's call: 64-byte messages lying end to end (each batch's data is one buffer)."""
+    return batch.length == 64
+
+
+# name -> (loader, its managers, a row's label for one, the batches it can hash)
+PEERS = {"isa-l_crypto": (_isal, ISAL_MANAGERS, lambda m: f"{m} manager, ISAL_HASH_ENTIRE jobs, {POOL} contexts",
+                          _any_batch),
+         "IPsec-MB": (_ipsec, IPSEC_MANAGERS, lambda m: f"{m} manager, IMB_AUTH_SHA_256 jobs, {IPSEC_HOW[m]}",
+                      _any_batch),
+         "hashtree": (_hashtree, HASHTREE_KERNELS, lambda m: f"{m} kernel, hashtree_sha256_{m}(out, blocks, count)",
+                      _blocks_end_to_end)}
 
 
 def _make_run(lib, new_peer, manager, batch):
@@ -156,7 +192,7 @@ def _make_run(lib, new_peer, manager, batch):
 def batch_peer_benchmarks(batches, features):
     """Every peer manager's row for each Batch, or its rows left out with why."""
     rows = []
-    for peer_name, (load, managers, how) in PEERS.items():
+    for peer_name, (load, managers, how, fits) in PEERS.items():
         try:
             lib, version, new_peer = load()
             absent = None
@@ -164,7 +200,7 @@ def batch_peer_benchmarks(batches, features):
             lib, version, new_peer, absent = None, peer_name, None, str(why)
         for manager, needs in managers.items():
             missing = needs - set(features)
-            for batch in batches:
+            for batch in filter(fits, batches):
                 row = Benchmark(batch.name, f"{version} {how(manager)} (C loop)", batch.total,
                                 None if absent or missing else _make_run(lib, new_peer, manager, batch), peer=True)
                 if absent:

@@ -1,4 +1,4 @@
-"""shabench's batch peers (isa-l_crypto and IPsec-MB managers by name) and the C loop that times them,
+"""shabench's batch peers (isa-l_crypto and IPsec-MB managers, hashtree's kernels, by name) and the C loop that times them,
 libsha_internal_bench_peer_many: the same feedback as libsha_internal_bench_many, digests checked before any timing,
 and a peer that is absent left out with the reason."""
 
@@ -12,7 +12,8 @@ import pytest
 import libsha
 from libsha import _errors, _native
 from shabench import batch_peers, internal
-from shabench.batch_peers import IPSEC_MANAGERS, ISAL_ENV, PeerUnavailable, batch_peer_benchmarks
+from shabench.batch_peers import (HASHTREE_ENV, HASHTREE_KERNELS, IPSEC_MANAGERS, ISAL_ENV, PeerUnavailable,
+                                  batch_peer_benchmarks)
 from shabench.batches import Batch
 
 bench = internal.lib()
@@ -104,12 +105,32 @@ def test_isa_l_without_its_prefix_is_left_out_saying_how_to_build_it(monkeypatch
 
 
 @pytest.mark.core
+def test_hashtree_has_rows_for_64_byte_batches_alone_and_without_its_prefix_says_how_to_build_it(monkeypatch):
+    monkeypatch.delenv(HASHTREE_ENV, raising=False)
+    monkeypatch.setattr(batch_peers, "PEERS", {"hashtree": batch_peers.PEERS["hashtree"]})
+    monkeypatch.setattr(batch_peers, "_on_x86_64", lambda: True)
+    batch_peers._hashtree.cache_clear()
+    batches = [Batch("SHA256_MANY_7x100b", 7, 100), Batch("SHA256_MANY_9x64b", 9, 64), Batch("MIXED", 5)]
+    rows = batch_peer_benchmarks(batches, libsha.dispatch.cpu_features())
+    assert {r.name for r in rows} == {"SHA256_MANY_9x64b"} and len(rows) == len(HASHTREE_KERNELS)
+    assert all("tools/build_hashtree.sh" in r.left_out for r in rows)
+    monkeypatch.setenv(HASHTREE_ENV, "/nonexistent")
+    batch_peers._hashtree.cache_clear()
+    with pytest.raises(PeerUnavailable, match="hashtree.h"):
+        batch_peers._hashtree()
+    batch_peers._hashtree.cache_clear()
+
+
+@pytest.mark.core
 def test_off_x86_64_the_peers_are_left_out_saying_why(monkeypatch):
     monkeypatch.setattr(batch_peers.platform, "machine", lambda: "aarch64")
-    batch_peers._isal.cache_clear(), batch_peers._ipsec.cache_clear()
-    rows = batch_peer_benchmarks([Batch("SHA256_MANY_7x100b", 7, 100)], ["sse4.1", "avx2", "avx512", "sha"])
-    assert rows and all("x86-64 code; this is aarch64" in r.left_out for r in rows)
-    batch_peers._isal.cache_clear(), batch_peers._ipsec.cache_clear()
+    clear = lambda: [load.cache_clear() for load, *_ in batch_peers.PEERS.values()]  # noqa: E731
+    clear()
+    rows = batch_peer_benchmarks([Batch("SHA256_MANY_7x100b", 7, 100), Batch("SHA256_MANY_7x64b", 7, 64)],
+                                 ["sse4.1", "avx", "avx2", "avx512", "sha"])
+    assert {r.runner.split()[0] for r in rows} == {"isa-l_crypto", "IPsec-MB", "hashtree"}
+    assert all("x86-64 code; this is aarch64" in r.left_out for r in rows)
+    clear()
 
 
 def installed(header):
@@ -139,3 +160,27 @@ def test_ipsec_mb_managers_hash_every_batch_right(tmp_path, monkeypatch):
         ran += 1
     assert ran >= 3, "the sse manager runs on every x86-64 CPU with SSE4.1"
     batch_peers._ipsec.cache_clear()
+
+
+@pytest.mark.external
+@pytest.mark.build
+@pytest.mark.skipif(not os.environ.get(HASHTREE_ENV),
+                    reason=f"needs hashtree built by tools/build_hashtree.sh SOURCE PREFIX and {HASHTREE_ENV}=PREFIX")
+@pytest.mark.skipif(not batch_peers._on_x86_64(), reason="hashtree's kernels named here are x86-64 code")
+def test_hashtree_kernels_hash_every_64_byte_batch_right(tmp_path, monkeypatch):
+    # Each kernel this CPU runs: built, checked against libsha on every digest (make() raises if one
+    # differs), timed twice; counts that fill no kernel's lanes and leave every remainder.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    batch_peers._hashtree.cache_clear()
+    batches = [Batch(f"B{n}", n, 64) for n in (1, 2, 3, 15, 17, 33)]
+    rows = [r for r in batch_peer_benchmarks(batches, libsha.dispatch.cpu_features()) if r.runner.startswith("hashtree")]
+    assert len(rows) == len(batches) * len(HASHTREE_KERNELS)
+    ran = 0
+    for row in rows:
+        if row.left_out:
+            assert row.left_out.startswith("this CPU lacks"), row.left_out
+            continue
+        row.make_run()(2)
+        ran += 1
+    assert ran >= len(batches), "the avx_x4 kernel runs on every x86-64 CPU with AVX"
+    batch_peers._hashtree.cache_clear()
