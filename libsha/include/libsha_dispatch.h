@@ -140,6 +140,7 @@ LIBSHA_API const char *libsha_implementation_for(unsigned use, unsigned features
  * gives each entry and its reason.
  */
 #define LIBSHA_TUNE_WIDE_LANES (1u << 0) /* AVX-512's 8 and 16 lanes outrun SHA-NI's 2 on batches */
+#define LIBSHA_TUNE_SHANI_4WAY (1u << 1) /* four SHA-NI chains outrun two on batches */
 
 /* This CPU's LIBSHA_TUNE_* bits, detected once with its features (0 where no entry names it). */
 LIBSHA_API unsigned libsha_cpu_tuning(void);

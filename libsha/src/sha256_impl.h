@@ -84,9 +84,15 @@ struct libsha_start {
  * the initial state (or from start's, which has no head bytes) to their
  * digests in out[i], with LIBSHA_DOUBLE (or start's outer state) the outer
  * hash too: no state goes in or out, and the tails are padded in registers.
- * The common batch of a fixed-width column. Reads nothing outside a message. */
+ * kw: when len % 64 == 0, K + W of the padding block that follows (the caller
+ * makes it once for a batch of one length: libsha_length_block_kw); else
+ * NULL. groups (>= 1) sets of W go through in one call: set g's message of
+ * lane i is at msgs[i] + g * step, its digest goes to out[i] + g * 32 * W
+ * (rows a stride apart: step is W strides, the digests end to end). The
+ * common batch of a fixed-width column. Reads nothing outside a message. */
 typedef void libsha_many_whole_f(const unsigned char *const msgs[], size_t len, unsigned char *const out[],
-                                 unsigned flags, const struct libsha_start *start);
+                                 unsigned flags, const struct libsha_start *start, const uint32_t *kw, size_t groups,
+                                 size_t step);
 typedef libsha_many_whole_f *libsha_many_whole_fn;
 
 /* One PBKDF2 chain (RFC 8018's F for one output block): the password's HMAC

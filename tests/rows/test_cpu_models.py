@@ -11,7 +11,7 @@ import pytest
 
 import libsha
 from libsha.dispatch import decide_x86, implementation_for
-from support.rows import AVX2_1WAY, AVX512, SHANI, SHANI_AVX512
+from support.rows import AVX2_1WAY, AVX512, SHANI, SHANI_4WAY, SHANI_AVX512
 
 pytestmark = pytest.mark.core
 
@@ -42,8 +42,12 @@ def readings(vendor, family, model, sha, avx512):
 INTEL_6 = "Intel family 6"
 ZEN5_SERVER = "AMD Zen 5 server (family 1Ah, models 00h-1Fh)"
 ZEN5_DESKTOP = "AMD Zen 5 desktop (family 1Ah, models 40h-4Fh)"
-AMD_19H = "AMD Zen 3 and Zen 4 (family 19h)"
+ZEN4_GENOA = "AMD Zen 4 (family 19h, models 10h-1Fh)"
+ZEN4_CLIENT = "AMD Zen 4 (family 19h, models 60h-7Fh)"
+ZEN4_BERGAMO = "AMD Zen 4 (family 19h, models A0h-AFh)"
+ZEN3 = "AMD Zen 3 (family 19h, other models)"
 WIDE = ["wide-lanes"]
+FOUR = ["shani-4way"]
 
 # (what it is, vendor, family, model, the table's entry naming it (None: no entry), its advice)
 CPUS = [
@@ -64,9 +68,19 @@ CPUS = [
     ("AMD family 1Ah model 50h, just past the desktop range", "AuthenticAMD", 0x1A, 0x50, None, []),
     ("AMD Zen 5 Krackan mobile, model 60h", "AuthenticAMD", 0x1A, 0x60, None, []),
     ("AMD Zen 5 Strix Halo mobile, model 70h", "AuthenticAMD", 0x1A, 0x70, None, []),
-    ("AMD Zen 4 Genoa, family 19h model 11h", "AuthenticAMD", 0x19, 0x11, AMD_19H, []),
-    ("AMD Zen 4 Raphael, family 19h model 61h", "AuthenticAMD", 0x19, 0x61, AMD_19H, []),
-    ("AMD Zen 3 Milan, family 19h model 01h", "AuthenticAMD", 0x19, 0x01, AMD_19H, []),
+    ("AMD Zen 4 Genoa, family 19h model 11h (measured)", "AuthenticAMD", 0x19, 0x11, ZEN4_GENOA, FOUR),
+    ("AMD family 19h model 10h, Genoa's range's first", "AuthenticAMD", 0x19, 0x10, ZEN4_GENOA, FOUR),
+    ("AMD family 19h model 1Fh, Genoa's range's last", "AuthenticAMD", 0x19, 0x1F, ZEN4_GENOA, FOUR),
+    ("AMD Zen 4 Raphael, family 19h model 61h", "AuthenticAMD", 0x19, 0x61, ZEN4_CLIENT, FOUR),
+    ("AMD Zen 4 Phoenix, family 19h model 74h", "AuthenticAMD", 0x19, 0x74, ZEN4_CLIENT, FOUR),
+    ("AMD family 19h model 7Fh, the client range's last", "AuthenticAMD", 0x19, 0x7F, ZEN4_CLIENT, FOUR),
+    ("AMD Zen 4c Bergamo, family 19h model A0h", "AuthenticAMD", 0x19, 0xA0, ZEN4_BERGAMO, FOUR),
+    ("AMD family 19h model AFh, Bergamo's range's last", "AuthenticAMD", 0x19, 0xAF, ZEN4_BERGAMO, FOUR),
+    ("AMD Zen 3 Milan, family 19h model 01h (measured)", "AuthenticAMD", 0x19, 0x01, ZEN3, []),
+    ("AMD Zen 3 Vermeer, family 19h model 21h", "AuthenticAMD", 0x19, 0x21, ZEN3, []),
+    ("AMD Zen 3 Cezanne, family 19h model 50h (between the Zen 4 ranges)", "AuthenticAMD", 0x19, 0x50, ZEN3, []),
+    ("AMD family 19h model 20h, just past Genoa's range", "AuthenticAMD", 0x19, 0x20, ZEN3, []),
+    ("AMD family 19h model B0h, just past Bergamo's range", "AuthenticAMD", 0x19, 0xB0, ZEN3, []),
     ("AMD Zen 2, family 17h (an AMD family with no entry)", "AuthenticAMD", 0x17, 0x31, None, []),
     ("Hygon Dhyana (a vendor with no entry)", "HygonGenuine", 0x18, 0x01, None, []),
     ("an unknown vendor giving Intel's family 6", "CentaurHauls", 0x06, 0x0F, None, []),
@@ -76,17 +90,20 @@ COMBINATIONS = [(sha, avx512) for sha in (True, False) for avx512 in (True, Fals
 
 def expected_row(sha, avx512, advice):
     """The rule docs/architecture.md ("Rows and CPUs") states: where the table advises wide lanes,
-    SHA-NI with AVX-512's lanes; else SHA-NI alone; AVX-512's lanes beside AVX2's single stream
-    without SHA-NI, whatever the table says; the AVX2 + BMI2 row without either."""
+    SHA-NI with AVX-512's lanes; where it advises four SHA-NI chains, those; else SHA-NI's two;
+    AVX-512's lanes beside AVX2's single stream without SHA-NI, whatever the table says; the
+    AVX2 + BMI2 row without either."""
     if sha and avx512 and "wide-lanes" in advice:
         return SHANI_AVX512
+    if sha and "shani-4way" in advice:
+        return SHANI_4WAY
     if sha:
         return SHANI
     return AVX512 if avx512 else AVX2_1WAY
 
 
 COMPILED = {impl.name for impl in libsha.dispatch.implementations()}
-X86_ROWS = {SHANI_AVX512, SHANI, AVX512, AVX2_1WAY}
+X86_ROWS = {SHANI_AVX512, SHANI_4WAY, SHANI, AVX512, AVX2_1WAY}
 
 
 @pytest.mark.parametrize("sha, avx512", COMBINATIONS, ids=lambda v: "yes" if v else "no")
@@ -113,8 +130,8 @@ def test_every_entry_of_the_table_is_pinned_here():
 
 
 def test_the_first_matching_entry_decides_and_a_missing_leaf_1_names_nothing():
-    # Family 19h covers every model; with no leaf 1 to read, no family is known.
-    assert decide_x86(**readings("AuthenticAMD", 0x19, 0xFF, True, True)).model == AMD_19H
+    # Zen 3's entry, after Zen 4's, covers the rest of family 19h; with no leaf 1 to read, no family is known.
+    assert decide_x86(**readings("AuthenticAMD", 0x19, 0xFF, True, True)).model == ZEN3
     bare = readings("GenuineIntel", 0x06, 0x8F, True, True)
     assert decide_x86(**dict(bare, max_leaf=0)) == ([], [], None, "standard")
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.rows import AVX2, AVX2_1WAY, AVX512, SHANI, SHANI_AVX512, SSE4
+from support.rows import AVX2, AVX2_1WAY, AVX512, SHANI, SHANI_4WAY, SHANI_AVX512, SSE4
 
 QEMU = shutil.which("qemu-x86_64")
 SCRIPT = Path(__file__).with_name("tier_check.py")
@@ -25,15 +25,15 @@ pytestmark = [
     "cpu, expected, refused",
     [
         # qemu runs no AVX-512: its models with AVX-512 (Skylake-Server) lose those bits, as they must.
-        ("qemu64", "standard", [SHANI_AVX512, SHANI, AVX512, AVX2_1WAY, AVX2, SSE4]),
-        ("Nehalem", SSE4, [SHANI_AVX512, SHANI, AVX512, AVX2_1WAY, AVX2]),
-        ("Haswell", AVX2_1WAY, [SHANI_AVX512, SHANI, AVX512]),
-        ("Skylake-Server", AVX2_1WAY, [SHANI_AVX512, SHANI, AVX512]),
+        ("qemu64", "standard", [SHANI_AVX512, SHANI_4WAY, SHANI, AVX512, AVX2_1WAY, AVX2, SSE4]),
+        ("Nehalem", SSE4, [SHANI_AVX512, SHANI_4WAY, SHANI, AVX512, AVX2_1WAY, AVX2]),
+        ("Haswell", AVX2_1WAY, [SHANI_AVX512, SHANI_4WAY, SHANI, AVX512]),
+        ("Skylake-Server", AVX2_1WAY, [SHANI_AVX512, SHANI_4WAY, SHANI, AVX512]),
         # AVX2 without BMI2 (no such Intel part, but a VM can hide it): the AVX2 row without the single stream.
         # (BMI2 without BMI1 is left to tests/c/test_x86_decide.c: under qemu, glibc's own string code faults.)
-        ("Haswell,-bmi2", AVX2, [SHANI_AVX512, SHANI, AVX512, AVX2_1WAY]),
+        ("Haswell,-bmi2", AVX2, [SHANI_AVX512, SHANI_4WAY, SHANI, AVX512, AVX2_1WAY]),
         # BMI2 but no OS-saved YMM state (XSAVE off): no AVX row may run.
-        ("Haswell,-xsave", SSE4, [SHANI_AVX512, SHANI, AVX512, AVX2_1WAY, AVX2]),
+        ("Haswell,-xsave", SSE4, [SHANI_AVX512, SHANI_4WAY, SHANI, AVX512, AVX2_1WAY, AVX2]),
     ],
 )
 def test_tier_under_emulation(tmp_path, cpu, expected, refused):

@@ -16,7 +16,7 @@ import pytest
 
 import libsha
 from support.builds import locked, run, session_folder
-from support.rows import ARM, AVX2, AVX2_1WAY, AVX512, PORTABLE, SHANI, SHANI_AVX512, SSE4
+from support.rows import ARM, AVX2, AVX2_1WAY, AVX512, PORTABLE, SHANI, SHANI_4WAY, SHANI_AVX512, SSE4
 from support.paths import ROOT
 
 
@@ -25,8 +25,6 @@ MUTANTS = [
     # The lane-generic body's D64 (4, 8 and 16 lanes): two blobs' places swapped.
     ("multiway d64", "libsha/src/kernels/body_lanes.h", "p[lane] = in + 64 * lane,", "p[lane] = in + 64 * (lane ^ 1),",
      [SSE4, AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),
-    ("x86_shani d64 2-way", "libsha/src/kernels/x86_shani_1way_2way.c", "__m128i n0 = LOAD_W(in, 4, mask), n1 = LOAD_W(in, 5, mask);",
-     "__m128i n0 = LOAD_W(in, 0, mask), n1 = LOAD_W(in, 5, mask);", [SHANI, SHANI_AVX512]),
     # The 4x4 transpose sse41(4way) and avx512(4way) share.
     ("sse41/avx512 4-way transpose", "libsha/src/kernels/body_transpose_4x4.h", "(p[1] + off)", "(p[2] + off)", [SSE4, AVX2, AVX2_1WAY, AVX512]),
     # The 8x8 transpose avx2(8way) and avx512(8way) share.
@@ -45,20 +43,28 @@ MUTANTS = [
      [SSE4, AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),
     ("multiway whole messages", "libsha/src/kernels/body_lanes.h", "p[lane] = msgs[lane];", "p[lane] = msgs[lane ^ 1];",
      [SSE4, AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),
-    ("x86_shani many 2-way", "libsha/src/kernels/x86_shani_1way_2way.c", "const unsigned char *p = blocks[0], *q = blocks[1];",
-     "const unsigned char *p = blocks[1], *q = blocks[0];", [SHANI, SHANI_AVX512]),
-    ("x86_shani last block 2-way", "libsha/src/kernels/x86_shani_1way_2way.c", "LIBSHA_X86_TAIL_BLOCK(tails[0], m0, m1, m2, m3);",
-     "LIBSHA_X86_TAIL_BLOCK(tails[1], m0, m1, m2, m3);", [SHANI, SHANI_AVX512]),
     # The two-block schedule with block n's and block n + 1's W halves swapped.
     ("avx2 1-way two blocks", "libsha/src/kernels/avx2_1way.c", "#define LOAD_W2(p, q, i)", "#define LOAD_W2(q, p, i)",
      [AVX2_1WAY, AVX512]),
+    # The SHA-NI lane body of any width (2 and 4 lanes): one mutant per kernel. The pipeline of
+    # 64-byte pairs (2 lanes): a pair's second lane reading its first's message.
+    ("x86_shani 64-byte pipeline", "libsha/src/kernels/body_x86_shani_lanes.h",
+     "p[0] = msgs[0] + k * step, p[1] = msgs[1] + k * step;",
+     "p[0] = msgs[0] + k * step, p[1] = msgs[0] + k * step;", [SHANI, SHANI_4WAY]),
+    ("x86_shani lanes whole messages", "libsha/src/kernels/body_x86_shani_lanes.h", "p[lane] = msgs[lane];",
+     "p[lane] = msgs[lane ^ 1];", [SHANI, SHANI_4WAY]),
+    ("x86_shani lanes tails", "libsha/src/kernels/body_x86_shani_lanes.h", "LIBSHA_X86_TAIL_BLOCK((tails)[l],",
+     "LIBSHA_X86_TAIL_BLOCK((tails)[l ^ 1],", [SHANI, SHANI_4WAY, SHANI_AVX512]),
+    ("x86_shani lanes d64", "libsha/src/kernels/body_x86_shani_lanes.h", "p[lane] = in + 64 * lane,",
+     "p[lane] = in + 64 * (lane ^ 1),", [SHANI, SHANI_4WAY, SHANI_AVX512]),
+    ("x86_shani lanes many", "libsha/src/kernels/body_x86_shani_lanes.h", "p[lane] = blocks[lane];",
+     "p[lane] = blocks[lane ^ 1];", [SHANI, SHANI_4WAY, SHANI_AVX512]),
+    ("x86_shani lanes chains", "libsha/src/kernels/body_x86_shani_lanes.h", "LOAD_STATE(chains[l]->inner,",
+     "LOAD_STATE(chains[l ^ 1]->inner,", [SHANI, SHANI_4WAY, SHANI_AVX512]),
     # PBKDF2's chain kernels: one lane's inner state given to its neighbour.
     ("multiway chains", "libsha/src/kernels/body_lanes.h", "field[lane] = (uint32_t *)((unsigned char *)chains[lane] + at);",
      "field[lane] = (uint32_t *)((unsigned char *)chains[at == 0 ? lane ^ 1 : lane] + at);",
      [SSE4, AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),
-    ("x86_shani chains 2-way", "libsha/src/kernels/x86_shani_1way_2way.c",
-     "CHAIN_LOAD(chains[1], j0, j1, p0, p1, n0, n1, n2, n3, y0, y1);",
-     "CHAIN_LOAD(chains[0], j0, j1, p0, p1, n0, n1, n2, n3, y0, y1);", [SHANI, SHANI_AVX512]),
     # The tests' portable 16 lanes (the same body on generic vectors): lanes 0-7 and 8-15 swapped.
     ("portable 16-way loads", "tests/c/sha256_portable_lanes.c", "libsha_load_be32(p[lane] + 4 * i)",
      "libsha_load_be32(p[lane ^ 8] + 4 * i)", [PORTABLE]),

@@ -51,16 +51,19 @@ def names() -> list[str]:
     return [name for name, _ in registry_rows()]
 
 
-def having(*wanted: str) -> str:
-    """The name of the row whose kernels are of exactly these instruction sets."""
-    (name,) = [n for n in names() if isas(n) == frozenset(wanted)] or [None]
-    assert name is not None, f"registry.c has no row of exactly {wanted}: {names()}"
-    return name
+def having(*wanted: str, widest: int | None = None) -> str:
+    """The name of the row whose kernels are of exactly these instruction sets (and, where two rows
+    have the same ones, whose widest kernel has that many lanes)."""
+    found = [n for n in names() if isas(n) == frozenset(wanted)
+             and (widest is None or max(lanes for _, lanes in kernels(n)) == widest)]
+    assert len(found) == 1, f"registry.c has {len(found)} rows of exactly {wanted} (widest {widest}): {names()}"
+    return found[0]
 
 
 # The rows the tests speak of, read once: a change of a row's name changes nothing here.
 SHANI_AVX512 = having("x86_shani", "avx512")  # chosen only where the CPU model table says so
-SHANI = having("x86_shani")
+SHANI = having("x86_shani", widest=2)
+SHANI_4WAY = having("x86_shani", widest=4)  # chosen only where the CPU model table says so
 AVX512 = having("avx2", "avx512")
 AVX2_1WAY = having("avx2", "sse41")  # AVX2 + BMI2: the two-block single stream
 AVX2 = having("sse4", "sse41", "avx2")

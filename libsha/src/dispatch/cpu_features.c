@@ -40,7 +40,8 @@ unsigned libsha_cpu_detect(void)
 }
 #endif
 
-_Static_assert((LIBSHA_TUNE_WIDE_LANES & ~LIBSHA_DETECTION_TUNING) == 0, "the advice fits the detection word");
+_Static_assert(((LIBSHA_TUNE_WIDE_LANES | LIBSHA_TUNE_SHANI_4WAY) & ~LIBSHA_DETECTION_TUNING) == 0,
+               "the advice fits the detection word");
 
 libsha_atomic_uint libsha_cpu_cache;
 
@@ -76,7 +77,7 @@ const char *libsha_cpu_tuning_at(size_t index, unsigned *bit)
     static const struct {
         const char *name;
         unsigned bit;
-    } advice[] = {{"wide-lanes", LIBSHA_TUNE_WIDE_LANES}};
+    } advice[] = {{"wide-lanes", LIBSHA_TUNE_WIDE_LANES}, {"shani-4way", LIBSHA_TUNE_SHANI_4WAY}};
     if (index >= sizeof advice / sizeof advice[0])
         return NULL;
     if (bit != NULL)

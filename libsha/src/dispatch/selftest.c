@@ -193,13 +193,16 @@ static int many_last_matches(const struct libsha_impl *impl, size_t width)
 }
 
 /* A many_whole kernel against the transform: lanes with their own bytes, of
- * lengths with no full block, one, and two, tails in every 16-byte vector,
- * with and without LIBSHA_DOUBLE. */
+ * lengths with no full block, one, and two, tails in every 16-byte vector or
+ * none (the padding block from its K + W table), with and without
+ * LIBSHA_DOUBLE, in two sets of lanes (set 1 starting where set 0's last
+ * lane would be next). */
 static int many_whole_matches(const struct libsha_impl *impl, size_t width)
 {
-    static const size_t lengths[] = {0, 13, 55, 64, 64 + 31, 128 + 40};
+    static const size_t lengths[] = {0, 13, 55, 64, 64 + 31, 128, 128 + 40};
     const unsigned char *msgs[LIBSHA_MAX_LANES];
-    unsigned char digests[LIBSHA_MAX_LANES][32], *out[LIBSHA_MAX_LANES];
+    unsigned char digests[2 * LIBSHA_MAX_LANES][32], *out[LIBSHA_MAX_LANES];
+    uint32_t kw[64];
     size_t i, lane;
 
     for (i = 0; i < 2 * sizeof lengths / sizeof lengths[0]; ++i) {
@@ -209,14 +212,15 @@ static int many_whole_matches(const struct libsha_impl *impl, size_t width)
             msgs[lane] = selftest_input + 5 * lane;
             out[lane] = digests[lane];
         }
-        impl->many_whole[width](msgs, len, out, flags, NULL);
-        for (lane = 0; lane < width; ++lane) {
+        libsha_length_block_kw((uint64_t)len * 8, kw);
+        impl->many_whole[width](msgs, len, out, flags, NULL, len % 64 == 0 ? kw : NULL, 2, 5 * width);
+        for (lane = 0; lane < 2 * width; ++lane) { /* message `lane` is at 5 * lane, its digest digests[lane] */
             uint32_t expected[8];
             unsigned char digest[32];
             memcpy(expected, LIBSHA_H0, sizeof expected);
-            impl->transform(expected, msgs[lane], len / 64);
-            finish_by_transform(impl, expected, msgs[lane] + len / 64 * 64, len % 64, (uint64_t)len * 8, flags,
-                                digest);
+            impl->transform(expected, selftest_input + 5 * lane, len / 64);
+            finish_by_transform(impl, expected, selftest_input + 5 * lane + len / 64 * 64, len % 64,
+                                (uint64_t)len * 8, flags, digest);
             if (memcmp(digests[lane], digest, 32) != 0)
                 return 0;
         }

@@ -271,6 +271,7 @@ void MULTIWAY_CHAINS(struct libsha_chain *const chains[], uint64_t count)
 libsha_many_last_f MULTIWAY_MANY_LAST;
 libsha_many_whole_f MULTIWAY_MANY_WHOLE;
 #define TAIL_WORDS MULTIWAY_JOIN(MULTIWAY_MANY, _tail_words)
+#define WHOLE_GROUP MULTIWAY_JOIN(MULTIWAY_MANY, _whole_group)
 
 /* Each lane's tail (< 56 bytes) padded, as message words; its length in bits
  * in w[14] and w[15]. */
@@ -335,8 +336,8 @@ void MULTIWAY_MANY_LAST(uint32_t *const state[], const struct libsha_tail tails[
 
 /* LANES whole messages of one length: from the initial state (or start's, the same in every
  * lane) through their full blocks and tails to the digests, the state never leaving registers. */
-void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned char *const out[], unsigned flags,
-                         const struct libsha_start *start)
+static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], size_t len, unsigned char *const out[],
+                                             unsigned flags, const struct libsha_start *start, const uint32_t *kw)
 {
     VEC a, b, c, d, e, f, g, h;
     VEC saved[8];
@@ -357,8 +358,6 @@ void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned
     COMPRESS_BLOCKS(p, len / 64);
     if (len % 64 == 0) {
         /* The padding block is the same in every lane: its K + W as scalars. */
-        uint32_t kw[64];
-        libsha_length_block_kw(bits, kw);
         SAVE_STATE();
         RING_ROUNDS64_KNOWN(kw);
         ADD_SAVED();
@@ -377,6 +376,23 @@ void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned
     COMPRESS_RING();
     FINISH_FROM(out, flags, outer);
 }
+
+void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned char *const out[], unsigned flags,
+                         const struct libsha_start *start, const uint32_t *kw, size_t groups, size_t step)
+{
+    const unsigned char *p[LANES];
+    unsigned char *o[LANES];
+    size_t g;
+    int lane;
+    for (g = 0; g < groups; ++g) {
+        for (lane = 0; lane < LANES; ++lane) {
+            p[lane] = msgs[lane] != NULL ? msgs[lane] + g * step : NULL; /* NULL: len is 0 */
+            o[lane] = out[lane] + g * 32 * LANES;
+        }
+        WHOLE_GROUP(p, len, o, flags, start, kw);
+    }
+}
+#undef WHOLE_GROUP
 #undef TAIL_WORDS
 #undef FINISH_FROM
 #endif

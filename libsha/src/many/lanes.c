@@ -48,6 +48,8 @@ struct kernel_call {
     unsigned char *out;                /* D64 */
     const unsigned char *in;           /* D64 */
     const struct libsha_start *start;  /* WHOLE: NULL, or where every lane starts */
+    const uint32_t *kw;                /* WHOLE: the padding block's K + W when len % 64 == 0 */
+    size_t groups, step;               /* WHOLE: sets of width messages, each step bytes past the last */
 };
 
 /* The width 1 of BLOCKS is the transform (one lane). */
@@ -64,7 +66,7 @@ static inline void run_kernel(const struct libsha_impl *impl, const struct kerne
         impl->many_last[c->width](c->states, c->tails, c->outs, c->flags);
         break;
     case WHOLE:
-        impl->many_whole[c->width](c->msgs, c->len, c->outs, c->flags, c->start);
+        impl->many_whole[c->width](c->msgs, c->len, c->outs, c->flags, c->start, c->kw, c->groups, c->step);
         break;
     case D64:
         impl->d64[c->width](c->out, c->in);
@@ -75,7 +77,7 @@ static inline void run_kernel(const struct libsha_impl *impl, const struct kerne
 static inline void run_blocks_on(const struct libsha_impl *impl, size_t w, uint32_t *const states[],
                                  const unsigned char *const next[], size_t blocks)
 {
-    struct kernel_call c = {BLOCKS, w, states, next, blocks, NULL, NULL, 0, NULL, 0, NULL, NULL, NULL};
+    struct kernel_call c = {BLOCKS, w, states, next, blocks, NULL, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL, 0, 0};
     run_kernel(impl, &c);
 }
 
@@ -318,7 +320,7 @@ static void run_tails(const struct libsha_impl *impl, const struct libsha_jobs *
     uint32_t spare[LIBSHA_MAX_LANES][8]; /* states of padding lanes, thrown away */
     unsigned char spare_out[LIBSHA_MAX_LANES][32];
     struct kernel_call c = {LAST_BLOCKS, wl, states, NULL, 0, tails, NULL, 0, outs,
-                            outer_state(jobs) != NULL ? LIBSHA_DOUBLE : jobs->flags, NULL, NULL, NULL};
+                            outer_state(jobs) != NULL ? LIBSHA_DOUBLE : jobs->flags, NULL, NULL, NULL, NULL, 0, 0};
     size_t i;
     for (i = used; i < wl; ++i) {
         memcpy(spare[i], states[0], sizeof spare[i]);
@@ -540,6 +542,16 @@ struct streak_scratch {
     uint32_t kw[64];
 };
 
+/* K + W of the padding block after `bits` of whole blocks, made once for a batch of one length. */
+static const uint32_t *padding_kw(struct streak_scratch *scratch, uint64_t bits)
+{
+    if (scratch->kw_bits != bits) {
+        libsha_length_block_kw(bits, scratch->kw);
+        scratch->kw_bits = bits;
+    }
+    return scratch->kw;
+}
+
 /* A streak of w messages of one length `len` (a one-block tail) after a
  * start with no head bytes, in step: every lane from the start's state, the
  * bodies through the w-lane kernel, the tails padded in registers by its
@@ -553,13 +565,10 @@ static void run_streak_after(const struct libsha_impl *impl, const struct libsha
     uint32_t *states[LIBSHA_MAX_LANES];
     struct libsha_tail tails[LIBSHA_MAX_LANES];
     struct kernel_call c = {LAST_BLOCKS, w, states, NULL, 0, tails, NULL, 0, out,
-                            s->outer != NULL ? LIBSHA_DOUBLE : jobs->flags, NULL, NULL, NULL};
+                            s->outer != NULL ? LIBSHA_DOUBLE : jobs->flags, NULL, NULL, NULL, NULL, 0, 0};
     size_t i, full = len / 64;
     uint64_t bits = (s->bytes + len) * 8;
-    if (len % 64 == 0 && scratch->kw_bits != bits) { /* made once for a batch of one length */
-        libsha_length_block_kw(bits, scratch->kw);
-        scratch->kw_bits = bits;
-    }
+    const uint32_t *kw = len % 64 == 0 ? padding_kw(scratch, bits) : NULL;
     for (i = 0; i < w; ++i) {
         memcpy(scratch->own[i], s->state, sizeof scratch->own[i]);
         states[i] = scratch->own[i];
@@ -567,12 +576,36 @@ static void run_streak_after(const struct libsha_impl *impl, const struct libsha
         tails[i].len = len % 64;
         tails[i].before = 64 * full;
         tails[i].bits = bits;
-        tails[i].kw = len % 64 == 0 ? scratch->kw : NULL;
+        tails[i].kw = kw;
         tails[i].outer = s->outer;
     }
     if (full > 0)
         run_blocks_on(impl, w, states, msgs, full);
     run_kernel(impl, &c);
+}
+
+/* How many sets of w messages of length len lie end to end from msgs[0]: the streak in msgs (when its own
+ * messages do), and the sets after it from message `next` on (an Arrow column of one width, a batch cut
+ * from one buffer), which one many_whole call then takes with the streak. At least 1: the streak. */
+static size_t contiguous_groups(const libsha_batch *b, const unsigned char *const msgs[], size_t w, size_t len,
+                                size_t next, size_t n)
+{
+    const uintptr_t first = (uintptr_t)msgs[0]; /* compared as numbers: no pointer past an object is formed */
+    size_t groups = 1, j;
+    if (len == 0)
+        return 1; /* empty messages may have no address */
+    for (j = 1; j < w; ++j)
+        if ((uintptr_t)msgs[j] != first + j * len)
+            return 1;
+    for (; next + w <= n; next += w, ++groups)
+        for (j = 0; j < w; ++j) {
+            const unsigned char *p;
+            size_t l;
+            message(b, next + j, &p, &l);
+            if (l != len || (uintptr_t)p != first + (groups * w + j) * len)
+                return groups;
+        }
+    return groups;
 }
 
 /* The widest width whose streaks of one length go through in step: the row's widest many_whole
@@ -602,12 +635,29 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
 {
     const unsigned char *msgs[LIBSHA_MAX_LANES];
     unsigned char *outs[LIBSHA_MAX_LANES];
-    struct kernel_call c = {WHOLE, 0, NULL, NULL, 0, NULL, msgs, 0, outs, jobs->flags, NULL, NULL, jobs->start};
+    struct kernel_call c = {WHOLE, 0, NULL, NULL, 0, NULL, msgs, 0, outs, jobs->flags, NULL, NULL, jobs->start, NULL, 1, 0};
     size_t w = streak_width(impl, jobs->start), i, streak = 0, len = 0, done = 0, j, n = jobs->n;
     struct streak_scratch scratch;
     int streaks_after = 0;
+    const libsha_batch *b = jobs->batch;
     scratch.kw_bits = UINT64_MAX; /* no length has that many bits */
 
+    if (w > 0 && impl->many_whole[w] != NULL && b->layout == LIBSHA_ROWS && b->len % 64 < 56) {
+        /* Rows of one length: every w in turn are a streak, a stride apart (SSZ's and Merkle levels'
+         * 64-byte nodes, a fixed-width column), with none of the general loop's checks a row. */
+        c.width = w, c.len = b->len;
+        c.kw = b->len % 64 == 0 ? padding_kw(&scratch, ((jobs->start != NULL ? jobs->start->bytes : 0) + b->len) * 8)
+                                : NULL;
+        c.groups = n / w, c.step = w * b->stride;
+        for (j = 0; c.groups > 0 && j < w; ++j) {
+            msgs[j] = b->len > 0 ? (const unsigned char *)b->data + b->stride * j : NULL;
+            outs[j] = jobs->out + 32 * j;
+        }
+        if (c.groups > 0)
+            run_kernel(impl, &c);
+        done = c.groups * w;
+        w = 0; /* the rest, fewer than w, through the lanes */
+    }
     for (i = 0; w > 0 && i < n; ++i) {
         const unsigned char *p;
         size_t l;
@@ -624,10 +674,14 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
         for (j = 0; j < w; ++j)
             outs[j] = jobs->out + 32 * (i + 1 - w + j);
         c.width = w, c.len = len;
-        if (impl->many_whole[w] == NULL)
+        c.kw = len % 64 == 0 ? padding_kw(&scratch, ((jobs->start != NULL ? jobs->start->bytes : 0) + len) * 8) : NULL;
+        if (impl->many_whole[w] == NULL) {
             run_streak_after(impl, jobs, w, msgs, len, outs, &scratch), streaks_after = 1;
-        else
+        } else {
+            c.groups = contiguous_groups(jobs->batch, msgs, w, len, i + 1, n), c.step = w * len;
             run_kernel(impl, &c);
+            i += (c.groups - 1) * w;
+        }
         done = i + 1, streak = 0;
     }
     if (done < n)
@@ -641,7 +695,7 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
  * reaches input not yet read, so out may be the input itself. */
 static void run_d64(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
 {
-    struct kernel_call c = {D64, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, jobs->out, jobs->batch->data, NULL};
+    struct kernel_call c = {D64, 0, NULL, NULL, 0, NULL, NULL, 0, NULL, 0, jobs->out, jobs->batch->data, NULL, NULL, 0, 0};
     size_t width, blocks = jobs->n;
     for (width = LIBSHA_MAX_LANES; width >= 1; --width) {
         if (impl->d64[width] == NULL)
