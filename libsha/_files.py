@@ -185,9 +185,6 @@ class FileHasher:
     def __init__(self, items: list[bytes | Callable[[], bytes]], jobs: int = 0) -> None:
         cpus = usable_cpus()
         workers = jobs or cpus
-        # Where the workers leave a core free, C reads large files in a second thread meanwhile.
-        # (Asking for it mid-call, once a worker had run out of batches, measured no faster.)
-        self._control = _native.FilesControl(read_ahead=workers < cpus)
         self._items: list[Any] = items  # paths (bytes) and functions
         self._batches: list[tuple[int, int]] = []
         start = 0
@@ -209,6 +206,10 @@ class FileHasher:
         self._results: list[Any] = [None] * len(self._batches)
         self._next = iter(range(len(self._batches)))
         self._workers = min(workers, len(self._batches))
+        # Where the workers leave a core free (fewer asked for, or fewer batches: one large file), C reads
+        # large files in a second thread meanwhile. (Asking for it mid-call, once a worker had run out of
+        # batches, measured no faster.)
+        self._control = _native.FilesControl(read_ahead=self._workers < cpus)
         self._started = False
 
     def bytes_read(self) -> int:

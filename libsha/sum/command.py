@@ -17,11 +17,12 @@ from .._errors import check
 from .._files import FileHasher, sha256_file
 from .lines import LineParser, check_name, checksum_lines, quote
 from .options import HELP, PROG, Options, UsageError, parse
-from .progress import Progress
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, BinaryIO, Callable
+
+    from .progress import Progress
 
 FLUSH_BYTES = 64 << 10
 
@@ -119,6 +120,8 @@ def _watched(hasher: FileHasher, out: Output, options: Options, names: list[byte
     not ready, the lines so far go out and progress is shown."""
     progress = None
     if options.progress or out.stderr_is_tty():
+        from .progress import Progress  # imported only where shown: start-up is most of a small run
+
         progress = Progress(out.stderr, hasher.bytes_read, [n for n in names if n != b"-"],
                             0.0 if options.progress else 2.0)
         out.progress = progress

@@ -19,10 +19,10 @@ from support.data import pattern251
 from support.files import SMALL_FILE, digests_of, fed_fifo, files_of
 from support.paths import TESTS
 
-# Sizes around the C loop's borders: SMALL_FILE (gathered up to it, a lane above it) and
-# its reads per lane (32 to 256 KiB).
-SIZES = [0, SMALL_FILE, SMALL_FILE + 1, 40_000, 131_071, 131_072, 131_073, 250_000, 262_144, 262_145, 700_000, 5,
-         1_000_003]
+# Sizes around the C loop's borders: SMALL_FILE (gathered up to it, a lane above it), its reads per
+# lane (32 to 256 KiB), and a lone file's reads (64 KiB).
+SIZES = [0, SMALL_FILE, SMALL_FILE + 1, 40_000, 65_535, 65_536, 65_537, 131_071, 131_072, 131_073, 250_000, 262_144,
+         262_145, 700_000, 5, 1_000_003]
 
 
 @pytest.fixture(params=["read ahead", "no read-ahead"])
@@ -40,6 +40,15 @@ def test_streams_side_by_side_give_every_digest_in_order(tmp_path, lanes_row, jo
     assert [d for _, d in hasher.results()] == digests_of(paths)
     assert hasher.bytes_read() == 2 * sum(SIZES)
     assert hasher._control.gathered == 2 * sum(size <= SMALL_FILE for size in SIZES)
+
+
+def test_a_core_left_free_by_the_batches_reads_ahead(monkeypatch):
+    # As many workers as CPUs, but one file is one batch: one worker, and the other core reads ahead
+    # (`libsha sum BIG` as fast as sha256_file). Two files on two CPUs keep both busy hashing.
+    monkeypatch.setattr(_files, "usable_cpus", lambda: 2)
+    assert _files.FileHasher([b"one"])._control.read_ahead == 1
+    assert _files.FileHasher([b"one", b"two"])._control.read_ahead == 0
+    assert _files.FileHasher([b"one", b"two"], 1)._control.read_ahead == 1
 
 
 def test_one_file_alone_on_every_row(tmp_path, lanes_row, read_ahead):
