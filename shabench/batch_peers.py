@@ -100,41 +100,39 @@ def _ipsec():
     return lib, f"IPsec-MB {lib.ipsec_version().decode()}", lib.ipsec_peer
 
 
+def _built_peer(name, env, script, header, define, library, entry):
+    """A peer built into the prefix $env names (by tools/<script>): the adapter compiled against its
+    header and linked to its library, and the adapter's function that sets up one of its kernels by name."""
+    if not _on_x86_64():
+        raise PeerUnavailable(f"its kernels named here are x86-64 code; this is {platform.machine()}")
+    prefix = os.environ.get(env)
+    if not prefix:
+        raise PeerUnavailable(f"{name} not built: tools/{script} SOURCE PREFIX, then {env}=PREFIX")
+    prefix = Path(prefix)
+    if not (prefix / "include" / header).exists():
+        raise PeerUnavailable(f"{env}={prefix} has no include/{header}")
+    lib = _compile(define, [f"-I{prefix / 'include'}"], [f"-L{prefix / 'lib'}", f"-Wl,-rpath,{prefix / 'lib'}", f"-l{library}"])
+    new_peer = getattr(lib, entry)
+    new_peer.restype = ctypes.c_void_p
+    new_peer.argtypes = [ctypes.c_char_p]
+    return lib, prefix, new_peer
+
+
 @functools.cache
 def _isal():
-    if not _on_x86_64():
-        raise PeerUnavailable(f"its managers named here are x86-64 code; this is {platform.machine()}")
-    prefix = os.environ.get(ISAL_ENV)
-    if not prefix:
-        raise PeerUnavailable(f"isa-l_crypto not built: tools/build_isal_crypto.sh SOURCE PREFIX, then {ISAL_ENV}=PREFIX")
-    prefix = Path(prefix)
-    if not (prefix / "include" / "isa-l_crypto" / "sha256_mb.h").exists():
-        raise PeerUnavailable(f"{ISAL_ENV}={prefix} has no include/isa-l_crypto/sha256_mb.h")
-    lib = _compile("WITH_ISAL_CRYPTO", [f"-I{prefix / 'include'}"],
-                   [f"-L{prefix / 'lib'}", f"-Wl,-rpath,{prefix / 'lib'}", "-lisal_crypto"])
-    lib.isal_peer.restype = ctypes.c_void_p
-    lib.isal_peer.argtypes = [ctypes.c_char_p]
+    lib, prefix, new_peer = _built_peer("isa-l_crypto", ISAL_ENV, "build_isal_crypto.sh", "isa-l_crypto/sha256_mb.h",
+                                        "WITH_ISAL_CRYPTO", "isal_crypto", "isal_peer")
     version = next((line.split(":", 1)[1].strip() for line in _read(prefix / "lib" / "pkgconfig" / "libisal_crypto.pc")
                     if line.startswith("Version:")), "")
-    return lib, f"isa-l_crypto {version}".strip(), lib.isal_peer
+    return lib, f"isa-l_crypto {version}".strip(), new_peer
 
 
 @functools.cache
 def _hashtree():
-    if not _on_x86_64():
-        raise PeerUnavailable(f"its kernels named here are x86-64 code; this is {platform.machine()}")
-    prefix = os.environ.get(HASHTREE_ENV)
-    if not prefix:
-        raise PeerUnavailable(f"hashtree not built: tools/build_hashtree.sh SOURCE PREFIX, then {HASHTREE_ENV}=PREFIX")
-    prefix = Path(prefix)
-    if not (prefix / "include" / "hashtree.h").exists():
-        raise PeerUnavailable(f"{HASHTREE_ENV}={prefix} has no include/hashtree.h")
-    lib = _compile("WITH_HASHTREE", [f"-I{prefix / 'include'}"],
-                   [f"-L{prefix / 'lib'}", f"-Wl,-rpath,{prefix / 'lib'}", "-lhashtree"])
-    lib.hashtree_peer.restype = ctypes.c_void_p
-    lib.hashtree_peer.argtypes = [ctypes.c_char_p]
+    lib, prefix, new_peer = _built_peer("hashtree", HASHTREE_ENV, "build_hashtree.sh", "hashtree.h", "WITH_HASHTREE",
+                                        "hashtree", "hashtree_peer")
     version = next(iter(_read(prefix / "VERSION")), "").strip()
-    return lib, f"hashtree {version}".strip(), lib.hashtree_peer
+    return lib, f"hashtree {version}".strip(), new_peer
 
 
 def _read(path):

@@ -26,7 +26,7 @@ def binding_path(request, monkeypatch):
     only = request.node.get_closest_marker("internals_of")
     if only is not None and only.args[0] != path:
         pytest.skip(f"the {only.args[0]} path's insides: this run is on the {path} path"
-                    + ("" if only.args[0] in binding.PATHS else f" (the {only.args[0]} path does not load here)"))
+                    + ("" if only.args[0] in binding.PATHS else f" (this run's paths: {', '.join(binding.PATHS)})"))
     binding.use_path(path, monkeypatch)
     return path
 

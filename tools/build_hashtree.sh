@@ -11,17 +11,7 @@
 # assembly: gcc or clang builds them). PREFIX gets include/hashtree.h and lib/libhashtree.so, a
 # shared library made of its static one, every kernel exported by name.
 set -euo pipefail
-if [ $# -ne 2 ]; then
-  echo "usage: $0 SOURCE_DIR PREFIX" >&2
-  exit 2
-fi
-source_dir=$(cd "$1" && pwd)
-mkdir -p "$2"
-prefix=$(cd "$2" && pwd)
-checkout=$(cd "$(dirname "$0")/.." && pwd)
-case "$prefix/" in
-  "$checkout"/*) echo "$0: PREFIX must be outside the checkout ($checkout)" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/peer_build_args.sh"
 [ -f "$source_dir/src/hashtree.h" ] && [ -f "$source_dir/src/Makefile" ] \
   || { echo "$0: $source_dir is not a hashtree source tree (no src/hashtree.h)" >&2; exit 2; }
 cc=${CC:-cc}

@@ -9,17 +9,7 @@
 # SOURCE_DIR is a checkout of https://github.com/intel/isa-l_crypto; its assembly needs nasm
 # (apt-get install nasm). PREFIX gets include/isa-l_crypto/ and lib/libisal_crypto.so.
 set -euo pipefail
-if [ $# -ne 2 ]; then
-  echo "usage: $0 SOURCE_DIR PREFIX" >&2
-  exit 2
-fi
-source_dir=$(cd "$1" && pwd)
-mkdir -p "$2"
-prefix=$(cd "$2" && pwd)
-checkout=$(cd "$(dirname "$0")/.." && pwd)
-case "$prefix/" in
-  "$checkout"/*) echo "$0: PREFIX must be outside the checkout ($checkout)" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/peer_build_args.sh"
 [ -f "$source_dir/sha256_mb/sha256_mb_x8_avx2.asm" ] \
   || { echo "$0: $source_dir is not an isa-l_crypto source tree (no sha256_mb/)" >&2; exit 2; }
 command -v nasm >/dev/null || { echo "$0: needs nasm (apt-get install nasm)" >&2; exit 2; }

@@ -28,16 +28,17 @@ ctest --test-dir "$work/asan" --output-on-failure | tail -3
 # Python itself is not instrumented: preload the runtimes; CPython's allocations are not leaks to report.
 # From $work: in the checkout, its libsha/ would shadow the installed package.
 # The package itself built with the sanitizers, its library and its accelerator (libsha._accel)
-# both, installed apart and put first on the path: the binding's C methods are checked too, and the
-# binding tests' ctypes path (in the same process, tests/support/binding.py) under the same runtimes.
+# both, installed apart and put first on the path: the binding's C methods are checked too.
 sanitized="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 "$python" -m pip install -q --no-deps --target "$work/asan-site" "$repo" -C build-dir="$work/asan-package" \
   -C cmake.define.CMAKE_C_FLAGS="$sanitized" -C cmake.define.LIBSHA_WARNINGS_AS_ERRORS=ON
 cd "$work"
 LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)" PYTHONPATH="$work/asan-site" \
   "$python" -c "import libsha; print('== pytest on', libsha.__file__, 'binding:', libsha.dispatch.binding())"
+# The accelerator's path alone (LIBSHA_TEST_PATHS): its C methods call every entry point the ctypes
+# path calls, and the ctypes path's own Python runs in the suite before this.
 LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)" PYTHONPATH="$work/asan-site" \
-  "$python" -m pytest "$repo/tests" -q -p no:cacheprovider -n 2 --dist worksteal \
+  LIBSHA_TEST_PATHS=accelerated "$python" -m pytest "$repo/tests" -q -p no:cacheprovider -n 2 --dist worksteal \
   -m "not build and not emulated and not external and not slow and not tooling" | tail -2
 unset ASAN_OPTIONS UBSAN_OPTIONS
 

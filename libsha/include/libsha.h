@@ -378,7 +378,7 @@ LIBSHA_API int libsha_hkdf_sha256(unsigned char *out, size_t out_len, const void
 /* ==== Files ==== */
 
 /*
- * Files, read to their end in chunks of 128 KiB on the active implementation.
+ * Files, read to their end in chunks of 64 KiB on the active implementation.
  * A path is the native bytes on POSIX systems, UTF-8 on Windows. A file that
  * grows or shrinks while it is read gives the digest of the bytes read.
  *

@@ -511,8 +511,8 @@ static void hex(void)
  * 128 KiB reads, written to the current directory and compared with the
  * one-shot hash; batches longer than a group of small files; errors in place;
  * the contracts. */
-#define FILE_SIZES 12
-static const size_t file_sizes[FILE_SIZES] = {0, 1, 55, 64, 4096, 16384, 16385, 16386, 131071, 131072, 131073, 300001};
+#define FILE_SIZES 15
+static const size_t file_sizes[FILE_SIZES] = {0, 1, 55, 64, 4096, 16384, 16385, 16386, 65535, 65536, 65537, 131071, 131072, 131073, 300001};
 #define REPEATS 5 /* a batch naming every file this many times: small ones fill several groups */
 
 static void files(const char *impl)

@@ -8,6 +8,7 @@ itself is the same. A test of one path's insides says so with `internals_of(path
 """
 
 import importlib
+import os
 
 import pytest
 
@@ -15,8 +16,16 @@ import libsha
 from libsha import _binding, _native
 
 LOADED = libsha.dispatch.binding()  # the path this process took at import
-# The paths a binding test runs on here: the accelerator's first where it loads.
+# The paths a binding test runs on here: the accelerator's first where it loads. LIBSHA_TEST_PATHS
+# (comma-separated) keeps some of them: tools/sanitize.sh runs the accelerator's alone, whose C
+# methods call every entry point the ctypes path calls.
+ENV_PATHS = "LIBSHA_TEST_PATHS"
 PATHS = ["accelerated", "ctypes"] if LOADED == "accelerated" else ["ctypes"]
+if os.environ.get(ENV_PATHS):
+    wanted = os.environ[ENV_PATHS].split(",")
+    assert set(wanted) <= {"accelerated", "ctypes"}, f"{ENV_PATHS}={os.environ[ENV_PATHS]!r}: accelerated, ctypes"
+    PATHS = [path for path in PATHS if path in wanted]
+    assert PATHS, f"{ENV_PATHS}={os.environ[ENV_PATHS]!r}: none of them loads here ({LOADED})"
 
 
 def _ctypes_objects():

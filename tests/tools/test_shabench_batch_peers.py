@@ -5,6 +5,7 @@ and a peer that is absent left out with the reason."""
 import ctypes
 import os
 import shutil
+import subprocess
 from array import array
 
 import pytest
@@ -15,6 +16,7 @@ from shabench import batch_peers, internal
 from shabench.batch_peers import (HASHTREE_ENV, HASHTREE_KERNELS, IPSEC_MANAGERS, ISAL_ENV, PeerUnavailable,
                                   batch_peer_benchmarks)
 from shabench.batches import Batch
+from support.paths import ROOT
 
 bench = internal.lib()
 PEER_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
@@ -133,6 +135,35 @@ def test_off_x86_64_the_peers_are_left_out_saying_why(monkeypatch):
     clear()
 
 
+@pytest.mark.core
+@pytest.mark.skipif(shutil.which("bash") is None, reason="the build scripts are bash")
+@pytest.mark.parametrize("script, tree", [("build_isal_crypto.sh", "an isa-l_crypto source tree"),
+                                          ("build_hashtree.sh", "a hashtree source tree")])
+def test_the_peer_build_scripts_refuse_bad_arguments_before_building(tmp_path, script, tree):
+    path = ROOT / "tools" / script
+    if not path.exists():
+        pytest.skip("needs the source checkout")
+    usage = subprocess.run(["bash", str(path)], capture_output=True, text=True)
+    assert usage.returncode == 2 and "usage:" in usage.stderr
+    inside = ROOT / "build" / "peer-prefix-test"
+    refused = subprocess.run(["bash", str(path), str(tmp_path), str(inside)], capture_output=True, text=True)
+    assert refused.returncode == 2 and "outside the checkout" in refused.stderr and not inside.exists()
+    not_a_tree = subprocess.run(["bash", str(path), str(tmp_path), str(tmp_path / "prefix")], capture_output=True, text=True)
+    assert not_a_tree.returncode == 2 and f"is not {tree}" in not_a_tree.stderr
+
+
+def run_each(rows):
+    """Each row this CPU runs, checked (make() raises where a digest differs) and timed twice; how many ran."""
+    ran = 0
+    for row in rows:
+        if row.left_out:
+            assert row.left_out.startswith("this CPU lacks"), row.left_out
+            continue
+        row.make_run()(2)
+        ran += 1
+    return ran
+
+
 def installed(header):
     return any(os.path.exists(os.path.join(d, header)) for d in ("/usr/include", "/usr/local/include"))
 
@@ -143,22 +174,14 @@ def installed(header):
 @pytest.mark.skipif(not installed("intel-ipsec-mb.h"), reason="needs libipsec-mb-dev (.ci/run installs it)")
 @pytest.mark.skipif(not batch_peers._on_x86_64(), reason="IPsec-MB's managers are x86-64 code")
 def test_ipsec_mb_managers_hash_every_batch_right(tmp_path, monkeypatch):
-    # Each manager this CPU runs: built, checked against libsha (make() raises if a digest differs),
-    # and timed twice in the loop, on batches whose lengths cross its lanes' block boundaries, and on
-    # one of mixed lengths (0..2048, empty messages among them).
+    # Each manager this CPU runs, built and checked against libsha, on batches whose lengths cross its
+    # lanes' block boundaries, and on one of mixed lengths (0..2048, empty messages among them).
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     batch_peers._ipsec.cache_clear()
     batches = [Batch("A", 37, 65), Batch("B", 100, 1), Batch("C", 16, 1000), Batch("MIXED", 50)]
     rows = [r for r in batch_peer_benchmarks(batches, libsha.dispatch.cpu_features()) if r.runner.startswith("IPsec-MB")]
     assert len(rows) == len(batches) * len(IPSEC_MANAGERS)
-    ran = 0
-    for row in rows:
-        if row.left_out:
-            assert row.left_out.startswith("this CPU lacks"), row.left_out
-            continue
-        row.make_run()(2)
-        ran += 1
-    assert ran >= 3, "the sse manager runs on every x86-64 CPU with SSE4.1"
+    assert run_each(rows) >= 3, "the sse manager runs on every x86-64 CPU with SSE4.1"
     batch_peers._ipsec.cache_clear()
 
 
@@ -168,19 +191,12 @@ def test_ipsec_mb_managers_hash_every_batch_right(tmp_path, monkeypatch):
                     reason=f"needs hashtree built by tools/build_hashtree.sh SOURCE PREFIX and {HASHTREE_ENV}=PREFIX")
 @pytest.mark.skipif(not batch_peers._on_x86_64(), reason="hashtree's kernels named here are x86-64 code")
 def test_hashtree_kernels_hash_every_64_byte_batch_right(tmp_path, monkeypatch):
-    # Each kernel this CPU runs: built, checked against libsha on every digest (make() raises if one
-    # differs), timed twice; counts that fill no kernel's lanes and leave every remainder.
+    # Each kernel this CPU runs, built and checked against libsha: counts that fill no kernel's lanes
+    # and leave every remainder.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     batch_peers._hashtree.cache_clear()
     batches = [Batch(f"B{n}", n, 64) for n in (1, 2, 3, 15, 17, 33)]
     rows = [r for r in batch_peer_benchmarks(batches, libsha.dispatch.cpu_features()) if r.runner.startswith("hashtree")]
     assert len(rows) == len(batches) * len(HASHTREE_KERNELS)
-    ran = 0
-    for row in rows:
-        if row.left_out:
-            assert row.left_out.startswith("this CPU lacks"), row.left_out
-            continue
-        row.make_run()(2)
-        ran += 1
-    assert ran >= len(batches), "the avx_x4 kernel runs on every x86-64 CPU with AVX"
+    assert run_each(rows) >= len(batches), "the avx_x4 kernel runs on every x86-64 CPU with AVX"
     batch_peers._hashtree.cache_clear()

@@ -333,7 +333,7 @@ def _prefix_digests(data, step, extra):
 
 
 # libsha's C file reads (files.c): a large file's first SMALL_FILE + 1 bytes, then chunks of
-# 32 KiB to 256 KiB (its lanes' reads) or of 128 KiB (READ_SIZE): all multiples of 32 KiB.
+# 32 KiB to 256 KiB (its lanes' reads) or of 64 KiB (READ_SIZE): all multiples of 32 KiB.
 HEAD = (16 << 10) + 1
 READ = 32 << 10
 
