@@ -552,6 +552,12 @@ static const uint32_t *padding_kw(struct streak_scratch *scratch, uint64_t bits)
     return scratch->kw;
 }
 
+/* What a many_whole call of messages of length len takes as kw (after the jobs' start, if any). */
+static const uint32_t *whole_kw(struct streak_scratch *scratch, const struct libsha_jobs *jobs, size_t len)
+{
+    return len % 64 == 0 ? padding_kw(scratch, ((jobs->start != NULL ? jobs->start->bytes : 0) + len) * 8) : NULL;
+}
+
 /* A streak of w messages of one length `len` (a one-block tail) after a
  * start with no head bytes, in step: every lane from the start's state, the
  * bodies through the w-lane kernel, the tails padded in registers by its
@@ -646,8 +652,7 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
         /* Rows of one length: every w in turn are a streak, a stride apart (SSZ's and Merkle levels'
          * 64-byte nodes, a fixed-width column), with none of the general loop's checks a row. */
         c.width = w, c.len = b->len;
-        c.kw = b->len % 64 == 0 ? padding_kw(&scratch, ((jobs->start != NULL ? jobs->start->bytes : 0) + b->len) * 8)
-                                : NULL;
+        c.kw = whole_kw(&scratch, jobs, b->len);
         c.groups = n / w, c.step = w * b->stride;
         for (j = 0; c.groups > 0 && j < w; ++j) {
             msgs[j] = b->len > 0 ? (const unsigned char *)b->data + b->stride * j : NULL;
@@ -674,7 +679,7 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
         for (j = 0; j < w; ++j)
             outs[j] = jobs->out + 32 * (i + 1 - w + j);
         c.width = w, c.len = len;
-        c.kw = len % 64 == 0 ? padding_kw(&scratch, ((jobs->start != NULL ? jobs->start->bytes : 0) + len) * 8) : NULL;
+        c.kw = whole_kw(&scratch, jobs, len);
         if (impl->many_whole[w] == NULL) {
             run_streak_after(impl, jobs, w, msgs, len, outs, &scratch), streaks_after = 1;
         } else {
