@@ -157,7 +157,7 @@ def test_the_c_contract_refuses_with_nothing_changed():
 
 def test_lanes_is_one_of_the_rows_lane_kernels():
     # The widest many-message kernel: the widest the name lists, except where a row's widest kernels
-    # serve SHA256D64 and PBKDF2 alone (x86_shani(1way,2way,4way): messages on two lanes).
+    # serve SHA256D64 and PBKDF2 alone (SHA-NI's row of four lanes: messages on two).
     for impl in runnable_implementations():
         with libsha.dispatch.using(impl):
             lanes = libsha.dispatch.lanes()
