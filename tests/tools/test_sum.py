@@ -293,13 +293,28 @@ def test_broken_pipe_exits_quietly(tmp_path):
         assert gnu.wait(timeout=60) == proc.returncode == -signal.SIGPIPE
 
 
+def _sigint_as_on_a_terminal():
+    """In the child before it runs: SIGINT's default action, which Python turns into KeyboardInterrupt.
+    A run started in the background by a non-interactive shell (nohup CMD &) inherits SIGINT ignored,
+    and Python keeps an ignored SIGINT ignored: Ctrl-C would then rightly do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt_after(args, cwd, delay, stdin=None):
     proc = subprocess.Popen([sys.executable, "-m", "libsha", "sum", *args], cwd=cwd, env=ENV, stdin=stdin,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_sigint_as_on_a_terminal)
     time.sleep(delay)
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    status = proc.wait(timeout=10)
+    try:
+        status = proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        # What the process did with the signal: its masks (blocked, ignored, caught) and its threads.
+        with open(f"/proc/{proc.pid}/status") as f:
+            masks = [line.strip() for line in f if line.startswith(("SigBlk", "SigIgn", "SigCgt", "Threads", "State"))]
+        proc.kill()
+        raise AssertionError(f"still running 10 s after SIGINT: {masks}; this test's own SIGINT handler "
+                             f"{signal.getsignal(signal.SIGINT)!r}, mask {signal.pthread_sigmask(signal.SIG_BLOCK, [])}")
     return status, time.monotonic() - sent, proc
 
 
