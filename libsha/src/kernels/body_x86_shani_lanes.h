@@ -199,7 +199,9 @@ static void PIPELINED_64(const unsigned char *const msgs[], unsigned char *const
     PAIR_A(ADD_LANE, H0_ABEF, H0_CDGH)
     for (k = 1; k < pairs; ++k) {
         const uint32_t *pad_kw = LIBSHA_PAD64_KW;
+#if defined(__GNUC__) || defined(__clang__)
         __asm__("" : "+r"(pad_kw)); /* read from the table where used: not hoisted into spilled registers */
+#endif
         MOVE_TO_B(2, 0) MOVE_TO_B(3, 1)
         o[2] = o[0], o[3] = o[1];
         PAIR_AT(msgs, out, step, k, p, o);
