@@ -149,7 +149,7 @@ static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], 
  * state and message words, and two states), where four lanes with message
  * words each would need 24 of the 16 XMM registers.
  */
-#define PAIR_A(X, ...) X(0, __VA_ARGS__) X(1, __VA_ARGS__)
+#define PAIR_A EACH /* the pair in its message block; with two lanes, every lane */
 #define PAIR_B(X, ...) X(2, __VA_ARGS__) X(3, __VA_ARGS__)
 #define PIPE_R4(g, i) PAIR_A(RNDS_LANE, g, i) PAIR_B(KW_LANE, pad_kw, g)
 #define PIPE_S4(g, i, j, k, q) PAIR_A(SCHED_LANE, i, j, k, q) PAIR_A(RNDS_LANE, g, i) PAIR_B(KW_LANE, pad_kw, g)
@@ -159,19 +159,6 @@ static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], 
     PIPE_S4(8, 0, 1, 2, 3) PIPE_S4(9, 1, 2, 3, 0) PIPE_S4(10, 2, 3, 0, 1) PIPE_S4(11, 3, 0, 1, 2)    \
     PIPE_S4(12, 0, 1, 2, 3) PIPE_S4(13, 1, 2, 3, 0) PIPE_S4(14, 2, 3, 0, 1) PIPE_S4(15, 3, 0, 1, 2)
 #define MOVE_TO_B(l, from) a##l = a##from, c##l = c##from, sa##l = a##l, sc##l = c##l;
-/* The first pair's message block alone, and the last pair's padding block alone. */
-#define A_R4(g, i) PAIR_A(RNDS_LANE, g, i)
-#define A_S4(g, i, j, k, q) PAIR_A(SCHED_LANE, i, j, k, q) PAIR_A(RNDS_LANE, g, i)
-#define A_COMPRESS()                                                                         \
-    A_R4(0, 0) A_R4(1, 1) A_R4(2, 2) A_R4(3, 3)                                              \
-    A_S4(4, 0, 1, 2, 3) A_S4(5, 1, 2, 3, 0) A_S4(6, 2, 3, 0, 1) A_S4(7, 3, 0, 1, 2)          \
-    A_S4(8, 0, 1, 2, 3) A_S4(9, 1, 2, 3, 0) A_S4(10, 2, 3, 0, 1) A_S4(11, 3, 0, 1, 2)        \
-    A_S4(12, 0, 1, 2, 3) A_S4(13, 1, 2, 3, 0) A_S4(14, 2, 3, 0, 1) A_S4(15, 3, 0, 1, 2)
-#define A_PAD4(g) PAIR_A(KW_LANE, LIBSHA_PAD64_KW, g)
-#define A_PAD()                                                                              \
-    A_PAD4(0) A_PAD4(1) A_PAD4(2) A_PAD4(3) A_PAD4(4) A_PAD4(5) A_PAD4(6) A_PAD4(7) A_PAD4(8)   \
-    A_PAD4(9) A_PAD4(10) A_PAD4(11) A_PAD4(12) A_PAD4(13) A_PAD4(14) A_PAD4(15)
-
 /* Pair k of a call's sets (each set is a pair). */
 static LIBSHA_ALWAYS_INLINE void PAIR_AT(const unsigned char *const msgs[], unsigned char *const out[], size_t step,
                                          size_t k, const unsigned char *p[2], unsigned char *o[2])
@@ -183,7 +170,6 @@ static LIBSHA_ALWAYS_INLINE void PAIR_AT(const unsigned char *const msgs[], unsi
 static void PIPELINED_64(const unsigned char *const msgs[], unsigned char *const out[], size_t groups, size_t step)
 {
     const __m128i mask = BSWAP32_MASK;
-    const size_t pairs = groups;
     const unsigned char *p[2];
     unsigned char *o[4];
     size_t k;
@@ -195,9 +181,9 @@ static void PIPELINED_64(const unsigned char *const msgs[], unsigned char *const
     PAIR_AT(msgs, out, step, 0, p, o);
     PAIR_A(LOAD_BLOCK_LANE, p)
     PAIR_A(SET_LANE, H0_ABEF, H0_CDGH)
-    A_COMPRESS()
+    LANES_COMPRESS() /* the first pair's message block alone */
     PAIR_A(ADD_LANE, H0_ABEF, H0_CDGH)
-    for (k = 1; k < pairs; ++k) {
+    for (k = 1; k < groups; ++k) {
         const uint32_t *pad_kw = LIBSHA_PAD64_KW;
 #if defined(__GNUC__) || defined(__clang__)
         __asm__("" : "+r"(pad_kw)); /* read from the table where used: not hoisted into spilled registers */
@@ -212,9 +198,7 @@ static void PIPELINED_64(const unsigned char *const msgs[], unsigned char *const
         PAIR_B(ADD_SAVED_LANE, _)
         PAIR_B(STORE_DIGEST_LANE, o)
     }
-    PAIR_A(SAVE_LANE, _)
-    A_PAD()
-    PAIR_A(ADD_SAVED_LANE, _)
+    LANES_BLOCK(LANES_COMPRESS_KW(LIBSHA_PAD64_KW)) /* the last pair's padding block alone */
     PAIR_A(STORE_DIGEST_LANE, o)
 }
 #undef PAIR_A
@@ -223,11 +207,6 @@ static void PIPELINED_64(const unsigned char *const msgs[], unsigned char *const
 #undef PIPE_S4
 #undef PIPE_STEP
 #undef MOVE_TO_B
-#undef A_R4
-#undef A_S4
-#undef A_COMPRESS
-#undef A_PAD4
-#undef A_PAD
 #endif
 
 void LANES_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned char *const out[], unsigned flags,
