@@ -6,6 +6,8 @@
     libsha.hmac_sha256(b"key", b"message")
     libsha.sha256d64(blobs)             # double SHA-256 of each 64-byte blob
     libsha.merkle_root(txids)           # (root, mutated), as Bitcoin Core computes it
+    libsha.sha256_64(nodes)             # a Merkle level: SHA-256 of each 64-byte node (hashtree's call)
+    libsha.ssz, libsha.rfc6962, libsha.bep52  # Ethereum's SSZ, Certificate Transparency, BitTorrent v2 trees
     libsha.sha256_many(messages)        # a list, numpy rows or an Arrow column, at once
     libsha.sha256_many(messages, prefix=p)   # each after one prefix, hashed once
     libsha.hmac_sha256_many(key, messages)   # HMAC of each under one key, in the lanes
@@ -48,6 +50,7 @@ _HOMES = {
     "tagged_hash": "_many.tagged",
     "tagged_hash_many": "_many.tagged",
     "merkle_root": "_many.merkle",
+    "sha256_64": "_trees.level",
     "pbkdf2_hmac": "_kdf.pbkdf2",
     "pbkdf2_hmac_many": "_kdf.pbkdf2",
     "hkdf": "_kdf.hkdf",
@@ -66,14 +69,20 @@ _HOMES = {
     "NonContiguousError": "_errors",
     "dispatch": None,
     "reference": None,
+    "ssz": None,
+    "rfc6962": None,
+    "bep52": None,
 }
 
 __all__ = sorted(_HOMES)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from . import bep52 as bep52
     from . import dispatch as dispatch
     from . import reference as reference
+    from . import rfc6962 as rfc6962
+    from . import ssz as ssz
     from ._errors import AlreadyFinalized as AlreadyFinalized
     from ._errors import ConfigurationError as ConfigurationError
     from ._errors import InvalidKey as InvalidKey
@@ -94,6 +103,7 @@ if TYPE_CHECKING:
     from ._many.messages import hmac_sha256_many as hmac_sha256_many
     from ._many.messages import sha256_many as sha256_many
     from ._many.merkle import merkle_root as merkle_root
+    from ._trees.level import sha256_64 as sha256_64
     from ._native import library_version as library_version
     from ._one.oneshot import sha256_digest as sha256_digest
     from ._kdf.pbkdf2 import pbkdf2_hmac as pbkdf2_hmac

@@ -76,6 +76,23 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_hex": (c_int, [c_void_p, c_void_p, c_size_t]),
     "libsha_sha256_file": (c_int, [c_char_p, c_void_p, POINTER(c_int)]),
     "libsha_sha256_files": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_void_p]),
+    "libsha_bep52_tree": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint64]),
+    "libsha_bep52_layer_nodes": (c_uint64, [c_uint64, c_uint64]),
+    "libsha_sha256_64": (c_int, [c_void_p, c_void_p, c_size_t]),
+    "libsha_ssz_merkleize": (c_int, [c_void_p, c_void_p, c_size_t, c_uint64]),
+    "libsha_ssz_mix_in_length": (c_int, [c_void_p, c_void_p, c_uint64]),
+    "libsha_rfc6962_leaf_hashes": (c_int, [c_void_p, c_void_p]),
+    "libsha_rfc6962_root": (c_int, [c_void_p, c_void_p, c_size_t]),
+    "libsha_rfc6962_log_init": (None, [c_void_p]),
+    "libsha_rfc6962_log_append": (c_int, [c_void_p, c_void_p, c_size_t]),
+    "libsha_rfc6962_log_root": (c_int, [c_void_p, c_void_p]),
+    "libsha_rfc6962_tree_nodes": (c_size_t, [c_size_t]),
+    "libsha_rfc6962_tree": (c_int, [c_void_p, c_void_p, c_size_t]),
+    "libsha_rfc6962_inclusion_proof": (c_int, [c_void_p, POINTER(c_size_t), c_void_p, c_size_t, c_uint64, c_uint64]),
+    "libsha_rfc6962_consistency_proof": (c_int, [c_void_p, POINTER(c_size_t), c_void_p, c_size_t, c_uint64,
+                                                 c_uint64]),
+    "libsha_rfc6962_verify_inclusion": (c_int, [c_void_p, c_uint64, c_uint64, c_void_p, c_size_t, c_void_p]),
+    "libsha_rfc6962_verify_consistency": (c_int, [c_uint64, c_uint64, c_void_p, c_size_t, c_void_p, c_void_p]),
 }
 
 # os_errors[i] of libsha_sha256_files that are not errno values.
@@ -113,6 +130,16 @@ class Batch(ctypes.Structure):
     _fields_ = [("layout", c_int), ("n", c_size_t), ("msgs", c_void_p), ("lens", c_void_p), ("data", c_void_p),
                 ("offsets32", c_void_p), ("offsets64", c_void_p), ("stride", c_size_t), ("len", c_size_t),
                 ("views", c_void_p), ("buffers", c_void_p), ("buffer_sizes", c_void_p), ("nbuffers", c_size_t)]
+
+
+class Rfc6962Log(ctypes.Structure):
+    """libsha_rfc6962_log: an append-only log's size and the roots of its perfect subtrees."""
+
+    _fields_ = [("size", c_uint64), ("nodes", (ctypes.c_ubyte * 32) * 64)]
+
+
+# The longest RFC 6962 proof of any tree, in nodes (LIBSHA_RFC6962_MAX_PROOF).
+RFC6962_MAX_PROOF = 65
 
 
 class FilesControl(ctypes.Structure):

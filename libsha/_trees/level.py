@@ -1,0 +1,43 @@
+"""sha256_64: a level of a Merkle tree, n 64-byte nodes to n digests in one C call (hashtree's call)."""
+
+from __future__ import annotations
+
+import ctypes
+
+from .. import _native
+from .._buffers import borrow, contiguous_view
+from .._errors import ERR_ARGUMENT, check
+from .nodes import node_buffer
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def sha256_64(blocks: Any, /, *, out: Any = None) -> Any:
+    """SHA-256 of each 64-byte block: 32 bytes out per 64 in, as bytes.
+
+    `blocks` is one bytes-like object of n x 64 bytes (numpy (n, 64) uint8 rows,
+    an Arrow FixedSizeBinary(64) array's data buffer, a memoryview) or a sequence
+    of 64-byte bytes-like objects. With `out`, a writable bytes-like object of
+    exactly n x 32 bytes (a bytearray, numpy (n, 32) rows; it may be `blocks`'
+    own buffer, to hash a level in place), the digests go there and `out` is
+    returned. Nothing is written when an argument is wrong.
+    """
+    data = node_buffer(blocks, "blocks", 64)
+    nbytes = len(data) if isinstance(data, bytes) else data.nbytes
+    lib = _native.lib()
+    if out is None:
+        result = ctypes.create_string_buffer(nbytes // 2)
+        with borrow(data, "blocks") as (pointer, _):
+            check(lib.libsha_sha256_64(result, pointer, nbytes // 64), "sha256_64")
+        return result.raw[: nbytes // 2]
+    view = contiguous_view(out, "out")
+    if view.readonly:
+        raise TypeError("out must be a writable bytes-like object (a bytearray, a numpy array)")
+    if view.nbytes != nbytes // 2:
+        raise ValueError(f"out has {view.nbytes} bytes; {nbytes // 64} digests need {nbytes // 2}")
+    with borrow(view, "out") as (target, _), borrow(data, "blocks") as (pointer, _):
+        code = lib.libsha_sha256_64(target, pointer, nbytes // 64)
+    check(code, "sha256_64: out overlaps blocks (only exactly in place is allowed)" if code == ERR_ARGUMENT else "sha256_64")
+    return out

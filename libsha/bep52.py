@@ -1,0 +1,70 @@
+"""BitTorrent v2's file tree (BEP 52) in C: a file's `pieces root` and `piece layers` entry.
+
+    from libsha import bep52
+    root, layer = bep52.file_tree("movie.mkv", piece_length=4 << 20)   # a path
+    root, layer = bep52.tree(data, piece_length=1 << 20)               # bytes in memory
+
+The 16 KiB blocks are hashed in the CPU's lanes (equal-length messages read in place), the
+leaves padded with zero leaves to a power of two, the padding subtrees' roots constants, never
+hashed. `root` is None for an empty file (a .torrent gives it none); `layer` is the piece hashes
+end to end, as the .torrent's "piece layers" maps the root to, b"" for a file of at most one piece.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import mmap
+import os
+
+from . import _native
+from ._buffers import borrow, contiguous_view
+from ._errors import check
+from ._trees.nodes import count
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["BLOCK_SIZE", "file_tree", "tree"]
+
+BLOCK_SIZE = 16384  # LIBSHA_BEP52_BLOCK
+
+
+def _piece_length(piece_length: object) -> int:
+    value = count(piece_length, "piece_length")
+    if value < BLOCK_SIZE or value & (value - 1):
+        raise ValueError(f"piece_length must be a power of two of at least 16 KiB (16384), not {piece_length}")
+    return value
+
+
+def tree(data: Any, piece_length: int) -> tuple[bytes | None, bytes]:
+    """(pieces root, piece layer) of a file's contents given as a bytes-like object."""
+    return _tree(contiguous_view(data, "data"), _piece_length(piece_length))
+
+
+def file_tree(path: str | os.PathLike[str] | bytes, piece_length: int) -> tuple[bytes | None, bytes]:
+    """(pieces root, piece layer) of the file at `path`, mapped into memory and hashed in place."""
+    length = _piece_length(piece_length)
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size == 0:
+            return None, b""
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            if hasattr(mapped, "madvise") and hasattr(mmap, "MADV_SEQUENTIAL"):
+                mapped.madvise(mmap.MADV_SEQUENTIAL)
+            view = memoryview(mapped)
+            try:
+                return _tree(view, length)
+            finally:
+                view.release()
+
+
+def _tree(view: memoryview, piece_length: int) -> tuple[bytes | None, bytes]:
+    lib = _native.lib()
+    nbytes = view.nbytes
+    nodes = lib.libsha_bep52_layer_nodes(nbytes, piece_length)
+    root = ctypes.create_string_buffer(32)
+    layer = ctypes.create_string_buffer(max(32 * nodes, 1))
+    with borrow(view, "data") as (pointer, _):
+        check(lib.libsha_bep52_tree(root, layer, pointer, nbytes, piece_length), "bep52")
+    return (root.raw if nbytes else None), layer.raw[: 32 * nodes]
