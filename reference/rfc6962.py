@@ -11,7 +11,9 @@ from .sha256 import sha256
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Sequence
+    from typing import Callable, Sequence
+
+    Hash = Callable[[bytes], bytes]
 
 
 def leaf_hash(data: bytes) -> bytes:
@@ -19,8 +21,9 @@ def leaf_hash(data: bytes) -> bytes:
     return sha256(b"\x00" + bytes(data))
 
 
-def node_hash(left: bytes, right: bytes) -> bytes:
-    """An interior node's hash: SHA-256 of 0x01 || left || right."""
+def node_hash(left: bytes, right: bytes, sha256: Hash = sha256) -> bytes:
+    """An interior node's hash: SHA-256 of 0x01 || left || right. (Every function here takes the
+    SHA-256 to use: the pure-Python one by default, a faster one (hashlib's) for large trees.)"""
     return sha256(b"\x01" + bytes(left) + bytes(right))
 
 
@@ -29,7 +32,7 @@ def _split(n: int) -> int:
     return 1 << ((n - 1).bit_length() - 1)
 
 
-def mth(hashes: Sequence[bytes]) -> bytes:
+def mth(hashes: Sequence[bytes], sha256: Hash = sha256) -> bytes:
     """MTH over leaf hashes: the empty tree hashes nothing; one leaf is its own hash."""
     n = len(hashes)
     if n == 0:
@@ -37,7 +40,7 @@ def mth(hashes: Sequence[bytes]) -> bytes:
     if n == 1:
         return bytes(hashes[0])
     k = _split(n)
-    return node_hash(mth(hashes[:k]), mth(hashes[k:]))
+    return node_hash(mth(hashes[:k], sha256), mth(hashes[k:], sha256), sha256)
 
 
 def root(leaves: Sequence[bytes]) -> bytes:
@@ -45,7 +48,7 @@ def root(leaves: Sequence[bytes]) -> bytes:
     return mth([leaf_hash(d) for d in leaves])
 
 
-def inclusion_proof(hashes: Sequence[bytes], m: int) -> list[bytes]:
+def inclusion_proof(hashes: Sequence[bytes], m: int, sha256: Hash = sha256) -> list[bytes]:
     """PATH(m, D[n]): the audit path of leaf m in the tree over the leaf hashes."""
     n = len(hashes)
     if not 0 <= m < n:
@@ -54,26 +57,26 @@ def inclusion_proof(hashes: Sequence[bytes], m: int) -> list[bytes]:
         return []
     k = _split(n)
     if m < k:
-        return inclusion_proof(hashes[:k], m) + [mth(hashes[k:])]
-    return inclusion_proof(hashes[k:], m - k) + [mth(hashes[:k])]
+        return inclusion_proof(hashes[:k], m, sha256) + [mth(hashes[k:], sha256)]
+    return inclusion_proof(hashes[k:], m - k, sha256) + [mth(hashes[:k], sha256)]
 
 
-def consistency_proof(hashes: Sequence[bytes], m: int) -> list[bytes]:
+def consistency_proof(hashes: Sequence[bytes], m: int, sha256: Hash = sha256) -> list[bytes]:
     """PROOF(m, D[n]) = SUBPROOF(m, D[n], true); empty for m = 0 and m = n."""
     n = len(hashes)
     if not 0 <= m <= n:
         raise ValueError(f"a tree of {m} is not the start of one of {n}")
-    return [] if m in (0, n) else _subproof(hashes, m, True)
+    return [] if m in (0, n) else _subproof(hashes, m, True, sha256)
 
 
-def _subproof(hashes: Sequence[bytes], m: int, b: bool) -> list[bytes]:
+def _subproof(hashes: Sequence[bytes], m: int, b: bool, sha256: Hash) -> list[bytes]:
     n = len(hashes)
     if m == n:
-        return [] if b else [mth(hashes)]
+        return [] if b else [mth(hashes, sha256)]
     k = _split(n)
     if m <= k:
-        return _subproof(hashes[:k], m, b) + [mth(hashes[k:])]
-    return _subproof(hashes[k:], m - k, False) + [mth(hashes[:k])]
+        return _subproof(hashes[:k], m, b, sha256) + [mth(hashes[k:], sha256)]
+    return _subproof(hashes[k:], m - k, False, sha256) + [mth(hashes[:k], sha256)]
 
 
 def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes], root_hash: bytes) -> bool:

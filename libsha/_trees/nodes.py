@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import operator
+import sys
 
 from .._buffers import contiguous_view, item_view
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Iterable
+    from typing import Any, Iterable
 
 _BYTES_ONLY = frozenset((bytes,))
+_ONE = {"hashes": "hash", "leaves": "leaf"}  # what one of them is called in an error
 
 
 def node_buffer(nodes: object, what: str, size: int = 32) -> memoryview | bytes:
     """`nodes` as one C-contiguous buffer of whole `size`-byte nodes: a bytes-like object (numpy
-    rows, an Arrow buffer) as it is, or a sequence of `size`-byte bytes-like objects joined.
-    `what` names them in errors ("leaves", "chunks")."""
+    rows, an Arrow buffer) as it is, a pyarrow FixedSizeBinary(size) array's values in place, or a
+    sequence of `size`-byte bytes-like objects joined. `what` names them in errors ("leaves")."""
     if isinstance(nodes, str):
         raise TypeError(f"{what} are {size}-byte bytes-like objects, not a str")
+    pyarrow = sys.modules.get("pyarrow")  # only an object of an imported module can be one of its types
+    if pyarrow is not None and isinstance(nodes, pyarrow.Array):
+        return _arrow_values(pyarrow, nodes, what, size)
     try:
         view = contiguous_view(nodes, what)
     except TypeError:
@@ -28,6 +33,16 @@ def node_buffer(nodes: object, what: str, size: int = 32) -> memoryview | bytes:
     if view.nbytes % size:
         raise ValueError(f"{what} are whole {size}-byte nodes; {view.nbytes} bytes is not a multiple of {size}")
     return view
+
+
+def _arrow_values(pyarrow: Any, array: Any, what: str, size: int) -> memoryview:
+    if array.type != pyarrow.binary(size):
+        raise TypeError(f"{what} as an Arrow array are fixed_size_binary({size}), not {array.type}")
+    if array.null_count:
+        raise ValueError(f"{what} hold {array.null_count} nulls; a tree's nodes are all present")
+    values = array.buffers()[1]
+    start = array.offset * size
+    return memoryview(values)[start : start + len(array) * size] if values is not None else memoryview(b"")
 
 
 def _joined(nodes: Iterable[object], what: str, size: int) -> bytes:
@@ -44,7 +59,7 @@ def _joined(nodes: Iterable[object], what: str, size: int) -> bytes:
 
 
 def _node(index: int, node: object, what: str, size: int) -> bytes:
-    name = f"{what[:-1] if what.endswith('s') else what} {index}"
+    name = f"{_ONE.get(what, what[:-1])} {index}"
     view = item_view(node, name, f"{what} are {size}-byte bytes-like objects")
     if view.nbytes != size:
         raise ValueError(f"{name} has {view.nbytes} bytes; {what} are {size} bytes")
