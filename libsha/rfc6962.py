@@ -158,7 +158,7 @@ def verify_inclusion(leaf_hash: Any, index: int, size: int, proof: Sequence[Any]
     nodes, leaf, top = _proof_nodes(proof), _hash_or_none(leaf_hash, "leaf_hash"), _hash_or_none(root, "root")
     if nodes is None or leaf is None or top is None:
         return False
-    result = _native.lib().libsha_rfc6962_verify_inclusion(leaf, index, size, nodes, len(nodes) // 32, top)
+    result: int = _native.lib().libsha_rfc6962_verify_inclusion(leaf, index, size, nodes, len(nodes) // 32, top)
     check(min(result, 0))
     return result == 1
 
@@ -171,7 +171,8 @@ def verify_consistency(old_size: int, size: int, proof: Sequence[Any], old_root:
     nodes, first, second = _proof_nodes(proof), _hash_or_none(old_root, "old_root"), _hash_or_none(root, "root")
     if nodes is None or first is None or second is None:
         return False
-    result = _native.lib().libsha_rfc6962_verify_consistency(old_size, size, nodes, len(nodes) // 32, first, second)
+    lib = _native.lib()
+    result: int = lib.libsha_rfc6962_verify_consistency(old_size, size, nodes, len(nodes) // 32, first, second)
     check(min(result, 0))
     return result == 1
 

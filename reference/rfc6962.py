@@ -11,7 +11,7 @@ from .sha256 import sha256
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable, Sequence
+    from typing import Any, Callable, Sequence
 
     Hash = Callable[[bytes], bytes]
 
@@ -131,6 +131,7 @@ def _hashes(*hashes: bytes) -> bool:
     return all(len(h) == 32 for h in hashes)
 
 
-def vectors() -> dict:
+def vectors() -> dict[str, Any]:
     """transparency-dev/merkle's published vectors (vectors/RFC6962_transparency-dev.json), hex."""
-    return json.loads((Path(__file__).with_name("vectors") / "RFC6962_transparency-dev.json").read_text())
+    result: dict[str, Any] = json.loads((Path(__file__).with_name("vectors") / "RFC6962_transparency-dev.json").read_text())
+    return result

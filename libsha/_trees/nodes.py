@@ -79,7 +79,7 @@ def count(value: object, name: str, top: int = 2**64 - 1) -> int:
     if isinstance(value, bool):
         raise TypeError(f"{name} must be an int, not bool")
     try:
-        value = operator.index(value)  # numpy's integers too
+        value = operator.index(value)  # type: ignore[arg-type]  # numpy's integers too
     except TypeError:
         raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
     if not 0 <= value <= top:
