@@ -2,7 +2,8 @@
 # Bounded differential fuzzing (run by CI after tools/sanitize.sh), then the coverage it reached:
 #   1. libFuzzer, tests/fuzz/fuzz_kdf.c: PBKDF2 and HKDF against OpenSSL's, FUZZ_KDF_SECONDS (20);
 #      tests/fuzz/fuzz_sha256.c: the C API against OpenSSL's libcrypto, FUZZ_SECONDS (60),
-#      and tests/fuzz/fuzz_streams.c: many streams at once against OpenSSL's streams, FUZZ_STREAMS_SECONDS (30);
+#      tests/fuzz/fuzz_streams.c: many streams at once against OpenSSL's streams, FUZZ_STREAMS_SECONDS (30),
+#      and tests/fuzz/fuzz_trees.c: the Merkle trees against plain ones over OpenSSL, FUZZ_TREES_SECONDS (30);
 #   2. atheris, tests/fuzz/fuzz_python.py: the Python API against hashlib, ATHERIS_SECONDS (45),
 #      on a libsha built with ASan+UBSan+fuzzer-no-link, so C edges guide it and ASan checks it;
 #   3. source coverage (llvm-cov) of libsha's C files when each harness replays its grown corpus.
@@ -69,6 +70,12 @@ fresh_corpus "$repo/tests/fuzz/corpus_kdf" "$work/corpus-kdf"
   "$work/corpus-kdf" 2>&1 | summary
 test "${PIPESTATUS[0]}" -eq 0
 
+echo "== libFuzzer: the Merkle trees against plain ones over OpenSSL (${FUZZ_TREES_SECONDS:-30} s, ASan+UBSan)"
+fresh_corpus "$repo/tests/fuzz/corpus_trees" "$work/corpus-trees"
+"$work/fuzz/fuzz_trees" -max_total_time="${FUZZ_TREES_SECONDS:-30}" -timeout=10 -print_final_stats=1 \
+  "$work/corpus-trees" 2>&1 | summary
+test "${PIPESTATUS[0]}" -eq 0
+
 echo "== atheris: Python API against hashlib (${ATHERIS_SECONDS:-45} s, ASan+UBSan library)"
 if ! (cd "$work" && "$python" -c "import atheris, libsha") 2>/dev/null; then  # not the checkout's libsha/
   echo "atheris is not installed for $python (the test extra brings it on x86-64 Linux, CPython 3.11-3.13): skipped"
@@ -109,7 +116,8 @@ LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_sha256" -runs=0 "$wo
 LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_streams" -runs=0 "$work/corpus-streams" >/dev/null 2>&1
 LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_state" -runs=0 "$work/corpus-state" >/dev/null 2>&1
 LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_kdf" -runs=0 "$work/corpus-kdf" >/dev/null 2>&1
-echo "libFuzzer corpora ($(ls "$work/corpus-c" | wc -l) + $(ls "$work/corpus-streams" | wc -l) streams + $(ls "$work/corpus-state" | wc -l) states + $(ls "$work/corpus-kdf" | wc -l) kdf inputs):"
+LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_trees" -runs=0 "$work/corpus-trees" >/dev/null 2>&1
+echo "libFuzzer corpora ($(ls "$work/corpus-c" | wc -l) + $(ls "$work/corpus-streams" | wc -l) streams + $(ls "$work/corpus-state" | wc -l) states + $(ls "$work/corpus-kdf" | wc -l) kdf + $(ls "$work/corpus-trees" | wc -l) trees inputs):"
 report c
 if [ -d "$work/corpus-python" ]; then
   package "$work/coverage-site" "-fprofile-instr-generate -fcoverage-mapping" "-fprofile-instr-generate"

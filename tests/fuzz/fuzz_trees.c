@@ -1,0 +1,215 @@
+/*
+ * libFuzzer harness: the Merkle trees against plain versions over OpenSSL's SHA256(). Input:
+ * [row][limit extra][index][old size][bep52 length hi][bep52 piece shift][bytes...]. On the row the
+ * first byte picks: the level call on the bytes' 64-byte blocks, in place and not; SSZ merkleize of
+ * the bytes packed into chunks under a limit the second byte sets; RFC 6962's root, log, tree and
+ * proofs over the bytes' 32-byte pieces as leaf hashes, every proof checked to verify and a damaged
+ * one not to; BEP 52's tree of the bytes repeated to a length the fifth byte sets. Each piece in an
+ * allocation of its own size. Under ASan and UBSan: no read or write outside a buffer.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/sha.h>
+
+#include "fuzz_row.h"
+#include "libsha.h"
+
+static uint8_t *piece(const uint8_t *data, size_t len)
+{
+    uint8_t *p = malloc(len ? len : 1);
+    if (p == NULL)
+        abort();
+    if (len)
+        memcpy(p, data, len);
+    return p;
+}
+
+static void pair(const uint8_t *l, const uint8_t *r, int prefix, uint8_t out[32])
+{
+    uint8_t buf[65];
+    size_t at = prefix >= 0;
+    buf[0] = (uint8_t)prefix;
+    memcpy(buf + at, l, 32);
+    memcpy(buf + at + 32, r, 32);
+    SHA256(buf, 64 + at, out);
+}
+
+/* A zero-padded tree the plain way: the level padded to a power of two >= width, then halved. */
+static void zero_root(const uint8_t *nodes, size_t n, uint64_t width, uint8_t out[32])
+{
+    uint8_t zero[65][32];
+    size_t count = n, i;
+    int depth = 0;
+    uint8_t *level = malloc(32 * (n + 1));
+    memset(zero[0], 0, 32);
+    while (((uint64_t)1 << depth) < width)
+        ++depth;
+    for (i = 0; i < 64; ++i)
+        pair(zero[i], zero[i], -1, zero[i + 1]);
+    if (n)
+        memcpy(level, nodes, 32 * n);
+    for (i = 0; i < (size_t)depth; ++i) {
+        size_t j;
+        if (count == 0)
+            break;
+        if (count & 1)
+            memcpy(level + 32 * count++, zero[i], 32);
+        for (j = 0; j < count / 2; ++j)
+            pair(level + 64 * j, level + 64 * j + 32, -1, level + 32 * j);
+        count /= 2;
+    }
+    memcpy(out, count ? level : zero[depth], 32);
+    free(level);
+}
+
+static void mth(const uint8_t *h, size_t n, uint8_t out[32])
+{
+    uint8_t l[32], r[32];
+    size_t k = 1;
+    if (n == 0) {
+        SHA256(NULL, 0, out);
+        return;
+    }
+    if (n == 1) {
+        memcpy(out, h, 32);
+        return;
+    }
+    while (k * 2 < n)
+        k *= 2;
+    mth(h, k, l);
+    mth(h + 32 * k, n - k, r);
+    pair(l, r, 1, out);
+}
+
+static void check_level(const uint8_t *bytes, size_t len)
+{
+    size_t n = len / 64, i;
+    uint8_t *in = piece(bytes, 64 * n), *out = malloc(32 * n + 1), want[32];
+    if (libsha_sha256_64(out, in, n) != LIBSHA_OK)
+        abort();
+    for (i = 0; i < n; ++i) {
+        SHA256(in + 64 * i, 64, want);
+        if (memcmp(out + 32 * i, want, 32) != 0)
+            abort();
+    }
+    if (libsha_sha256_64(in, in, n) != LIBSHA_OK || (n && memcmp(in, out, 32 * n) != 0))
+        abort();
+    free(in);
+    free(out);
+}
+
+static void check_ssz(const uint8_t *bytes, size_t len, unsigned extra)
+{
+    size_t chunks = (len + 31) / 32;
+    uint8_t *data = piece(bytes, len), *padded = calloc(chunks + 1, 32), got[32], want[32];
+    uint64_t limit = extra == 255 ? LIBSHA_SSZ_NO_LIMIT : chunks + extra;
+    if (len)
+        memcpy(padded, bytes, len);
+    if (libsha_ssz_merkleize(got, data, len, limit) != LIBSHA_OK)
+        abort();
+    zero_root(padded, chunks, limit == LIBSHA_SSZ_NO_LIMIT ? chunks : limit, want);
+    if (memcmp(got, want, 32) != 0)
+        abort();
+    if (chunks > 0 && libsha_ssz_merkleize(got, data, len, chunks - 1) != LIBSHA_ERR_ARGUMENT)
+        abort();
+    free(data);
+    free(padded);
+}
+
+static void check_rfc6962(const uint8_t *bytes, size_t len, unsigned index_byte, unsigned old_byte)
+{
+    size_t n = len / 32, count, nodes = libsha_rfc6962_tree_nodes(n);
+    uint8_t *leaves = piece(bytes, 32 * n), *tree = malloc(32 * nodes + 1), got[32], want[32], old_root[32];
+    uint8_t proof[LIBSHA_RFC6962_MAX_PROOF * 32];
+    libsha_rfc6962_log log;
+    uint64_t size, index, old;
+    mth(leaves, n, want);
+    if (libsha_rfc6962_root(got, leaves, n) != LIBSHA_OK || memcmp(got, want, 32) != 0)
+        abort();
+    libsha_rfc6962_log_init(&log);
+    if (libsha_rfc6962_log_append(&log, leaves, n / 3) != LIBSHA_OK ||
+        libsha_rfc6962_log_append(&log, leaves + 32 * (n / 3), n - n / 3) != LIBSHA_OK ||
+        libsha_rfc6962_log_root(&log, got) != LIBSHA_OK || memcmp(got, want, 32) != 0 || log.size != n)
+        abort();
+    if (libsha_rfc6962_tree(tree, leaves, n) != LIBSHA_OK)
+        abort();
+    if (n == 0) {
+        count = LIBSHA_RFC6962_MAX_PROOF;
+        if (libsha_rfc6962_inclusion_proof(proof, &count, tree, n, 0, 0) != LIBSHA_ERR_ARGUMENT)
+            abort();
+        goto done;
+    }
+    size = 1 + index_byte % n, index = old_byte % size, old = 1 + (index_byte ^ old_byte) % size;
+    mth(leaves, (size_t)size, want);
+    count = LIBSHA_RFC6962_MAX_PROOF;
+    if (libsha_rfc6962_inclusion_proof(proof, &count, tree, n, index, size) != LIBSHA_OK)
+        abort();
+    if (libsha_rfc6962_verify_inclusion(leaves + 32 * index, index, size, proof, count, want) != 1)
+        abort();
+    if (count > 0) {
+        proof[old_byte % (32 * count)] ^= 1;
+        if (libsha_rfc6962_verify_inclusion(leaves + 32 * index, index, size, proof, count, want) != 0)
+            abort();
+    }
+    mth(leaves, (size_t)old, old_root);
+    count = LIBSHA_RFC6962_MAX_PROOF;
+    if (libsha_rfc6962_consistency_proof(proof, &count, tree, n, old, size) != LIBSHA_OK)
+        abort();
+    if (libsha_rfc6962_verify_consistency(old, size, proof, count, old_root, want) != 1)
+        abort();
+    if (count > 0) {
+        proof[index_byte % (32 * count)] ^= 0x80;
+        if (libsha_rfc6962_verify_consistency(old, size, proof, count, old_root, want) != 0)
+            abort();
+    }
+    /* The bytes themselves as a proof: any answer, no crash. */
+    (void)libsha_rfc6962_verify_inclusion(want, index, size, leaves, n, old_root);
+    (void)libsha_rfc6962_verify_consistency(old, size, leaves, n, old_root, want);
+done:
+    free(leaves);
+    free(tree);
+}
+
+static void check_bep52(const uint8_t *bytes, size_t len, unsigned hi, unsigned shift)
+{
+    const size_t block = LIBSHA_BEP52_BLOCK;
+    size_t total = len == 0 ? 0 : (size_t)hi * 2048 + len, i, blocks = (total + block - 1) / block;
+    uint64_t piece_length = (uint64_t)block << (shift % 6);
+    uint64_t layer_nodes = libsha_bep52_layer_nodes(total, piece_length);
+    uint8_t *data = malloc(total + 1), *leaves = malloc(32 * blocks + 1), *layer = malloc(32 * layer_nodes + 1);
+    uint8_t got[32], want[32];
+    for (i = 0; i < total; ++i)
+        data[i] = bytes[i % len];
+    for (i = 0; i < blocks; ++i)
+        SHA256(data + block * i, total - block * i < block ? total - block * i : block, leaves + 32 * i);
+    if (libsha_bep52_tree(got, layer, data, total, piece_length) != LIBSHA_OK)
+        abort();
+    zero_root(leaves, blocks, blocks, want);
+    if (total > 0 && memcmp(got, want, 32) != 0)
+        abort();
+    for (i = 0; i < layer_nodes; ++i) {
+        size_t per = (size_t)(piece_length / block), first = i * per, k = blocks - first < per ? blocks - first : per;
+        zero_root(leaves + 32 * first, k, per, want);
+        if (memcmp(layer + 32 * i, want, 32) != 0)
+            abort();
+    }
+    if (libsha_bep52_tree(got, layer, data, total, piece_length + 1) != LIBSHA_ERR_ARGUMENT)
+        abort();
+    free(data);
+    free(leaves);
+    free(layer);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 6)
+        return 0;
+    fuzz_select_row(data[0]);
+    check_level(data + 6, size - 6);
+    check_ssz(data + 6, size - 6, data[1]);
+    check_rfc6962(data + 6, size - 6, data[2], data[3]);
+    check_bep52(data + 6, size - 6, data[4], data[5]);
+    return 0;
+}
