@@ -11,7 +11,8 @@
  * forms), the same after a prefix and under an HMAC key (offsets below 17, the
  * prefix's and key's lengths from the offset), many streams at once (offsets below 34: the guarded stream in each
  * lane position twice, each stream fed in two chunks, the digests against the
- * output's guard), and hex of the first 64. A stray access is a crash here; every
+ * output's guard), hex of the first 64, and the Merkle trees (the level call of whole 64-byte
+ * nodes, SSZ's merkleize and BEP 52's root of every length, RFC 6962's root of whole leaves). A stray access is a crash here; every
  * digest is also checked. Each kernel once (kernel_sets.h): a row's one-stream paths where its
  * one-way kernel is new, its many-message paths where its lane kernels are. With a name as
  * argument, only that implementation, all of it.
@@ -52,6 +53,9 @@ static void check(int ok, const char *impl, const char *what, size_t len, size_t
 
 static unsigned char pattern[MAX_LEN], expected[MAX_LEN + 1][32], expected_d64[MAX_LEN / 64][32];
 static unsigned char expected_hmac[MAX_LEN + 1][32], expected_merkle[MAX_LEN / 32 + 1][32];
+/* The trees: the level call, SSZ's merkleize, RFC 6962's root, BEP 52's pieces root. */
+static unsigned char expected_level[MAX_LEN / 64][32], expected_ssz[MAX_LEN + 1][32],
+    expected_ct[MAX_LEN / 32 + 1][32], expected_bep52[MAX_LEN + 1][32];
 
 /* The one-stream paths, with the same bytes as key and message for HMAC, and hex. */
 static void one_stream_placement(const char *impl, const unsigned char *in, size_t len, size_t offset, unsigned char *out_end)
@@ -198,7 +202,17 @@ static void lanes_placement(const char *impl, const unsigned char *in, size_t le
         size_t blobs = len / 64;
         libsha_sha256d64(out_end - 32 * blobs, in, blobs);
         check(blobs == 0 || memcmp(out_end - 32 * blobs, expected_d64, 32 * blobs) == 0, impl, "sha256d64", len, offset);
+        check(libsha_sha256_64(out_end - 32 * blobs, in, blobs) == LIBSHA_OK
+                  && (blobs == 0 || memcmp(out_end - 32 * blobs, expected_level, 32 * blobs) == 0),
+              impl, "sha256_64", len, offset);
     }
+    check(libsha_ssz_merkleize(out, in, len, LIBSHA_SSZ_NO_LIMIT) == LIBSHA_OK && memcmp(out, expected_ssz[len], 32) == 0,
+          impl, "ssz merkleize", len, offset);
+    if (len % 32 == 0)
+        check(libsha_rfc6962_root(out, in, len / 32) == LIBSHA_OK && memcmp(out, expected_ct[len / 32], 32) == 0,
+              impl, "rfc6962 root", len, offset);
+    check(libsha_bep52_tree(out, NULL, in, len, LIBSHA_BEP52_BLOCK) == LIBSHA_OK
+              && memcmp(out, expected_bep52[len], 32) == 0, impl, "bep52 tree", len, offset);
 }
 
 int main(int argc, char **argv)
@@ -222,7 +236,12 @@ int main(int argc, char **argv)
         libsha_hmac_sha256(pattern, len, pattern, len, expected_hmac[len]);
         if (len % 32 == 0)
             libsha_merkle_root(expected_merkle[len / 32], pattern, len / 32, NULL);
+        if (len % 32 == 0)
+            libsha_rfc6962_root(expected_ct[len / 32], pattern, len / 32);
+        libsha_ssz_merkleize(expected_ssz[len], pattern, len, LIBSHA_SSZ_NO_LIMIT);
+        libsha_bep52_tree(expected_bep52[len], NULL, pattern, len, LIBSHA_BEP52_BLOCK);
     }
+    libsha_sha256_64(expected_level[0], pattern, MAX_LEN / 64);
     libsha_sha256d64(expected_d64[0], pattern, MAX_LEN / 64);
 
     for (i = 0; (name = libsha_implementation_at(i, &runnable)) != NULL; ++i) {
