@@ -24,6 +24,9 @@ GROUPS = {
     "files": "FILE rows: libsha.sha256_file beside hashlib.file_digest; sha256_files on 16 large files, "
              "through the lanes and one stream per worker",
     "sum": "SUM rows: `libsha sum` beside GNU sha256sum and `openssl dgst`, whole commands by the wall clock",
+    "merkle": "Merkle trees: the level call (1,000,000 x 64 B) per implementation beside hashtree's kernels; SSZ's "
+              "root of 2^20 chunks, RFC 6962's root of 1,000,000 leaves and 1,000 inclusion proofs, BEP 52's root of a "
+              "256 MiB file, from Python beside the hashlib loops tree code runs and libtorrent's create_torrent",
     "peers": "OpenSSL's C loop under each OPENSSL_ia32cap mask, isa-l_crypto's and IPsec-MB's batch managers "
              "(also in many), the same batches from Python through sha256_many beside StringZilla's Sha256s lanes, "
              "and hashlib's other hashes",
@@ -87,6 +90,12 @@ def _sum_rows(implementations):
     return sum_benchmarks()
 
 
+def _merkle_rows(implementations):
+    from .merkle import merkle_benchmarks
+
+    return merkle_benchmarks(implementations)
+
+
 def _peers_rows(implementations):
     from .openssl import openssl_benchmarks
 
@@ -97,7 +106,8 @@ def _peers_rows(implementations):
 
 
 _BUILDERS = {"c": _c_rows, "python": lambda implementations: python_benchmarks(), "many": _many_rows,
-             "midstates": _midstates_rows, "kdf": _kdf_rows, "columns": _columns_rows, "files": _files_rows, "sum": _sum_rows, "peers": _peers_rows}
+             "midstates": _midstates_rows, "kdf": _kdf_rows, "columns": _columns_rows, "files": _files_rows, "sum": _sum_rows,
+             "merkle": _merkle_rows, "peers": _peers_rows}
 
 
 def group_rows(name, implementations):

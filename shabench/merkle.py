@@ -1,0 +1,234 @@
+"""The merkle group: the Merkle trees of Ethereum (SSZ), Certificate Transparency (RFC 6962) and
+BitTorrent v2 (BEP 52), and their level call.
+
+- The level call (1,000,000 x 64 bytes) is the many group's SHA256_MANY_1000000x64b rows: libsha's C
+  loop per implementation (a ROWS batch: libsha_sha256_64's path) beside hashtree's kernels.
+- The trees, one Python call each, in turn with their peers (interleaved): libsha's call beside
+  the hashlib loops Python's tree code runs (remerkleable's and the consensus spec's
+  `hashlib.sha256(left + right).digest()` per pair; the RFC's tree level by level; BEP 52's 16 KiB
+  leaves and pairs), beside hashlib.file_digest of the same file, and beside libtorrent 2's
+  create_torrent where the system Python has it (its own process, set-up included).
+- SSZ and BEP 52 also per implementation, one C call each through ctypes (the call is the work:
+  milliseconds).
+"""
+
+import functools
+import hashlib
+import os
+
+import libsha
+from libsha import bep52, rfc6962, ssz
+
+from .measure import Interleaved
+from .merkle_peers import libtorrent_tree, system_python_with_libtorrent
+from .rows import Benchmark
+
+SSZ_CHUNKS = 1 << 20
+CT_LEAVES = 1_000_000
+PROOFS = 1000
+BEP52_MIB = 256
+
+
+def _sha(data):
+    return hashlib.sha256(data).digest()
+
+
+def _ssz_by_hashlib(chunks):
+    """merkleize as the spec's Python does it: a level at a time, one hashlib call a pair."""
+    level = chunks
+    while len(level) > 1:
+        level = [_sha(level[i] + level[i + 1]) for i in range(0, len(level), 2)]
+    return level[0]
+
+
+def _ct_levels_by_hashlib(entries):
+    """The RFC 6962 tree level by level (an odd last node goes up as it is): every level, leaves first."""
+    level = [_sha(b"\0" + e) for e in entries]
+    levels = [level]
+    while len(level) > 1:
+        up = [_sha(b"\1" + level[i] + level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        if len(level) % 2:
+            up.append(level[-1])
+        levels.append(up)
+        level = up
+    return levels
+
+
+def _ct_proof_by_lookup(levels, index):
+    """An inclusion proof read from kept levels (the RFC's path, bottom up)."""
+    proof = []
+    for level in levels[:-1]:
+        sibling = index ^ 1
+        if sibling < len(level):
+            proof.append(level[sibling])
+        index //= 2
+    return proof
+
+
+@functools.lru_cache(maxsize=None)
+def _ssz_data():
+    """The chunks (made, and the peer's answer checked, when a row first runs)."""
+    data = os.urandom(32 * SSZ_CHUNKS)
+    chunks = [data[i : i + 32] for i in range(0, len(data), 32)]
+    if ssz.merkleize(data) != _ssz_by_hashlib(chunks):
+        raise RuntimeError("the hashlib SSZ loop disagrees with libsha.ssz")
+    return data, chunks
+
+
+def _ssz_rows():
+    name = f"SSZ_ROOT_{SSZ_CHUNKS}_chunks"
+    entries = {
+        f"libsha.ssz.merkleize(bytes) ('{libsha.dispatch.implementation()}', one Python call)":
+            lambda: functools.partial(ssz.merkleize, _ssz_data()[0]),
+        "hashlib.sha256(left + right).digest() a pair, level by level (remerkleable's and the spec's loop)":
+            lambda: functools.partial(_ssz_by_hashlib, _ssz_data()[1]),
+    }
+    group = Interleaved(entries)
+    return [Benchmark(name, runner, 32 * SSZ_CHUNKS, None, True, interleaved=group) for runner in entries]
+
+
+@functools.lru_cache(maxsize=None)
+def _ct_data():
+    """The entries, both trees and the proofs' leaves (made and checked when a row first runs)."""
+    entries = [os.urandom(32) for _ in range(CT_LEAVES)]
+    levels = _ct_levels_by_hashlib(entries)
+    if rfc6962.root(rfc6962.leaf_hashes(entries)) != levels[-1][0]:
+        raise RuntimeError("the hashlib RFC 6962 loop disagrees with libsha.rfc6962")
+    tree = rfc6962.Tree(rfc6962.leaf_hashes(entries))
+    indices = [(i * 7919) % CT_LEAVES for i in range(PROOFS)]
+    if [tree.inclusion_proof(i) for i in indices[:20]] != [_ct_proof_by_lookup(levels, i) for i in indices[:20]]:
+        raise RuntimeError("the hashlib RFC 6962 proofs disagree with libsha.rfc6962")
+    return entries, levels, tree, indices
+
+
+def _ct_rows():
+    impl = libsha.dispatch.implementation()
+
+    def ours_root():
+        entries = _ct_data()[0]
+        return lambda: rfc6962.root(rfc6962.leaf_hashes(entries))
+
+    def their_root():
+        entries = _ct_data()[0]
+        return lambda: _ct_levels_by_hashlib(entries)[-1][0]
+
+    root_entries = {f"libsha.rfc6962.root(leaf_hashes(list)) ('{impl}', two Python calls)": ours_root,
+                    "hashlib, the RFC's tree level by level (a call a leaf and a node)": their_root}
+
+    def ours_proofs():
+        _, _, tree, indices = _ct_data()
+        return lambda: [tree.inclusion_proof(i) for i in indices]
+
+    def their_proofs():
+        _, levels, _, indices = _ct_data()
+        return lambda: [_ct_proof_by_lookup(levels, i) for i in indices]
+
+    proof_entries = {f"libsha.rfc6962.Tree.inclusion_proof ('{impl}', a Python call a proof)": ours_proofs,
+                     "a Python loop reading hashlib-built levels (a lookup a level)": their_proofs}
+    roots, proofs = Interleaved(root_entries), Interleaved(proof_entries)
+    return ([Benchmark(f"RFC6962_ROOT_{CT_LEAVES}x32b", r, 32 * CT_LEAVES, None, True, interleaved=roots)
+             for r in root_entries]
+            + [Benchmark(f"RFC6962_{PROOFS}_INCLUSION_PROOFS_of_{CT_LEAVES}", r, PROOFS, None, True,
+                         interleaved=proofs) for r in proof_entries])
+
+
+def _bep52_by_hashlib(path):
+    """BEP 52's root as torrentfile's Python computes it: a hashlib call a 16 KiB block and a pair."""
+    leaves = []
+    with open(path, "rb") as f:
+        while block := f.read(bep52.BLOCK_SIZE):
+            leaves.append(_sha(block))
+    width = 1
+    while width < len(leaves):
+        width *= 2
+    level = leaves + [bytes(32)] * (width - len(leaves))
+    while len(level) > 1:
+        level = [_sha(level[i] + level[i + 1]) for i in range(0, len(level), 2)]
+    return level[0]
+
+
+PIECE_LENGTH = 1 << 20
+
+
+@functools.lru_cache(maxsize=None)
+def _bep52_file():
+    """The file (made, and every peer's answer checked, when a row first runs)."""
+    from .files import _dir
+
+    path = os.path.join(_dir(), f"bep52-{BEP52_MIB}MiB.bin")
+    if not os.path.exists(path):
+        with open(path, "wb") as f:
+            for _ in range(BEP52_MIB):
+                f.write(os.urandom(1 << 20))
+    root, layer = bep52.file_tree(path, PIECE_LENGTH)
+    if root != _bep52_by_hashlib(path):
+        raise RuntimeError("the hashlib BEP 52 loop disagrees with libsha.bep52")
+    if system_python_with_libtorrent() and libtorrent_tree(path, PIECE_LENGTH)[:2] != (root, layer):
+        raise RuntimeError("libtorrent's create_torrent disagrees with libsha.bep52")
+    return path
+
+
+def _bep52_rows():
+    entries = {
+        f"libsha.bep52.file_tree(path) ('{libsha.dispatch.implementation()}', one Python call)":
+            lambda: functools.partial(bep52.file_tree, _bep52_file(), PIECE_LENGTH),
+        "hashlib.file_digest(f, 'sha256') of the same file (one Python call)":
+            lambda: functools.partial(_file_digest, _bep52_file()),
+        "hashlib, a call a 16 KiB block and a pair (torrentfile's loop)":
+            lambda: functools.partial(_bep52_by_hashlib, _bep52_file()),
+    }
+    if system_python_with_libtorrent():
+        entries["libtorrent 2 create_torrent, v2 only (its own process, set-up included)"] = \
+            lambda: functools.partial(libtorrent_tree, _bep52_file(), PIECE_LENGTH)
+    group = Interleaved(entries)
+    rows = [Benchmark(f"BEP52_ROOT_{BEP52_MIB}MiB_file", r, BEP52_MIB << 20, None, True, interleaved=group)
+            for r in entries]
+    if not system_python_with_libtorrent():
+        rows.append(Benchmark(f"BEP52_ROOT_{BEP52_MIB}MiB_file", "libtorrent 2 create_torrent", BEP52_MIB << 20,
+                              None, True, left_out="python3-libtorrent is not installed for the system Python"))
+    return rows
+
+
+def _file_digest(path):
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256")
+
+
+@functools.lru_cache(maxsize=None)
+def _bep52_buffer():
+    return os.urandom(BEP52_MIB << 20)
+
+
+def _per_implementation(implementation):
+    """SSZ and BEP 52 on one implementation: one C call through ctypes an iteration."""
+
+    def on(call):
+        def make():
+            call()  # its data made before the clock starts
+
+            def run(iterations):
+                with libsha.dispatch.using(implementation):
+                    for _ in range(iterations):
+                        call()
+
+            return run
+
+        return make
+
+    return [Benchmark(f"SSZ_ROOT_{SSZ_CHUNKS}_chunks", implementation, 32 * SSZ_CHUNKS,
+                      on(lambda: ssz.merkleize(_ssz_data()[0]))),
+            Benchmark(f"BEP52_ROOT_{BEP52_MIB}MiB_buffer", implementation, BEP52_MIB << 20,
+                      on(lambda: bep52.tree(_bep52_buffer(), PIECE_LENGTH)), max_epochs=5)]
+
+
+def merkle_benchmarks(implementations):
+    from .batch_peers import batch_peer_benchmarks
+    from .batches import C_BATCHES
+    from .many import native_many_benchmarks
+
+    level = [row for impl in implementations for row in native_many_benchmarks(impl)
+             if row.name == "SHA256_MANY_1000000x64b"]
+    hashtree = [row for row in batch_peer_benchmarks(C_BATCHES, libsha.dispatch.cpu_features())
+                if row.name == "SHA256_MANY_1000000x64b" and "hashtree" in row.runner]
+    native = [row for impl in implementations for row in _per_implementation(impl)]
+    return level + hashtree + native + _ssz_rows() + _ct_rows() + _bep52_rows()
