@@ -14,6 +14,7 @@
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
 
+#include "fuzz_piece.h"
 #include "fuzz_row.h"
 #include "libsha.h"
 
@@ -35,17 +36,6 @@ static void openssl_hkdf(int mode, const uint8_t *key, size_t keylen, const uint
         abort();
     EVP_KDF_CTX_free(ctx);
     EVP_KDF_free(kdf);
-}
-
-/* Copies of the pieces, each in a buffer of its own size, so ASan sees any read past one. */
-static uint8_t *piece(const uint8_t *data, size_t len)
-{
-    uint8_t *p = malloc(len ? len : 1);
-    if (p == NULL)
-        abort();
-    if (len)
-        memcpy(p, data, len);
-    return p;
 }
 
 static void check_pbkdf2(const uint8_t *data, size_t size, unsigned iterations, size_t dklen, size_t count)

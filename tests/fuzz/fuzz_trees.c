@@ -13,18 +13,9 @@
 
 #include <openssl/sha.h>
 
+#include "fuzz_piece.h"
 #include "fuzz_row.h"
 #include "libsha.h"
-
-static uint8_t *piece(const uint8_t *data, size_t len)
-{
-    uint8_t *p = malloc(len ? len : 1);
-    if (p == NULL)
-        abort();
-    if (len)
-        memcpy(p, data, len);
-    return p;
-}
 
 static void pair(const uint8_t *l, const uint8_t *r, int prefix, uint8_t out[32])
 {
