@@ -14,25 +14,27 @@ void libsha_level_on(const struct libsha_impl *impl, unsigned char *out, const u
     libsha_lanes_run(impl, &jobs);
 }
 
-/* Every lane starts from SHA-256's initial state with one head byte. */
-static void one_byte_start(struct libsha_start *start, const unsigned char *byte)
-{
-    memcpy(start->state, LIBSHA_H0, sizeof start->state);
-    start->bytes = 0;
-    start->head = byte;
-    start->head_len = 1;
-    start->outer = NULL;
-}
+/* Nodes a prefixed level takes at a time: their records fill 8 KiB of stack. */
+#define RECORDS 128
 
 void libsha_prefixed_level_on(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in, size_t n,
                               unsigned char byte)
 {
-    const libsha_batch batch = {.layout = LIBSHA_ROWS, .n = n, .data = in, .stride = 64, .len = 64};
-    struct libsha_start start;
-    struct libsha_jobs jobs = {&batch, out, 0, NULL, n, NULL};
-    one_byte_start(&start, &byte);
-    jobs.start = &start;
-    libsha_lanes_run(impl, &jobs);
+    /* Each node as its whole 65-byte message (byte || left || right), the records end to end: rows of one
+     * length go through the row's many_whole kernel, its tail block padded in registers, where a start
+     * with a head byte would take the lanes' general path. */
+    unsigned char records[RECORDS * 65];
+    size_t done, i;
+    for (done = 0; done < n; done += RECORDS) {
+        const size_t k = n - done < RECORDS ? n - done : RECORDS;
+        const libsha_batch batch = {.layout = LIBSHA_ROWS, .n = k, .data = records, .stride = 65, .len = 65};
+        const struct libsha_jobs jobs = {&batch, out + 32 * done, 0, NULL, k, NULL};
+        for (i = 0; i < k; ++i) {
+            records[65 * i] = byte;
+            memcpy(records + 65 * i + 1, in + 64 * (done + i), 64);
+        }
+        libsha_lanes_run(impl, &jobs);
+    }
 }
 
 int libsha_prefixed_batch_on(const struct libsha_impl *impl, unsigned char *out, const libsha_batch *batch,
