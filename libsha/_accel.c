@@ -766,11 +766,10 @@ static int scratch_alloc(struct list_scratch *s, Py_ssize_t slice)
 }
 
 static int hash_slice(PyObject *messages, Py_ssize_t first, Py_ssize_t count, unsigned flags, int start,
-                      const void *ctx, struct list_scratch *scratch)
+                      const void *ctx, struct list_scratch *scratch, unsigned char *out)
 {
     const void *const *msgs = scratch->msgs;
     const size_t *lens = scratch->lens;
-    unsigned char *out = scratch->out;
     size_t total = 0;
     Py_ssize_t i;
     int code, is_list = PyList_Check(messages);
@@ -800,11 +799,12 @@ static int hash_slice(PyObject *messages, Py_ssize_t first, Py_ssize_t count, un
     return code;
 }
 
-/* hash_list(messages, flags, start, ctx, slice): the digests of a list or tuple of bytes, as a list of
- * bytes (of str with LIBSHA_HEX), `slice` messages (_batch.SLICE) a library call: their pointers,
+/* hash_list(messages, flags, start, ctx, slice, into): the digests of a list or tuple of bytes, as a list
+ * of bytes (of str with LIBSHA_HEX), `slice` messages (_batch.SLICE) a library call: their pointers,
  * lengths and digests stay in cache while the digests become bytes objects. start 0: from nothing,
  * 1: after the SHA-256 context at address ctx, 2: under the HMAC context there (the binding's own,
- * alive for the call). NotImplemented when an item
+ * alive for the call). into, when not 0, is the address of the binding's own buffer for the n digests
+ * end to end: they are written there and None is returned, no object made. NotImplemented when an item
  * is not exact bytes: the binding's Python path takes every other kind. A list that changes size
  * while it is hashed (another thread) is a RuntimeError, as a dict that does while it is iterated. */
 static PyObject *hash_list(PyObject *module, PyObject *args)
@@ -812,11 +812,12 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
     PyObject *messages, *result = NULL;
     unsigned flags;
     int start;
-    unsigned long long address;
+    unsigned long long address, into;
+    unsigned char *digests;
     struct list_scratch scratch = {NULL, NULL, NULL, NULL};
     Py_ssize_t n, first, i, slice;
     (void)module;
-    if (!PyArg_ParseTuple(args, "OIiKn:hash_list", &messages, &flags, &start, &address, &slice))
+    if (!PyArg_ParseTuple(args, "OIiKnK:hash_list", &messages, &flags, &start, &address, &slice, &into))
         return NULL;
     if (!PyList_Check(messages) && !PyTuple_Check(messages))
         Py_RETURN_NOTIMPLEMENTED;
@@ -829,8 +830,12 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
         return PyErr_Format(PyExc_ValueError, "hash_list: a slice of %zd messages", slice);
     if (scratch_alloc(&scratch, slice) < 0)
         return PyErr_NoMemory();
-    if ((result = PyList_New(n)) == NULL)
+    if (into != 0) {
+        Py_INCREF(Py_None);
+        result = Py_None;
+    } else if ((result = PyList_New(n)) == NULL) {
         goto done;
+    }
     for (first = 0; first < n; first += slice) {
         Py_ssize_t count = n - first < slice ? n - first : slice;
         int code;
@@ -839,7 +844,8 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
             PyErr_SetString(PyExc_RuntimeError, "the list of messages changed size while it was hashed");
             goto done;
         }
-        code = hash_slice(messages, first, count, flags, start, (const void *)(uintptr_t)address, &scratch);
+        digests = into ? (unsigned char *)(uintptr_t)into + (flags & LIBSHA_HEX ? 64 : 32) * first : scratch.out;
+        code = hash_slice(messages, first, count, flags, start, (const void *)(uintptr_t)address, &scratch, digests);
         if (code != LIBSHA_OK) {
             Py_CLEAR(result);
             if (code == 1) { /* not all bytes: the Python path */
@@ -850,9 +856,10 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
             }
             goto done;
         }
-        for (i = 0; i < count; ++i) {
+        for (i = 0; i < count && !into; ++i) {
             const char *at = (const char *)scratch.out + (flags & LIBSHA_HEX ? 64 : 32) * i;
-            PyObject *digest = flags & LIBSHA_HEX ? PyUnicode_FromStringAndSize(at, 64) : PyBytes_FromStringAndSize(at, 32);
+            PyObject *digest =
+                flags & LIBSHA_HEX ? PyUnicode_FromStringAndSize(at, 64) : PyBytes_FromStringAndSize(at, 32);
             if (digest == NULL) {
                 Py_CLEAR(result);
                 goto done;

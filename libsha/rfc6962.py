@@ -5,6 +5,7 @@ append-only log's state (a compact range).
     from libsha import rfc6962
     hashes = rfc6962.leaf_hashes(entries)      # SHA-256(0x00 || entry) of each, as sha256_many takes them
     rfc6962.root(hashes)                       # the tree's root (the empty tree's: SHA-256 of nothing)
+    rfc6962.entries_root(entries)              # the same from the entries, no leaf hash made an object
     tree = rfc6962.Tree(hashes)                # every level kept (about 64 bytes a leaf), for proofs
     proof = tree.inclusion_proof(5)            # and tree.inclusion_proof(5, size=older_size)
     rfc6962.verify_inclusion(hashes[5], 5, len(tree), proof, tree.root())   # True or False
@@ -20,6 +21,7 @@ int out of 0..2**64-1 raises.
 from __future__ import annotations
 
 import ctypes
+import sys
 
 from . import _native
 from ._buffers import borrow, contiguous_view
@@ -30,7 +32,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Sequence
 
-__all__ = ["Log", "Tree", "leaf_hash", "leaf_hashes", "node_hash", "root", "verify_consistency", "verify_inclusion"]
+__all__ = ["Log", "Tree", "entries_root", "leaf_hash", "leaf_hashes", "node_hash", "root", "verify_consistency",
+           "verify_inclusion"]
 
 _LEAF, _NODE = b"\x00", b"\x01"
 
@@ -49,6 +52,22 @@ def leaf_hashes(entries: Any, *, threads: int = 1) -> Any:
     from ._many.messages import sha256_many
 
     return sha256_many(entries, prefix=_LEAF, threads=threads)
+
+
+def entries_root(entries: Any) -> bytes:
+    """root(leaf_hashes(entries)) without the leaf hashes as objects: from a list or tuple of
+    bytes-like entries they go to one buffer, from numpy rows or an Arrow column to one array."""
+    if type(entries) is list or type(entries) is tuple:
+        from ._many.batch import hash_list_joined
+        from ._many.starts import after_prefix
+
+        with after_prefix(_LEAF) as start:
+            return root(hash_list_joined(entries, start))
+    hashes = leaf_hashes(entries)
+    pyarrow = sys.modules.get("pyarrow")
+    if pyarrow is not None and isinstance(hashes, pyarrow.ChunkedArray):
+        hashes = hashes.combine_chunks()
+    return root(hashes)
 
 
 def node_hash(left: Any, right: Any) -> bytes:

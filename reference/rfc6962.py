@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     Hash = Callable[[bytes], bytes]
 
 
-def leaf_hash(data: bytes) -> bytes:
+def leaf_hash(data: bytes, sha256: Hash = sha256) -> bytes:
     """A leaf's hash: SHA-256 of 0x00 || the leaf's data."""
     return sha256(b"\x00" + bytes(data))
 

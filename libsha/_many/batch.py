@@ -48,7 +48,7 @@ def hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: 
     if accel is not None and (workers == 1 or len(msgs) <= SLICE):
         _native.lib()  # (refused as every hashing call is while LIBSHA_IMPL is invalid)
         kind, address = (0, 0) if start is None else start.accel_arguments()
-        made: list[Any] = accel.hash_list(msgs, flags, kind, address, SLICE)
+        made: list[Any] = accel.hash_list(msgs, flags, kind, address, SLICE, 0)
         if made is not NotImplemented:  # (it takes lists of bytes objects only)
             return made
     if workers == 1 or len(msgs) <= SLICE:
@@ -71,6 +71,23 @@ def hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: 
         for future, count in window:
             digests.extend(unpack(future.result(), count))
     return digests
+
+
+def hash_list_joined(msgs: list[Any] | tuple[Any, ...], start: Start | None) -> ctypes.Array[ctypes.c_char]:
+    """The digests of a list or tuple of bytes-like messages end to end in one buffer, 32 bytes
+    each: no bytes object a digest (a Merkle tree's leaves, read by the next call in place)."""
+    out = ctypes.create_string_buffer(32 * len(msgs))
+    accel = _native.ACCEL
+    if accel is not None:
+        _native.lib()  # (refused as every hashing call is while LIBSHA_IMPL is invalid)
+        kind, address = (0, 0) if start is None else start.accel_arguments()
+        if accel.hash_list(msgs, 0, kind, address, SLICE, ctypes.addressof(out)) is not NotImplemented:
+            return out
+    done = 0
+    for part, offsets, count in _slices(msgs):
+        _hash_slice_at(ctypes.addressof(out) + 32 * done, part, offsets, count, 0, start)
+        done += count
+    return out
 
 
 def _slices(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[list[Any] | tuple[Any, ...], array[int], int]]:
@@ -114,12 +131,17 @@ def _uniform_offsets(length: int, count: int) -> array[int]:
 
 def _hash_slice(messages: list[Any] | tuple[Any, ...], offsets: array[int], count: int, flags: int,
                 start: Start | None) -> ctypes.Array[ctypes.c_char]:
+    out = ctypes.create_string_buffer((64 if flags & _native.HEX else 32) * count)
+    _hash_slice_at(ctypes.addressof(out), messages, offsets, count, flags, start)
+    return out
+
+
+def _hash_slice_at(out: int, messages: list[Any] | tuple[Any, ...], offsets: array[int], count: int, flags: int,
+                   start: Start | None) -> None:
     # In a worker thread, join copies a slice of 1 MiB or more without the GIL too.
     data = b"".join(messages)
-    out = ctypes.create_string_buffer((64 if flags & _native.HEX else 32) * count)
     batch = offsets_batch(8, ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value, offsets.buffer_info()[0], count)
-    check(hash_batch(ctypes.addressof(out), batch, start, flags))
-    return out
+    check(hash_batch(out, batch, start, flags))
 
 
 def _unpack(out: Buffer, count: int) -> tuple[bytes, ...]:

@@ -47,6 +47,35 @@ def test_roots_at_every_count(lanes_row, rng):
         assert rfc6962.Tree(hashes[:n]).root() == want, n
 
 
+@pytest.mark.binding
+def test_the_root_of_entries(lanes_row, rng):
+    # Entries of every length 0..99 and of one length (the uniform slices), across the binding's
+    # 4096-entry slices; bytes-like objects that are not bytes take the binding's Python path.
+    varied, uniform = [rng.randbytes(rng.randrange(100)) for _ in range(9000)], [rng.randbytes(32) for _ in range(4097)]
+    for entries in (varied, uniform):
+        for n in (0, 1, 2, 3, 255, 4095, 4096, 4097, len(entries)):
+            want = reference.mth([reference.leaf_hash(e, sha256) for e in entries[:n]], sha256)
+            assert rfc6962.entries_root(entries[:n]) == want, n
+            assert rfc6962.entries_root(tuple(entries[:n])) == want, n
+        mixed = [bytearray(e) if i % 3 == 1 else memoryview(e) if i % 3 == 2 else e
+                 for i, e in enumerate(entries[:300])]
+        assert rfc6962.entries_root(mixed) == rfc6962.root(rfc6962.leaf_hashes(entries[:300]))
+    with pytest.raises(TypeError, match="message 2"):
+        rfc6962.entries_root([b"a", b"b", "c"])
+
+
+def test_the_root_of_entries_in_columns(rng):
+    numpy = pytest.importorskip("numpy")
+    pa = pytest.importorskip("pyarrow")
+    entries = [rng.randbytes(rng.randrange(1, 60)) for _ in range(700)]
+    want = reference.mth([reference.leaf_hash(e, sha256) for e in entries], sha256)
+    assert rfc6962.entries_root(pa.array(entries, pa.binary())) == want
+    assert rfc6962.entries_root(pa.chunked_array([entries[:300], entries[300:]], pa.binary())) == want
+    rows = [rng.randbytes(40) for _ in range(513)]
+    want = reference.mth([reference.leaf_hash(e, sha256) for e in rows], sha256)
+    assert rfc6962.entries_root(numpy.frombuffer(b"".join(rows), numpy.uint8).reshape(513, 40)) == want
+
+
 def test_every_proof_of_small_trees_and_their_older_sizes(lanes_row, rng):
     hashes = [rng.randbytes(32) for _ in range(33)]
     tree = rfc6962.Tree(hashes)
