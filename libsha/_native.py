@@ -77,6 +77,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_sha256_file": (c_int, [c_char_p, c_void_p, POINTER(c_int)]),
     "libsha_sha256_files": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_void_p]),
     "libsha_bep52_tree": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint64]),
+    "libsha_bep52_tree_of_leaves": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint64]),
     "libsha_bep52_layer_nodes": (c_uint64, [c_uint64, c_uint64]),
     "libsha_sha256_64": (c_int, [c_void_p, c_void_p, c_size_t]),
     "libsha_ssz_merkleize": (c_int, [c_void_p, c_void_p, c_size_t, c_uint64]),

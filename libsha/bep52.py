@@ -3,6 +3,7 @@
     from libsha import bep52
     root, layer = bep52.file_tree("movie.mkv", piece_length=4 << 20)   # a path
     root, layer = bep52.tree(data, piece_length=1 << 20)               # bytes in memory
+    root, layer = bep52.file_tree("movie.mkv", 4 << 20, threads=2)     # the leaves on two threads
 
 The 16 KiB blocks are hashed in the CPU's lanes (equal-length messages read in place), the
 leaves padded with zero leaves to a power of two, the padding subtrees' roots constants, never
@@ -18,7 +19,9 @@ import os
 
 from . import _native
 from ._buffers import borrow, contiguous_view
+from ._cpus import worker_count
 from ._errors import check
+from ._many.batch import PART_WORK, rows_batch, run_batch
 from ._trees.nodes import count
 
 TYPE_CHECKING = False
@@ -37,14 +40,18 @@ def _piece_length(piece_length: object) -> int:
     return value
 
 
-def tree(data: Any, piece_length: int) -> tuple[bytes | None, bytes]:
-    """(pieces root, piece layer) of a file's contents given as a bytes-like object."""
-    return _tree(contiguous_view(data, "data"), _piece_length(piece_length))
+def tree(data: Any, piece_length: int, *, threads: int = 1) -> tuple[bytes | None, bytes]:
+    """(pieces root, piece layer) of a file's contents given as a bytes-like object; threads=N
+    hashes the 16 KiB blocks on N threads (0: one per CPU this process may use)."""
+    return _tree(contiguous_view(data, "data"), _piece_length(piece_length), worker_count(threads, "threads"))
 
 
-def file_tree(path: str | os.PathLike[str] | bytes, piece_length: int) -> tuple[bytes | None, bytes]:
-    """(pieces root, piece layer) of the file at `path`, mapped into memory and hashed in place."""
+def file_tree(path: str | os.PathLike[str] | bytes, piece_length: int, *,
+              threads: int = 1) -> tuple[bytes | None, bytes]:
+    """(pieces root, piece layer) of the file at `path`, mapped into memory and hashed in place
+    (threads as tree's)."""
     length = _piece_length(piece_length)
+    workers = worker_count(threads, "threads")
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
         if size == 0:
@@ -54,17 +61,29 @@ def file_tree(path: str | os.PathLike[str] | bytes, piece_length: int) -> tuple[
                 mapped.madvise(mmap.MADV_SEQUENTIAL)
             view = memoryview(mapped)
             try:
-                return _tree(view, length)
+                return _tree(view, length, workers)
             finally:
                 view.release()
 
 
-def _tree(view: memoryview, piece_length: int) -> tuple[bytes | None, bytes]:
+def _tree(view: memoryview, piece_length: int, workers: int) -> tuple[bytes | None, bytes]:
     lib = _native.lib()
     nbytes = view.nbytes
     nodes = lib.libsha_bep52_layer_nodes(nbytes, piece_length)
     root = ctypes.create_string_buffer(32)
     layer = ctypes.create_string_buffer(max(32 * nodes, 1))
     with borrow(view, "data") as (pointer, _):
-        check(lib.libsha_bep52_tree(root, layer, pointer, nbytes, piece_length), "bep52")
+        if workers == 1 or nbytes < 2 * PART_WORK:
+            check(lib.libsha_bep52_tree(root, layer, pointer, nbytes, piece_length), "bep52")
+        else:  # the leaves in parts over the workers (run_parts), then the tree over them in one call
+            address = pointer if isinstance(pointer, int) else ctypes.cast(pointer, ctypes.c_void_p).value or 0
+            blocks, whole = -(-nbytes // BLOCK_SIZE), nbytes // BLOCK_SIZE
+            leaves = ctypes.create_string_buffer(32 * blocks)
+            run_batch(ctypes.addressof(leaves), rows_batch(address, BLOCK_SIZE, BLOCK_SIZE, whole), 0, workers, None,
+                      BLOCK_SIZE.__mul__, "bep52")
+            if whole < blocks:
+                rest = nbytes - BLOCK_SIZE * whole
+                tail = rows_batch(address + BLOCK_SIZE * whole, rest, rest, 1)
+                run_batch(ctypes.addressof(leaves) + 32 * whole, tail, 0, 1, None, None, "bep52")
+            check(lib.libsha_bep52_tree_of_leaves(root, layer, leaves, blocks, piece_length), "bep52")
     return (root.raw if nbytes else None), layer.raw[: 32 * nodes]

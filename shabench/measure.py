@@ -68,10 +68,13 @@ class Interleaved:
     """Times several entries in turn, `runs` runs of each per epoch; the first of its rows to be
     measured measures them all, and the others take their figures from it."""
 
-    def __init__(self, entries, runs=1, key=None):
+    def __init__(self, entries, runs=1, key=None, self_timed=()):
         self.entries = entries  # a row's key (its runner) -> make(), which prepares and returns run()
         self.runs = runs
         self._key = key or (lambda row: row.runner)  # rows of one runner and different names: their name
+        # Entries whose run() returns the seconds of the phase it measures (a peer in another process
+        # timing its own hashing, without the process's start): those seconds are its figure.
+        self._self_timed = frozenset(self_timed)
         self._results = None
 
     def measurement(self, row, epochs, min_time_ms, iterations=None, foresee=None):
@@ -89,10 +92,11 @@ class Interleaved:
             results = {name: Measurement(iterations=runs_per_epoch) for name in runs}
             for _ in range(epochs):
                 for name, run in runs.items():
-                    start = time.perf_counter_ns()
+                    start, own = time.perf_counter_ns(), 0.0
                     for _ in range(runs_per_epoch):
-                        run()
-                    elapsed = time.perf_counter_ns() - start
+                        seconds = run()
+                        own += seconds if name in self._self_timed else 0.0
+                    elapsed = own * 1e9 if name in self._self_timed else time.perf_counter_ns() - start
                     results[name].total_s += elapsed / 1e9
                     results[name].per_unit_ns.append(elapsed / (runs_per_epoch * max(row.unit_bytes, 1)))
             self._results = results

@@ -18,6 +18,7 @@ import os
 
 import libsha
 from libsha import bep52, rfc6962, ssz
+from libsha._cpus import usable_cpus
 
 from .measure import Interleaved
 from .merkle_peers import libtorrent_tree, system_python_with_libtorrent
@@ -169,18 +170,22 @@ def _bep52_file():
 
 
 def _bep52_rows():
+    impl = libsha.dispatch.implementation()
     entries = {
-        f"libsha.bep52.file_tree(path) ('{libsha.dispatch.implementation()}', one Python call)":
+        f"libsha.bep52.file_tree(path) ('{impl}', one Python call)":
             lambda: functools.partial(bep52.file_tree, _bep52_file(), PIECE_LENGTH),
         "hashlib.file_digest(f, 'sha256') of the same file (one Python call)":
             lambda: functools.partial(_file_digest, _bep52_file()),
         "hashlib, a call a 16 KiB block and a pair (torrentfile's loop)":
             lambda: functools.partial(_bep52_by_hashlib, _bep52_file()),
     }
+    if usable_cpus() >= 2:
+        entries[f"libsha.bep52.file_tree(path, threads=2) ('{impl}', one Python call, 2 threads)"] = \
+            lambda: functools.partial(bep52.file_tree, _bep52_file(), PIECE_LENGTH, threads=2)
+    libtorrent = "libtorrent 2 create_torrent, v2 only (set_piece_hashes, timed in its own process)"
     if system_python_with_libtorrent():
-        entries["libtorrent 2 create_torrent, v2 only (its own process, set-up included)"] = \
-            lambda: functools.partial(libtorrent_tree, _bep52_file(), PIECE_LENGTH)
-    group = Interleaved(entries)
+        entries[libtorrent] = lambda: lambda: libtorrent_tree(_bep52_file(), PIECE_LENGTH)[2]
+    group = Interleaved(entries, self_timed={libtorrent})
     rows = [Benchmark(f"BEP52_ROOT_{BEP52_MIB}MiB_file", r, BEP52_MIB << 20, None, True, interleaved=group)
             for r in entries]
     if not system_python_with_libtorrent():

@@ -583,6 +583,12 @@ LIBSHA_API int libsha_rfc6962_verify_consistency(uint64_t old_size, uint64_t siz
 #define LIBSHA_BEP52_BLOCK 16384
 LIBSHA_API int libsha_bep52_tree(unsigned char root[32], unsigned char *layer, const void *data, size_t len,
                                  uint64_t piece_length);
+/* The same tree from its `blocks` leaves (32 bytes each, end to end: the blocks' SHA-256 digests,
+ * which a caller may have made on several threads): the pieces root to root and, when blocks >
+ * piece_length / 16384, libsha_bep52_layer_nodes' count of nodes to layer, which must not overlap
+ * leaves. blocks 0: 32 zero bytes. The same returns and checks as libsha_bep52_tree. */
+LIBSHA_API int libsha_bep52_tree_of_leaves(unsigned char root[32], unsigned char *layer, const unsigned char *leaves,
+                                           size_t blocks, uint64_t piece_length);
 /* The nodes of that piece layer: 0 when len <= piece_length or piece_length is not valid. */
 LIBSHA_API uint64_t libsha_bep52_layer_nodes(uint64_t len, uint64_t piece_length);
 

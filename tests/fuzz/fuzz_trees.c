@@ -170,6 +170,7 @@ static void check_bep52(const uint8_t *bytes, size_t len, unsigned hi, unsigned 
     uint64_t piece_length = (uint64_t)block << (shift % 6);
     uint64_t layer_nodes = libsha_bep52_layer_nodes(total, piece_length);
     uint8_t *data = malloc(total + 1), *leaves = malloc(32 * blocks + 1), *layer = malloc(32 * layer_nodes + 1);
+    uint8_t *again = malloc(32 * layer_nodes + 1);
     uint8_t got[32], want[32];
     for (i = 0; i < total; ++i)
         data[i] = bytes[i % len];
@@ -188,9 +189,19 @@ static void check_bep52(const uint8_t *bytes, size_t len, unsigned hi, unsigned 
     }
     if (libsha_bep52_tree(got, layer, data, total, piece_length + 1) != LIBSHA_ERR_ARGUMENT)
         abort();
+    /* The same tree from the leaves (as the binding's threads make them): the same root and layer. */
+    if (libsha_bep52_tree(want, layer, data, total, piece_length) != LIBSHA_OK)
+        abort();
+    memcpy(again, layer, 32 * layer_nodes);
+    if (libsha_bep52_tree_of_leaves(got, layer, leaves, blocks, piece_length) != LIBSHA_OK || memcmp(got, want, 32) != 0
+        || memcmp(again, layer, 32 * layer_nodes) != 0)
+        abort();
+    if (libsha_bep52_tree_of_leaves(got, layer, leaves, blocks, piece_length - 1) != LIBSHA_ERR_ARGUMENT)
+        abort();
     free(data);
     free(leaves);
     free(layer);
+    free(again);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -22,7 +22,10 @@ def test_block_counts_and_piece_levels_against_the_reference(lanes_row, rng):
                 continue
             piece = data[: blocks * B + extra]
             for piece_length in (B, 2 * B, 4 * B, 64 * B, 1024 * B):
-                assert bep52.tree(piece, piece_length) == reference.tree(piece, piece_length, sha256), (blocks, extra)
+                want = reference.tree(piece, piece_length, sha256)
+                assert bep52.tree(piece, piece_length) == want, (blocks, extra)
+                # From 1 MiB the blocks go to threads in parts and the tree is made from their leaves.
+                assert bep52.tree(piece, piece_length, threads=2) == want, (blocks, extra)
 
 
 def test_the_pure_python_reference_agrees():
@@ -40,6 +43,7 @@ def test_a_file_against_libtorrent(tmp_path, rng):
         path = tmp_path / f"f{size}"
         path.write_bytes(rng.randbytes(size))
         assert bep52.file_tree(path, piece_length) == libtorrent.tree(path, piece_length), (size, piece_length)
+        assert bep52.file_tree(path, piece_length, threads=0) == bep52.file_tree(path, piece_length)
         assert bep52.tree(path.read_bytes(), piece_length) == bep52.file_tree(str(path), piece_length)
 
 
@@ -58,5 +62,9 @@ def test_bad_input(tmp_path):
         bep52.tree("text", B)
     with pytest.raises(FileNotFoundError):
         bep52.file_tree(tmp_path / "missing", B)
+    with pytest.raises(ValueError, match="threads must be 0"):
+        bep52.tree(b"x", B, threads=-1)
+    with pytest.raises(TypeError, match="threads must be an int"):
+        bep52.file_tree(tmp_path / "missing", B, threads=2.0)
     with pytest.raises(IsADirectoryError):
         bep52.file_tree(tmp_path, B)

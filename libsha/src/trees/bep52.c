@@ -39,40 +39,83 @@ uint64_t libsha_bep52_layer_nodes(uint64_t len, uint64_t piece_length)
     return len / piece_length + (len % piece_length != 0);
 }
 
+/* The checks both entry points make: the piece length, and for a file of more than one piece (n
+ * blocks) a layer that does not overlap the input. */
+static int check_tree_arguments(const unsigned char *layer, uint64_t blocks, uint64_t piece_length,
+                                const void *input, size_t input_len)
+{
+    if (piece_length < BLOCK || (piece_length & (piece_length - 1)) != 0)
+        return LIBSHA_ERR_ARGUMENT;
+    if (blocks > piece_length / BLOCK) {
+        if (layer == NULL)
+            return LIBSHA_ERR_NULL;
+        if (libsha_overlaps(layer, 32 * (size_t)((blocks + piece_length / BLOCK - 1) / (piece_length / BLOCK)),
+                            input, input_len))
+            return LIBSHA_ERR_ARGUMENT;
+    }
+    return LIBSHA_OK;
+}
+
+/* The tree over `blocks` leaves, a slice at a time: each slice's leaves from leaves_in when it is
+ * not NULL (the caller made them), else hashed from data[0..len) here. */
+static void tree_over(const struct libsha_impl *impl, unsigned char root[32], unsigned char *layer,
+                      size_t blocks, uint64_t piece_length, const unsigned char *leaves_in,
+                      const unsigned char *data, size_t len)
+{
+    unsigned char leaves[SLICE_BLOCKS * 32], top[32];
+    const int capture = blocks > piece_length / BLOCK ? libsha_ceil_log2(piece_length / BLOCK) : -1;
+    struct libsha_zero_tree t;
+    size_t done;
+    libsha_zero_tree_init(&t, impl, libsha_ceil_log2(blocks), SLICE_LEVELS, LIBSHA_ZERO_HASHES, capture, layer);
+    for (done = 0; done < blocks; done += SLICE_BLOCKS) {
+        const size_t k = blocks - done < SLICE_BLOCKS ? blocks - done : SLICE_BLOCKS;
+        if (leaves_in != NULL) {
+            libsha_zero_tree_slice(&t, leaves_in + 32 * done, k, NULL);
+        } else {
+            const size_t at = BLOCK * done, bytes = len - at < BLOCK * k ? len - at : BLOCK * k;
+            leaves_of(impl, leaves, data + at, bytes);
+            libsha_zero_tree_slice(&t, leaves, k, NULL);
+        }
+    }
+    libsha_zero_tree_root(&t, top);
+    memcpy(root, top, 32); /* root may overlap the input: it is all read */
+}
+
 int libsha_bep52_tree(unsigned char root[32], unsigned char *layer, const void *data, size_t len,
                       uint64_t piece_length)
 {
-    const struct libsha_impl *impl = libsha_active();
     const unsigned char *p = (const unsigned char *)data;
-    unsigned char leaves[SLICE_BLOCKS * 32], top[32];
-    struct libsha_zero_tree t;
-    size_t blocks, done;
-    int capture = -1;
+    int code;
     libsha_enter();
     if (root == NULL || (data == NULL && len > 0))
         return LIBSHA_ERR_NULL;
-    if (piece_length < BLOCK || (piece_length & (piece_length - 1)) != 0 || (uintptr_t)data > UINTPTR_MAX - len)
+    if ((uintptr_t)data > UINTPTR_MAX - len)
         return LIBSHA_ERR_ARGUMENT;
-    if (len > piece_length) {
-        if (layer == NULL)
-            return LIBSHA_ERR_NULL;
-        capture = libsha_ceil_log2(piece_length / BLOCK);
-        if (libsha_overlaps(layer, 32 * (size_t)libsha_bep52_layer_nodes(len, piece_length), data, len))
-            return LIBSHA_ERR_ARGUMENT;
-    }
+    if ((code = check_tree_arguments(layer, len / BLOCK + (len % BLOCK != 0), piece_length, data, len)) != LIBSHA_OK)
+        return code;
     if (len == 0) { /* no pieces root: an empty file has none */
         memset(root, 0, 32);
         return LIBSHA_OK;
     }
-    blocks = len / BLOCK + (len % BLOCK != 0);
-    libsha_zero_tree_init(&t, impl, libsha_ceil_log2(blocks), SLICE_LEVELS, LIBSHA_ZERO_HASHES, capture, layer);
-    for (done = 0; done < blocks; done += SLICE_BLOCKS) {
-        const size_t k = blocks - done < SLICE_BLOCKS ? blocks - done : SLICE_BLOCKS;
-        const size_t at = BLOCK * done, bytes = len - at < BLOCK * k ? len - at : BLOCK * k;
-        leaves_of(impl, leaves, p + at, bytes);
-        libsha_zero_tree_slice(&t, leaves, k, NULL);
+    tree_over(libsha_active(), root, layer, len / BLOCK + (len % BLOCK != 0), piece_length, NULL, p, len);
+    return LIBSHA_OK;
+}
+
+int libsha_bep52_tree_of_leaves(unsigned char root[32], unsigned char *layer, const unsigned char *leaves,
+                                size_t blocks, uint64_t piece_length)
+{
+    int code;
+    libsha_enter();
+    if (root == NULL || (leaves == NULL && blocks > 0))
+        return LIBSHA_ERR_NULL;
+    if (blocks > SIZE_MAX / 32 || (uintptr_t)leaves > UINTPTR_MAX - 32 * blocks)
+        return LIBSHA_ERR_ARGUMENT;
+    if ((code = check_tree_arguments(layer, blocks, piece_length, leaves, 32 * blocks)) != LIBSHA_OK)
+        return code;
+    if (blocks == 0) {
+        memset(root, 0, 32);
+        return LIBSHA_OK;
     }
-    libsha_zero_tree_root(&t, top);
-    memcpy(root, top, 32); /* root may overlap the data: it is all read */
+    tree_over(libsha_active(), root, layer, blocks, piece_length, leaves, NULL, 0);
     return LIBSHA_OK;
 }
