@@ -19,4 +19,13 @@ if ! "$dir/venv/bin/python" -m pip install -q "$repo[test-core]" > "$dir/pip.log
 fi
 cd "$dir"  # not the checkout, whose libsha/ would shadow the installed package
 "$dir/venv/bin/python" -c "import sys, libsha; print('PyPy', sys.pypy_version_info[:3], 'binding:', libsha.dispatch.binding())"
-"$dir/venv/bin/python" -m pytest "$repo/tests" -q -p no:cacheprovider -m binding -n 2 | tail -2
+# The whole output to a log: its last lines here, or on a failure its last 150 (-rfE: what failed
+# and why, xdist's own errors too, such as workers that collected different tests).
+status=0
+"$dir/venv/bin/python" -m pytest "$repo/tests" -q -p no:cacheprovider -m binding -n 2 -rfE > "$dir/pytest.log" 2>&1 \
+  || status=$?
+if [ "$status" -ne 0 ]; then
+  tail -n 150 "$dir/pytest.log"
+  exit "$status"
+fi
+tail -n 2 "$dir/pytest.log"
