@@ -68,13 +68,16 @@ class Interleaved:
     """Times several entries in turn, `runs` runs of each per epoch; the first of its rows to be
     measured measures them all, and the others take their figures from it."""
 
-    def __init__(self, entries, runs=1, key=None, self_timed=()):
+    def __init__(self, entries, runs=1, key=None, self_timed=(), units=None):
         self.entries = entries  # a row's key (its runner) -> make(), which prepares and returns run()
         self.runs = runs
         self._key = key or (lambda row: row.runner)  # rows of one runner and different names: their name
         # Entries whose run() returns the seconds of the phase it measures (a peer in another process
         # timing its own hashing, without the process's start): those seconds are its figure.
         self._self_timed = frozenset(self_timed)
+        # Entries whose run() does another count of the rows' units than the rows' own (a peer far
+        # slower than the others, timed on fewer of them): that count, to divide by.
+        self._units = dict(units or {})
         self._results = None
 
     def measurement(self, row, epochs, min_time_ms, iterations=None, foresee=None):
@@ -98,6 +101,7 @@ class Interleaved:
                         own += seconds if name in self._self_timed else 0.0
                     elapsed = own * 1e9 if name in self._self_timed else time.perf_counter_ns() - start
                     results[name].total_s += elapsed / 1e9
-                    results[name].per_unit_ns.append(elapsed / (runs_per_epoch * max(row.unit_bytes, 1)))
+                    units = self._units.get(name, row.unit_bytes)
+                    results[name].per_unit_ns.append(elapsed / (runs_per_epoch * max(units, 1)))
             self._results = results
         return self._results[self._key(row)]

@@ -193,8 +193,9 @@ class Loaded:
         notes["out_unwritten"] = ctypes.string_at(out, 32) == _UNTOUCHED[:32]
         return Answer(ctypes.string_at(out, 32), seconds, notes)
 
-    def d64(self, data: bytes, in_place: bool) -> Answer:
-        """The candidate's double SHA-256 of each 64-byte blob, as SHA256D64(out, in, blocks)."""
+    def blobs(self, data: bytes, in_place: bool) -> Answer:
+        """The candidate's digest of each 64-byte blob, as SHA256D64(out, in, blocks) or a Merkle
+        level's hash(out, in, blocks) gives it."""
         self.keep.clear()
         blocks = len(data) // 64
         source = _slacked(len(data))
@@ -245,7 +246,7 @@ def serve(spec: Spec, connection: Any) -> None:
             return
         op, args = request
         try:
-            answer = loaded.d64(*args) if op == "d64" else loaded.zeros(*args) if op == "zeros" else \
+            answer = loaded.blobs(*args) if op == "blobs" else loaded.zeros(*args) if op == "zeros" else \
                 loaded.digest(*args)
             connection.send(("ok", answer))
         except Exception as exc:  # a Python-level failure of the candidate is a finding, not a crash of ours

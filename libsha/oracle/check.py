@@ -89,7 +89,7 @@ def shrink(runner: Runner, failure: Failure) -> Failure:
     case = failure.case
     if case.zeros:  # large cases are already the smallest of their kind
         return failure
-    if not case.d64:
+    if not case.blobs:
         for length in _shorter(len(case.data)):
             start = _start_of(case)
             data = suites.content(length, start) if start is not None else case.data[:length]
@@ -145,7 +145,7 @@ def as_json(report: Report) -> dict[str, Any]:
         if f is None:
             return None
         entry = {"length": f.case.zeros or len(f.case.data), "splits": list(f.case.splits),
-                 "offset": f.case.offset, "guard": f.case.guard, "d64": f.case.d64, "in_place": f.case.in_place,
+                 "offset": f.case.offset, "guard": f.case.guard, "blobs": f.case.blobs, "in_place": f.case.in_place,
                  "status": f.outcome.status, "detail": f.outcome.detail, "expected": f.expected.hex(),
                  "actual": f.outcome.digest.hex(),
                  "input": f.case.data.hex() if not f.case.zeros and len(f.case.data) <= 256 else None,

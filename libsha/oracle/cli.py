@@ -21,6 +21,7 @@ order, from data, len, out, ctx, blocks and integer constants. Examples:
   nettle     --stream nettle_sha256_init,nettle_sha256_update,nettle_sha256_digest --ctx-size 112
              --update-args ctx,len,data --final-args ctx,32,out
   OpenSSL    --stream SHA256_Init,SHA256_Update,SHA256_Final --ctx-size 112 --final-args out,ctx
+  hashtree   --level hashtree_hash --args out,data,blocks      (a Merkle level: count 64-byte chunks)
 
 usage check: before any suite the candidate hashes "" and "abc"; a crash, a hang or a wrong digest
 there ends the run with status 2 and a hint (SHA-224 computed, byte order, out and ctx swapped, a
@@ -49,6 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     kind.add_argument("--stream", metavar="INIT,UPDATE,FINAL",
                       help="by default INIT(ctx), UPDATE(ctx, data, len), FINAL(ctx, out)")
     kind.add_argument("--d64", metavar="NAME", help="double SHA-256 of 64-byte blobs, by default NAME(out, in, blocks)")
+    kind.add_argument("--level", metavar="NAME", help="SHA-256 of each 64-byte blob, a Merkle tree's level (hashtree's "
+                      "hash(out, chunks, count)), by default NAME(out, in, blocks)")
     kind.add_argument("--command", metavar="'CMD ARGS'",
                       help="a program: the message on stdin, the digest on stdout as GNU (HEX  -), BSD "
                       "(SHA256 (stdin) = HEX) or OpenSSL (SHA2-256(stdin)= HEX) print it")
@@ -56,8 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     kind.add_argument("--object", metavar="MODULE:FACTORY",
                       help="a hashlib-style object from FACTORY() (or FACTORY as an expression, e.g. "
                       "'cryptography.hazmat.primitives.hashes:Hash(SHA256())'): update(), then digest() or finalize()")
-    parser.add_argument("--args", metavar="LIST", help="--symbol's or --d64's arguments in order (default "
-                        "data,len,out; for --d64 out,data,blocks)")
+    parser.add_argument("--args", metavar="LIST", help="--symbol's, --d64's or --level's arguments in order "
+                        "(default data,len,out; for --d64 and --level out,data,blocks)")
     parser.add_argument("--init-args", metavar="LIST", help="INIT's arguments (default ctx)")
     parser.add_argument("--update-args", metavar="LIST", help="UPDATE's arguments (default ctx,data,len)")
     parser.add_argument("--final-args", metavar="LIST", help="FINAL's arguments (default ctx,out; OpenSSL's "
@@ -86,7 +89,7 @@ def suite_names(args: argparse.Namespace) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-SHAPE_OPTIONS = {"args": ("symbol", "d64"), "init_args": ("stream",), "update_args": ("stream",),
+SHAPE_OPTIONS = {"args": ("symbol", "d64", "level"), "init_args": ("stream",), "update_args": ("stream",),
                  "final_args": ("stream",)}
 
 
@@ -94,8 +97,8 @@ def _shapes(args: argparse.Namespace, kind: str, parser: argparse.ArgumentParser
     for option, kinds in SHAPE_OPTIONS.items():
         if getattr(args, option) and kind not in kinds:
             parser.error(f"--{option.replace('_', '-')} goes with --{' or --'.join(kinds)}, not --{kind}")
-    given = {"symbol": args.args, "d64": args.args, "init": args.init_args, "update": args.update_args,
-             "final": args.final_args}
+    given = {"symbol": args.args, "d64": args.args, "level": args.args, "init": args.init_args,
+             "update": args.update_args, "final": args.final_args}
     try:
         return tuple(shapes.parse(role, given[role]) if given[role] else shapes.default(role) for role in ROLES[kind])
     except ValueError as exc:
@@ -103,18 +106,19 @@ def _shapes(args: argparse.Namespace, kind: str, parser: argparse.ArgumentParser
 
 
 def spec_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Spec:
-    library_kinds = {"symbol": args.symbol, "stream": args.stream, "d64": args.d64}
+    library_kinds = {"symbol": args.symbol, "stream": args.stream, "d64": args.d64, "level": args.level}
     python_kinds = {"callable": args.callable, "object": args.object}
     chosen = [k for k, v in {**library_kinds, "command": args.command, **python_kinds}.items() if v]
     if not chosen:
-        parser.error("name a candidate: --library with --symbol/--stream/--d64, --command, --callable or --object")
+        parser.error("name a candidate: --library with --symbol/--stream/--d64/--level, --command, --callable or "
+                     "--object")
     kind = chosen[0]
     if kind in library_kinds and not args.library:
         parser.error(f"--{kind} needs --library PATH")
     if args.library and "/" in args.library:  # a path, not a name for the loader: the reproducers run elsewhere
         args.library = os.path.abspath(args.library)
     if kind not in library_kinds and args.library:
-        parser.error(f"--library goes with --symbol, --stream or --d64, not --{kind}")
+        parser.error(f"--library goes with --symbol, --stream, --d64 or --level, not --{kind}")
     if args.digest_regex is not None and kind != "command":
         parser.error("--digest-regex goes with --command")
     if args.ctx_size is not None and kind != "stream":

@@ -36,7 +36,8 @@ def distinct_failures(report: Report) -> list[tuple[list[str], Failure]]:
         if r.shrunk is not None:
             f = r.shrunk
             c = f.case  # the recipe is how it is written, not what it is
-            key = (c.data, c.splits, c.offset, c.guard, c.d64, c.in_place, c.zeros, f.outcome.status, f.outcome.digest)
+            key = (c.data, c.splits, c.offset, c.guard, c.blobs, c.in_place, c.zeros, f.outcome.status,
+                   f.outcome.digest)
             found.setdefault(key, ([], f))[0].append(r.name)
     return list(found.values())
 
@@ -44,7 +45,7 @@ def distinct_failures(report: Report) -> list[tuple[list[str], Failure]]:
 def _failure(f: Failure) -> list[str]:
     case = f.case
     length = case.zeros or len(case.data)
-    lines = [f"  length: {length} bytes" + (f" ({length // 64} blobs)" if case.d64 else "")]
+    lines = [f"  length: {length} bytes" + (f" ({length // 64} blobs)" if case.blobs else "")]
     if case.splits:
         lines.append(f"  split at: {', '.join(map(str, case.splits))}")
     if case.offset or case.guard:

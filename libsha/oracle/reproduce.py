@@ -41,9 +41,11 @@ def reproducer(spec: Spec, f: Failure) -> str:
     data = "b''" if case.zeros else input_expression(f)
     if case.zeros:
         want = f"{f.expected.hex()!r}  # SHA-256 of {case.zeros:,} zero bytes (hashlib)"
-    elif case.d64:
-        want = ("''.join(hashlib.sha256(hashlib.sha256(data[i:i + 64]).digest()).hexdigest()\n"
-                "                   for i in range(0, len(data), 64))")
+    elif case.blobs:
+        blob = "data[i:i + 64]"
+        for _ in range(case.blobs - 1):
+            blob = f"hashlib.sha256({blob}).digest()"
+        want = f"''.join(hashlib.sha256({blob}).hexdigest()\n                   for i in range(0, len(data), 64))"
     else:
         want = "hashlib.sha256(data).hexdigest()"
     timeout = 600 if case.zeros else 60
@@ -96,7 +98,7 @@ def _child(spec: Spec, f: Failure) -> str:
         return "\n".join(["import sys", head, "data = sys.stdin.buffer.read()", *body,
                           "sys.stdout.write(bytes(got).hex())", ""])
     lines = ["import ctypes, mmap, sys", "data = sys.stdin.buffer.read()"]
-    if case.d64:
+    if case.blobs:
         values = {"out": "out", "data": "source", "blocks": "ctypes.c_size_t(len(data) // 64)",
                   "len": "ctypes.c_size_t(len(data))"}
         lines += ["source = ctypes.create_string_buffer(data, max(len(data), 1))",

@@ -22,13 +22,14 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Case:
     """One input: data (fed in pieces cut at `splits` to a streaming candidate), placed `offset`
-    bytes past alignment or against a guard page; for D64 candidates, whole blobs, maybe in place."""
+    bytes past alignment or against a guard page; for blob candidates (spec.BLOB_HASHES), whole 64-byte
+    blobs, maybe in place, each hashed `blobs` times."""
 
     data: bytes
     splits: tuple[int, ...] = ()
     offset: int = 0
     guard: bool = False
-    d64: bool = False
+    blobs: int = 0  # SHA-256 applications per 64-byte blob: 2 for SHA256D64, 1 for a Merkle level
     in_place: bool = False
     recipe: str = ""  # how to rebuild data, for long inputs in the report
     zeros: int = 0  # a large message of this many zero bytes, mapped in the child, not sent
@@ -95,8 +96,8 @@ class Runner:
             return self._run_command(case, limit)
         if case.zeros:
             request: tuple[str, tuple[Any, ...]] = ("zeros", (case.zeros, case.splits))
-        elif case.d64:
-            request = ("d64", (case.data, case.in_place))
+        elif case.blobs:
+            request = ("blobs", (case.data, case.in_place))
         else:
             request = ("digest", (case.data, case.splits, case.offset, case.guard))
         try:

@@ -11,11 +11,12 @@ from __future__ import annotations
 ROLES = {
     "symbol": (("data", "len", "out"), {"data", "len", "out"}, set()),
     "d64": (("out", "data", "blocks"), {"data", "out"}, {"blocks", "len"}),
+    "level": (("out", "data", "blocks"), {"data", "out"}, {"blocks", "len"}),
     "init": (("ctx",), {"ctx"}, set()),
     "update": (("ctx", "data", "len"), {"ctx", "data", "len"}, set()),
     "final": (("ctx", "out"), {"ctx", "out"}, set()),
 }
-OPTION = {"symbol": "--args", "d64": "--args", "init": "--init-args", "update": "--update-args",
+OPTION = {"symbol": "--args", "d64": "--args", "level": "--args", "init": "--init-args", "update": "--update-args",
           "final": "--final-args"}
 
 
@@ -44,7 +45,7 @@ def parse(role: str, text: str) -> tuple[str, ...]:
     for word in sorted(required):
         if names.count(word) != 1:
             raise ValueError(f"{OPTION[role]} {text!r}: needs {word!r} exactly once")
-    if role == "d64" and names.count("blocks") + names.count("len") != 1:
+    if "blocks" in optional and names.count("blocks") + names.count("len") != 1:
         raise ValueError(f"{OPTION[role]} {text!r}: needs the count once, as 'blocks' (64-byte blobs) or 'len' (bytes)")
     for word in optional:
         if names.count(word) > 1:

@@ -7,8 +7,12 @@ from dataclasses import dataclass
 
 from . import shapes
 
-LIBRARY_KINDS = ("symbol", "stream", "d64")
-ROLES = {"symbol": ("symbol",), "d64": ("d64",), "stream": ("init", "update", "final")}
+LIBRARY_KINDS = ("symbol", "stream", "d64", "level")
+ROLES = {"symbol": ("symbol",), "d64": ("d64",), "level": ("level",), "stream": ("init", "update", "final")}
+# The kinds that hash whole 64-byte blobs, a digest each: how many times SHA-256 is applied to a blob
+# (SHA256D64: twice; a Merkle level, hashtree's hash(out, chunks, count): once), and what they are.
+BLOB_HASHES = {"d64": 2, "level": 1}
+BLOB_NAMES = {"d64": "a SHA256D64 candidate", "level": "a Merkle level candidate"}
 
 
 class CandidateError(Exception):
@@ -17,11 +21,11 @@ class CandidateError(Exception):
 
 @dataclass(frozen=True)
 class Spec:
-    """One of the six candidate kinds of `python -m libsha.oracle`."""
+    """One of the seven candidate kinds of `python -m libsha.oracle`."""
 
-    kind: str  # "symbol", "stream", "d64", "command", "callable", "object"
+    kind: str  # "symbol", "stream", "d64", "level", "command", "callable", "object"
     library: str = ""
-    names: tuple[str, ...] = ()  # symbol; INIT, UPDATE, FINAL; D64 function; MODULE:FUNCTION; MODULE:FACTORY
+    names: tuple[str, ...] = ()  # symbol; INIT, UPDATE, FINAL; D64 or level function; MODULE:FUNCTION; MODULE:FACTORY
     shapes: tuple[tuple[str, ...], ...] = ()  # each function's arguments in order (shapes.py)
     ctx_size: int = 0
     command: str = ""

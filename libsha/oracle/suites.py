@@ -14,13 +14,13 @@ import time
 from libsha.reference import nist
 
 from .runner import Case
-from .spec import Spec
+from .spec import BLOB_HASHES, BLOB_NAMES, Spec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Iterator
 
-NAMES = ("nist", "lengths", "splits", "alignment", "guard", "d64", "random", "large")
+NAMES = ("nist", "lengths", "splits", "alignment", "guard", "blobs", "random", "large")
 DEFAULT = tuple(n for n in NAMES if n != "large")
 MONTE_CHECKPOINTS = 100
 MONTE_CHECKPOINTS_QUICK = 10  # --quick
@@ -53,18 +53,28 @@ def _zeros_digest(length: int) -> bytes:
 def expected(case: Case) -> bytes:
     if case.zeros:
         return _zeros_digest(case.zeros)
-    if case.d64:
-        blobs = [case.data[i : i + 64] for i in range(0, len(case.data), 64)]
-        return b"".join(hashlib.sha256(hashlib.sha256(b).digest()).digest() for b in blobs)
+    if case.blobs:
+        return blob_digests(case.data, case.blobs)
     return hashlib.sha256(case.data).digest()
+
+
+def blob_digests(data: bytes, times: int) -> bytes:
+    """Each 64-byte blob of data hashed `times` times (spec.BLOB_HASHES), the digests end to end."""
+    digests = []
+    for i in range(0, len(data), 64):
+        digest = data[i : i + 64]
+        for _ in range(times):
+            digest = hashlib.sha256(digest).digest()
+        digests.append(digest)
+    return b"".join(digests)
 
 
 def applies(name: str, spec: Spec) -> str:
     """Why the suite does not apply to this candidate ('' when it does)."""
-    if spec.kind == "d64":
-        return "" if name in ("d64", "random") else "a SHA256D64 candidate hashes whole 64-byte blobs only"
-    if name == "d64":
-        return "needs a --d64 candidate"
+    if spec.kind in BLOB_HASHES:
+        return "" if name in ("blobs", "random") else f"{BLOB_NAMES[spec.kind]} hashes whole 64-byte blobs only"
+    if name == "blobs":
+        return "needs a --d64 or --level candidate"
     if name == "splits" and not spec.streaming:
         return "needs a streaming candidate (--stream or --object)"
     if name in ("alignment", "guard") and not spec.in_memory:
@@ -78,7 +88,7 @@ def cases(name: str, spec: Spec, seed: int, seconds: float, quick: bool = False)
     if name == "nist":
         return _nist(spec, _checkpoints(spec, quick))
     return {"lengths": _lengths, "splits": _splits, "alignment": _alignment, "guard": _guard,
-            "d64": _d64, "random": _random, "large": _large}[name](spec, seed, seconds)
+            "blobs": _blobs, "random": _random, "large": _large}[name](spec, seed, seconds)
 
 
 def _checkpoints(spec: Spec, quick: bool) -> int:
@@ -146,20 +156,21 @@ def _guard(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
                    recipe=recipe(length, length))
 
 
-def _d64(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
+def _blobs(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
+    times = BLOB_HASHES[spec.kind]
     for blobs in range(65):
         data = content(64 * blobs, blobs)  # every blob different: a lane swap changes the answer
-        yield Case(data, d64=True, recipe=recipe(64 * blobs, blobs))
-        yield Case(data, d64=True, in_place=True, recipe=recipe(64 * blobs, blobs))
+        yield Case(data, blobs=times, recipe=recipe(64 * blobs, blobs))
+        yield Case(data, blobs=times, in_place=True, recipe=recipe(64 * blobs, blobs))
 
 
 def _random(spec: Spec, seed: int, seconds: float) -> Iterator[Case]:
     rng = random.Random(seed)
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if spec.kind == "d64":
+        if spec.kind in BLOB_HASHES:
             blobs = rng.randrange(0, 300)
-            yield Case(rng.randbytes(64 * blobs), d64=True, in_place=rng.random() < 0.5)
+            yield Case(rng.randbytes(64 * blobs), blobs=BLOB_HASHES[spec.kind], in_place=rng.random() < 0.5)
             continue
         length = rng.choice((rng.randrange(300), rng.randrange(5000), rng.randrange(70000)))
         splits = tuple(sorted(rng.randrange(length + 1) for _ in range(rng.randrange(4)))) if spec.streaming else ()

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 from . import command_output, shapes
 from .runner import Case, Outcome, Runner, judged
-from .spec import ROLES, CandidateError, Spec
+from .spec import BLOB_HASHES, ROLES, CandidateError, Spec
+from .suites import blob_digests
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,14 +44,11 @@ class Probe:
 
 
 def probes(spec: Spec) -> list[Probe]:
-    if spec.kind == "d64":
-        blobs = bytes(range(64)), bytes(range(64, 192))
-        return [Probe(f"{len(b) // 64} blob{'s' * (len(b) > 64)}", Case(b, d64=True), _d64(b)) for b in blobs]
+    if spec.kind in BLOB_HASHES:
+        times, blobs = BLOB_HASHES[spec.kind], (bytes(range(64)), bytes(range(64, 192)))
+        return [Probe(f"{len(b) // 64} blob{'s' * (len(b) > 64)}", Case(b, blobs=times), blob_digests(b, times))
+                for b in blobs]
     return [Probe(repr(m.decode()), Case(m), hashlib.sha256(m).digest()) for m in (b"", b"abc")]
-
-
-def _d64(data: bytes) -> bytes:
-    return b"".join(hashlib.sha256(hashlib.sha256(data[i : i + 64]).digest()).digest() for i in range(0, len(data), 64))
 
 
 def passes(outcome: Outcome, expected: bytes) -> bool:
@@ -102,7 +100,7 @@ def hints_for(spec: Spec, probe: Probe, outcome: Outcome) -> Iterator[str]:
                f"(SHA-384 and SHA-512 write 48 and 64), and is out where the shape puts it?")
     if spec.kind == "command":
         yield from _command_hints(spec, probe, outcome)
-    if outcome.status != "ok" or spec.kind == "d64":
+    if outcome.status != "ok" or spec.kind in BLOB_HASHES:
         return
     message = probe.case.data
     if got[:28] == hashlib.sha224(message).digest():
@@ -149,7 +147,7 @@ def alternatives(spec: Spec) -> Iterator[tuple[tuple[str, ...], ...]]:
         for tail in ((), ("0",)):
             for order in itertools.permutations(("data", "len", "out")):
                 yield ((*order, *tail),)
-    elif spec.kind == "d64":
+    elif spec.kind in BLOB_HASHES:
         for order in itertools.permutations(("out", "data", "blocks")):
             yield (order,)
     else:

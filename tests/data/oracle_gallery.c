@@ -121,3 +121,14 @@ void g_d64(unsigned char *out, const unsigned char *in, size_t blocks) {
         g_sha256(in + 64 * src, 64, tmp); g_sha256(tmp, 32, out + 32 * i + 0 * src);
     }
 }
+/* A Merkle level (hashtree's shape): the SHA-256 of each 64-byte blob; out may be in. */
+void g_level(unsigned char *out, const unsigned char *in, size_t blocks) {
+    unsigned char tmp[32]; size_t i;
+    for (i = 0; i < blocks; ++i) {
+        size_t src = i;
+#ifdef BUG_SWAP
+        if (blocks >= 4 && i % 4 == 1) src = i + 1; else if (blocks >= 4 && i % 4 == 2) src = i - 1;
+#endif
+        g_sha256(in + 64 * src, 64, tmp); memcpy(out + 32 * i, tmp, 32);
+    }
+}

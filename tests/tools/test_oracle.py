@@ -29,7 +29,8 @@ def test_the_correct_gallery_build_passes(tmp_path):
     ("BUG_OVERREAD", ["--symbol", "g_sha256"], "guard", 0, {"status": "crash", "guard": True}),
     ("BUG_CRASH0", ["--symbol", "g_sha256"], "lengths", 0, {"status": "crash"}),
     ("BUG_HANG", ["--symbol", "g_sha256", "--timeout", "1"], "lengths", 77, {"status": "hang"}),
-    ("BUG_SWAP", ["--d64", "g_d64"], "d64", 256, {"d64": True}),
+    ("BUG_SWAP", ["--d64", "g_d64"], "blobs", 256, {"blobs": 2}),
+    ("BUG_SWAP", ["--level", "g_level"], "blobs", 256, {"blobs": 1}),
     ("BUG_LEN32", ["--symbol", "g_sha256"], "large", (1 << 29) + 1, {}),
     ("BUG_HUGE", ["--symbol", "g_sha256"], "large", (1 << 32) + 1, {}),
 ])
@@ -94,9 +95,12 @@ def test_libsha_passes_every_default_suite(tmp_path):
                           "libsha_sha256_init,libsha_sha256_update,libsha_sha256_final", "--ctx-size",
                           _native.lib().libsha_sha256_ctx_size())
     assert code == 0, report
-    assert {s["name"]: s["note"] for s in report["suites"]}["d64"] == "needs a --d64 candidate"
-    code, report = oracle(tmp_path, "--library", library, "--d64", "libsha_sha256d64", "--suite", "d64")
+    assert {s["name"]: s["note"] for s in report["suites"]}["blobs"] == "needs a --d64 or --level candidate"
+    code, report = oracle(tmp_path, "--library", library, "--d64", "libsha_sha256d64", "--suite", "blobs")
     assert code == 0
+    code, report = oracle(tmp_path, "--library", library, "--level", "libsha_sha256_64", "--suite", "blobs",
+                          "--suite", "random")
+    assert code == 0, report
     code, report = oracle(tmp_path, "--library", library, "--symbol", "libsha_sha256", "--suite", "lengths",
                           "--suite", "alignment", "--suite", "guard")
     assert code == 0
@@ -116,6 +120,8 @@ def test_libsha_passes_every_default_suite(tmp_path):
     (["--library", "x.so", "--symbol", "f", "--args", "data,,len,out"], "each word is one of"),
     (["--library", "x.so", "--symbol", "f", "--init-args", "ctx"], "--init-args goes with --stream"),
     (["--library", "x.so", "--d64", "f", "--args", "out,data"], "'blocks' (64-byte blobs) or 'len'"),
+    (["--library", "x.so", "--level", "f", "--args", "out,data,len,blocks"], "'blocks' (64-byte blobs) or 'len'"),
+    (["--level", "f"], "--level needs --library PATH"),
     (["--library", "x.so", "--stream", "a,b,c", "--ctx-size", "8", "--update-args", "ctx,data"], "'len' exactly once"),
     (["--library", "x.so", "--stream", "a,b,c", "--ctx-size", "8", "--final-args", "out"], "'ctx' exactly once"),
     (["--command", "x", "--args", "data,len,out"], "go with a --library candidate"),

@@ -1,13 +1,16 @@
 """libsha.oracle on real SHA-256 implementations nobody here wrote, each called in its own shape with
 --args and friends (no shim): C libraries from the system (.ci/run installs libsodium, nettle and
-mbedTLS from Debian), programs, and Python objects. Each skips, saying why, where it is absent."""
+mbedTLS from Debian), programs, Python objects, and hashtree's Merkle level where it is built. Each
+skips, saying why, where it is absent."""
 
+import os
 import shutil
 
 import pytest
 
 from support.oracle import run_oracle as oracle
 from support.oracle import system_library as library
+from shabench.batch_peers import HASHTREE_ENV
 
 pytestmark = [pytest.mark.external]
 
@@ -92,3 +95,12 @@ def test_a_real_object_passes_as_it_is(tmp_path, factory, module):
         pytest.importorskip(module, reason=f"{module} is not installed (the 'oracle' extra brings it)")
     code, report = oracle(tmp_path, "--object", factory, "--suite", "lengths", "--suite", "random")
     assert code == 0 and report["passed"], report
+
+
+@pytest.mark.skipif(not os.environ.get(HASHTREE_ENV),
+                    reason=f"needs hashtree built by tools/build_hashtree.sh SOURCE PREFIX and {HASHTREE_ENV}=PREFIX")
+def test_hashtree_passes_as_a_merkle_level(tmp_path):
+    # OffchainLabs/hashtree's one call, hash(out, chunks, count): the oracle's --level shape as it is.
+    path = os.path.join(os.environ[HASHTREE_ENV], "lib", "libhashtree.so")
+    code, report = oracle(tmp_path, "--library", path, "--level", "hashtree_hash", "--suite", "blobs", "--suite", "random")
+    assert code == 0 and report["passed"] and report["usage_check"] == "passed", report

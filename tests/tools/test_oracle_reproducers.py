@@ -68,6 +68,17 @@ def test_a_streaming_reproducer_keeps_the_splits(tmp_path):
     assert run_pytest(tmp_path, case["reproducer"].replace(wrong, build()), "right").returncode == 0
 
 
+@pytest.mark.parametrize("kind, function", [("--d64", "g_d64"), ("--level", "g_level")])
+def test_a_blob_reproducer_hashes_each_blob_as_its_kind_does(tmp_path, kind, function):
+    # SHA256D64 hashes a blob twice, a Merkle level once: the right build passes its own kind's reproducer.
+    wrong = build("BUG_SWAP")
+    code, report = oracle(tmp_path, "--library", wrong, kind, function, "--suite", "blobs")
+    case = smallest(report, "blobs")
+    assert code == 1 and case["length"] == 256 and case["blobs"] == {"--d64": 2, "--level": 1}[kind], case
+    assert run_pytest(tmp_path, case["reproducer"], "wrong").returncode == 1
+    assert run_pytest(tmp_path, case["reproducer"].replace(wrong, build()), "right").returncode == 0
+
+
 def test_one_reproducer_per_distinct_failure(capsys):
     # The empty message crashes it: lengths, alignment and guard all shrink to that one case.
     assert main(["--library", build("BUG_CRASH0"), "--symbol", "g_sha256", "--suite", "lengths", "--suite",
