@@ -7,7 +7,8 @@ happen mid-stream; whole 64-byte blobs also go through sha256d64, an HMAC
 under a key cut from the message's front is checked against the stdlib, and
 sha256_many hashes the message cut into pieces (each in its own buffer type), update_many feeds
 streams of sha256 or HMAC objects in rounds; one input in
-eight writes pieces to files for sha256_files and sha256_file. decide_x86 gets CPUID readings the
+eight writes pieces to files for sha256_files and sha256_file, one in four checks the Merkle trees
+against the pure-Python reference. decide_x86 gets CPUID readings the
 input makes, some out of range. Bad input is
 fuzzed too: every call either returns the right digest or raises the documented
 exception (TypeError/ValueError), never anything else. A difference raises
@@ -26,6 +27,7 @@ import ctypes
 import hashlib
 import hmac
 import os
+import random
 import shutil
 import sys
 import tempfile
@@ -34,7 +36,10 @@ import atheris
 
 with atheris.instrument_imports(include=["libsha"]):
     import libsha
-    from libsha import reference
+    from libsha import bep52, reference, rfc6962, ssz
+    from libsha.reference import bep52 as reference_bep52
+    from libsha.reference import rfc6962 as reference_rfc6962
+    from libsha.reference import ssz as reference_ssz
 
 IMPLEMENTATIONS = [i.name for i in libsha.dispatch.implementations() if i.runnable]
 BOUNDARIES = [0, 1, 31, 32, 55, 56, 63, 64, 65, 119, 120, 127, 128, 129, 191, 192, 255, 256]
@@ -247,6 +252,54 @@ def check_kdf(fdp, message):
         reference.hkdf(password, salt, info, length), "hkdf"
 
 
+def _sha(data):
+    return hashlib.sha256(data).digest()
+
+
+def check_trees(fdp, message):
+    """The Merkle trees against the pure-Python reference (its schemes over hashlib's SHA-256): the
+    level call, SSZ under a limit the input picks (below the count: ValueError from both), RFC 6962's
+    root and proofs at an index and an old size the input picks (each verifying, a damaged one not),
+    and BEP 52 of a file the message seeds, up to five 16 KiB blocks, under a piece length it picks."""
+    whole = message[:len(message) - len(message) % 64]
+    assert libsha.sha256_64(carried(fdp, whole)) == b"".join(_sha(whole[i:i + 64]) for i in range(0, len(whole), 64)), \
+        "sha256_64"
+    chunks = [message[i:i + 32] for i in range(0, len(message) - len(message) % 32, 32)]
+    limit = fdp.PickValueInList([None, len(chunks), len(chunks) + fdp.ConsumeIntInRange(0, 300),
+                                 max(len(chunks) - 1, 0)])
+    try:
+        want = reference_ssz.merkleize(chunks, limit, sha256=_sha)
+    except ValueError:
+        want = None
+    try:
+        got = ssz.merkleize(carried(fdp, b"".join(chunks)), limit)
+    except ValueError:
+        got = None
+    assert got == want, f"ssz.merkleize of {len(chunks)} chunks under {limit}"
+    if want is not None:
+        length = fdp.ConsumeIntInRange(0, 1 << 40)
+        assert ssz.mix_in_length(want, length) == reference_ssz.mix_in_length(want, length, sha256=_sha), \
+            "mix_in_length"
+    if chunks:
+        root = reference_rfc6962.mth(chunks, sha256=_sha)
+        tree = rfc6962.Tree(carried(fdp, b"".join(chunks)))
+        assert rfc6962.root(b"".join(chunks)) == tree.root() == root, "rfc6962 root"
+        index, old = fdp.ConsumeIntInRange(0, len(chunks) - 1), fdp.ConsumeIntInRange(1, len(chunks))
+        proof = tree.inclusion_proof(index)
+        assert proof == reference_rfc6962.inclusion_proof(chunks, index, sha256=_sha), "inclusion proof"
+        assert rfc6962.verify_inclusion(chunks[index], index, len(chunks), proof, root), "inclusion verifies"
+        consistency = tree.consistency_proof(old)
+        assert consistency == reference_rfc6962.consistency_proof(chunks, old, sha256=_sha), "consistency proof"
+        assert rfc6962.verify_consistency(old, len(chunks), consistency, tree.root(old), root), "consistency verifies"
+        if proof:
+            damaged = [bytes(proof[0][:-1]) + bytes([proof[0][-1] ^ 1])] + proof[1:]
+            assert not rfc6962.verify_inclusion(chunks[index], index, len(chunks), damaged, root), "a damaged proof"
+    data = random.Random(message).randbytes(fdp.ConsumeIntInRange(0, 5 * bep52.BLOCK_SIZE + 100))
+    piece_length = bep52.BLOCK_SIZE << fdp.ConsumeIntInRange(0, 3)
+    assert bep52.tree(carried(fdp, data), piece_length) == reference_bep52.tree(data, piece_length, sha256=_sha), \
+        f"bep52 of {len(data)} bytes, pieces of {piece_length}"
+
+
 def check_decision(fdp):
     """decide_x86 on readings the input makes, some no CPU gives: a Decision naming a compiled-in row
     and known features, or ValueError for a reading out of range, never anything else."""
@@ -283,6 +336,8 @@ def test_one_input(data):
     check_update_many(fdp, message)
     if fdp.ConsumeIntInRange(0, 3) == 0:
         check_kdf(fdp, message)
+    if fdp.ConsumeIntInRange(0, 3) == 0:
+        check_trees(fdp, message)
     if fdp.ConsumeIntInRange(0, 7) == 0:
         check_files(fdp, message)
 
