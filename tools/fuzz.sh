@@ -10,6 +10,8 @@
 # Each harness starts from a copy of its committed seed corpus (tests/fuzz/corpus*).
 #   PYTHON=<python with libsha and atheris, e.g. the test venv> tools/fuzz.sh [WORKDIR]
 set -euo pipefail
+# Every build below on every core: these steps run after the suite, alone.
+export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(realpath -m "${1:-$(mktemp -d)}")
 python=${PYTHON:-python3}

@@ -12,6 +12,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(realpath -m "${1:-$(mktemp -d)}")
 python=${PYTHON:-python3}
 mkdir -p "$work"
+# Every build below on every core: these steps run after the suite, alone.
+export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}
 
 build() {  # build DIR FLAGS
   cmake -S "$repo" -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBSHA_BUILD_TESTS=ON -DLIBSHA_WARNINGS_AS_ERRORS=ON \
