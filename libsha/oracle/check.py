@@ -8,7 +8,7 @@ from dataclasses import replace
 from . import suites, usage
 from .results import Failure, Report, SuiteResult
 from .runner import Case, Runner, judged
-from .spec import Spec
+from .spec import BLOB_HASHES, Spec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -145,7 +145,9 @@ def as_json(report: Report) -> dict[str, Any]:
         if f is None:
             return None
         entry = {"length": f.case.zeros or len(f.case.data), "splits": list(f.case.splits),
-                 "offset": f.case.offset, "guard": f.case.guard, "blobs": f.case.blobs, "in_place": f.case.in_place,
+                 "offset": f.case.offset, "guard": f.case.guard, "blobs": f.case.blobs,
+                 "d64": f.case.blobs == BLOB_HASHES["d64"],  # the key before --level, kept for readers of it
+                 "in_place": f.case.in_place,
                  "status": f.outcome.status, "detail": f.outcome.detail, "expected": f.expected.hex(),
                  "actual": f.outcome.digest.hex(),
                  "input": f.case.data.hex() if not f.case.zeros and len(f.case.data) <= 256 else None,

@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", metavar="N", type=int, help="replay a run (printed every run)")
     parser.add_argument("--large", action="store_true", help="add the large-data suite (see below)")
     parser.add_argument("--json", metavar="FILE", help="also write a machine-readable report")
-    parser.add_argument("--suite", metavar="NAME", action="append", choices=suites.NAMES,
+    parser.add_argument("--suite", metavar="NAME", action="append", choices=(*suites.NAMES, *suites.ALIASES),
                         help=f"run only these suites (repeatable): {', '.join(suites.NAMES)}")
     parser.add_argument("--timeout", metavar="S", type=float, default=10.0,
                         help="the least time a case is allowed before it is a hang (10; see time limits)")
@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def suite_names(args: argparse.Namespace) -> list[str]:
     """The suites to run, in order: those named (or the default ones), and `large` with --large."""
-    names = list(args.suite) if args.suite else list(suites.DEFAULT)
+    names = [suites.ALIASES.get(n, n) for n in args.suite] if args.suite else list(suites.DEFAULT)
     if args.large:
         names.append("large")
     return list(dict.fromkeys(names))

@@ -11,11 +11,11 @@ from __future__ import annotations
 ROLES = {
     "symbol": (("data", "len", "out"), {"data", "len", "out"}, set()),
     "d64": (("out", "data", "blocks"), {"data", "out"}, {"blocks", "len"}),
-    "level": (("out", "data", "blocks"), {"data", "out"}, {"blocks", "len"}),
     "init": (("ctx",), {"ctx"}, set()),
     "update": (("ctx", "data", "len"), {"ctx", "data", "len"}, set()),
     "final": (("ctx", "out"), {"ctx", "out"}, set()),
 }
+ROLES["level"] = ROLES["d64"]  # a Merkle level is called as SHA256D64 is: (out, in, blocks)
 OPTION = {"symbol": "--args", "d64": "--args", "level": "--args", "init": "--init-args", "update": "--update-args",
           "final": "--final-args"}
 

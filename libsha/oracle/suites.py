@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 NAMES = ("nist", "lengths", "splits", "alignment", "guard", "blobs", "random", "large")
 DEFAULT = tuple(n for n in NAMES if n != "large")
+# Earlier names users' scripts may still pass to --suite: `d64` was the blob suite's before --level.
+ALIASES = {"d64": "blobs"}
 MONTE_CHECKPOINTS = 100
 MONTE_CHECKPOINTS_QUICK = 10  # --quick
 MONTE_CHECKPOINTS_COMMAND = 1  # a process per case: 1,000 cases instead of 100,000

@@ -29,8 +29,8 @@ def test_the_correct_gallery_build_passes(tmp_path):
     ("BUG_OVERREAD", ["--symbol", "g_sha256"], "guard", 0, {"status": "crash", "guard": True}),
     ("BUG_CRASH0", ["--symbol", "g_sha256"], "lengths", 0, {"status": "crash"}),
     ("BUG_HANG", ["--symbol", "g_sha256", "--timeout", "1"], "lengths", 77, {"status": "hang"}),
-    ("BUG_SWAP", ["--d64", "g_d64"], "blobs", 256, {"blobs": 2}),
-    ("BUG_SWAP", ["--level", "g_level"], "blobs", 256, {"blobs": 1}),
+    ("BUG_SWAP", ["--d64", "g_d64"], "blobs", 256, {"blobs": 2, "d64": True}),
+    ("BUG_SWAP", ["--level", "g_level"], "blobs", 256, {"blobs": 1, "d64": False}),
     ("BUG_LEN32", ["--symbol", "g_sha256"], "large", (1 << 29) + 1, {}),
     ("BUG_HUGE", ["--symbol", "g_sha256"], "large", (1 << 32) + 1, {}),
 ])
@@ -141,6 +141,7 @@ def test_bad_usage_exits_2(capsys, args, words):
     (["--suite", "large", "--large"], ["large"]),
     (["--suite", "splits", "--suite", "nist", "--suite", "splits"], ["splits", "nist"]),
     ([], list(suites.DEFAULT)),
+    (["--suite", "d64", "--suite", "blobs"], ["blobs"]),  # the blob suite's name before --level still works
 ])
 def test_the_suites_named_and_large_are_all_run(args, expected):
     parsed = build_parser().parse_args(["--callable", "m:f", *args])

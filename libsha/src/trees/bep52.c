@@ -85,19 +85,20 @@ int libsha_bep52_tree(unsigned char root[32], unsigned char *layer, const void *
                       uint64_t piece_length)
 {
     const unsigned char *p = (const unsigned char *)data;
+    const size_t blocks = len / BLOCK + (len % BLOCK != 0);
     int code;
     libsha_enter();
     if (root == NULL || (data == NULL && len > 0))
         return LIBSHA_ERR_NULL;
     if ((uintptr_t)data > UINTPTR_MAX - len)
         return LIBSHA_ERR_ARGUMENT;
-    if ((code = check_tree_arguments(layer, len / BLOCK + (len % BLOCK != 0), piece_length, data, len)) != LIBSHA_OK)
+    if ((code = check_tree_arguments(layer, blocks, piece_length, data, len)) != LIBSHA_OK)
         return code;
     if (len == 0) { /* no pieces root: an empty file has none */
         memset(root, 0, 32);
         return LIBSHA_OK;
     }
-    tree_over(libsha_active(), root, layer, len / BLOCK + (len % BLOCK != 0), piece_length, NULL, p, len);
+    tree_over(libsha_active(), root, layer, blocks, piece_length, NULL, p, len);
     return LIBSHA_OK;
 }
 
