@@ -1,4 +1,10 @@
-/* libsha._accel: the binding's per-call paths as C methods, for CPython 3.11+ (limited API, abi3).
+/* libsha._accel: the binding's per-call paths as C methods, for CPython 3.11+.
+ *
+ * Two builds of this one file (CMakeLists.txt): abi3 (the limited API of 3.11) for every CPython with
+ * the GIL, and a version-specific build (LIBSHA_ACCEL_FULL_API) for free-threaded CPython, which has
+ * no stable ABI before 3.15's abi3t. The full API adds what the limited one lacks: vectorcall for the
+ * types' constructors, and on free-threaded builds a PyMutex in every object and the module's
+ * declaration that it does not need the GIL.
  *
  * It holds no SHA-256 code: bind() hands it the addresses of the entry points of the library that
  * ctypes loaded (libsha/_native.py), so the dispatcher, select(), LIBSHA_IMPL and the self-test
@@ -12,7 +18,7 @@
  * released it once has a lock, which every method then takes (hashlib's scheme), so threads that
  * share an object see each update whole.
  */
-#ifndef Py_LIMITED_API /* CMake's USE_SABI defines it: CPython 3.11's stable ABI */
+#if !defined(Py_LIMITED_API) && !defined(LIBSHA_ACCEL_FULL_API) /* CMake's USE_SABI defines it */
 #define Py_LIMITED_API 0x030b0000
 #endif
 #define PY_SSIZE_T_CLEAN
@@ -22,10 +28,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic.h"
 #include "libsha.h"
 
-/* The library's entry points (bind()), with their types from libsha.h. Never cleared once set: an
- * object freed after the binding refused hashing again still wipes its context. */
+/* Which build this is, for libsha.dispatch.binding(build=True). */
+#if defined(Py_LIMITED_API)
+#define ACCEL_BUILD "abi3"
+#elif defined(Py_GIL_DISABLED)
+#define ACCEL_BUILD "cp" Py_STRINGIFY(PY_MAJOR_VERSION) Py_STRINGIFY(PY_MINOR_VERSION) "t"
+#else
+#define ACCEL_BUILD "cp" Py_STRINGIFY(PY_MAJOR_VERSION) Py_STRINGIFY(PY_MINOR_VERSION)
+#endif
+
+/* The library's entry points (bind()), with their types from libsha.h. Set once, before `allowed`
+ * is first published (release/acquire), and never changed or cleared after: an object freed after
+ * the binding refused hashing again still wipes its context. */
 typedef int oneshot_f(const void *data, size_t len, unsigned char *out);
 typedef void ctx_f(libsha_sha256_ctx *ctx);
 typedef int update_f(libsha_sha256_ctx *ctx, const void *data, size_t len);
@@ -93,13 +110,14 @@ SAME_TYPE(libsha_hmac_sha256_import, hmac_import_f);
 SAME_TYPE(libsha_sha256_batch, batch_f);
 SAME_TYPE(libsha_hkdf_sha256, hkdf_f);
 
-static int allowed;                  /* hashing may run now (bind(), allow()) */
+static libsha_atomic_uint allowed;   /* hashing may run now (bind(), allow()); read by every thread */
 static Py_ssize_t gil_release_bytes; /* inputs from this size on release the GIL */
 static PyObject *ask_lib;            /* _native.lib: loads and binds, or raises ConfigurationError */
 static PyObject *view_error;         /* _buffers.contiguous_view: raises the binding's buffer errors */
 static PyObject *check_code;         /* _errors.check: raises for a library return code */
 static PyObject *refusal;            /* _errors.refuse: raises the hash objects' TypeErrors */
 static PyObject *sha256_type, *hmac_type;
+static PyObject *empty_bytes;        /* b"", the one-shots' default argument (made at import) */
 
 /* Runs `statement` without the GIL when the call hashes `bytes` bytes or more (as hashlib does: below
  * that, releasing and retaking the GIL costs more than the hash); with it otherwise. */
@@ -117,7 +135,7 @@ static PyObject *sha256_type, *hmac_type;
 static int ready(void)
 {
     PyObject *result;
-    if (allowed)
+    if (libsha_atomic_load_uint(&allowed))
         return 0;
     if (ask_lib == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "libsha._accel is used before libsha set it up");
@@ -127,7 +145,7 @@ static int ready(void)
     if (result == NULL)
         return -1;
     Py_DECREF(result);
-    if (!allowed) {
+    if (!libsha_atomic_load_uint(&allowed)) {
         PyErr_SetString(PyExc_RuntimeError, "libsha._accel: the library loaded but was not bound");
         return -1;
     }
@@ -192,12 +210,9 @@ static PyObject *digest_of(PyObject *data, int hex)
 
 static PyObject *oneshot(PyObject *const *args, Py_ssize_t nargs, int hex, const char *name)
 {
-    static PyObject *empty; /* the default argument, b"" */
     if (nargs > 1)
         return PyErr_Format(PyExc_TypeError, "%s() takes at most 1 argument (%zd given)", name, nargs);
-    if (nargs == 0 && empty == NULL && (empty = PyBytes_FromStringAndSize(NULL, 0)) == NULL)
-        return NULL;
-    return digest_of(nargs ? args[0] : empty, hex);
+    return digest_of(nargs ? args[0] : empty_bytes, hex);
 }
 
 static PyObject *sha256_digest(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -287,7 +302,22 @@ static PyObject *hkdf(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
-/* ---- the objects' shared parts: a lock made on first need, hashlib's scheme ---- */
+/* ---- the objects' shared parts: a lock per object, hashlib's schemes ----
+ * With the GIL: made on first need, when an update first releases the GIL (until then the GIL
+ * serialises every method). Free-threaded: a PyMutex in every object, taken by every method. */
+
+#ifdef Py_GIL_DISABLED
+typedef PyMutex object_lock; /* zeroed by tp_alloc: unlocked */
+#define ENTER(op) PyMutex_Lock(&LOCK(op))
+#define LEAVE(op) PyMutex_Unlock(&LOCK(op))
+#define FREE_LOCK(op) ((void)0)
+static int make_lock(PyObject *op)
+{
+    (void)op;
+    return 0;
+}
+#else
+typedef PyThread_type_lock object_lock; /* NULL until an update releases the GIL */
 
 static void enter(PyThread_type_lock lock)
 {
@@ -303,6 +333,12 @@ static void leave(PyThread_type_lock lock)
     if (lock != NULL)
         PyThread_release_lock(lock);
 }
+
+#define ENTER(op) enter(LOCK(op))
+#define LEAVE(op) leave(LOCK(op))
+#define FREE_LOCK(op) (LOCK(op) != NULL ? PyThread_free_lock(LOCK(op)) : (void)0)
+static int make_lock(PyObject *op);
+#endif
 
 static allocfunc type_alloc; /* the types' tp_alloc (the generic one), read once at import */
 
@@ -354,13 +390,13 @@ static PyObject *digest_result(const unsigned char out[32], int hex)
 
 typedef struct {
     PyObject_HEAD
-    PyThread_type_lock lock; /* NULL until an update releases the GIL */
+    object_lock lock;
     libsha_sha256_ctx ctx;
 } Sha256;
 
 typedef struct {
     PyObject_HEAD
-    PyThread_type_lock lock;
+    object_lock lock;
     libsha_hmac_sha256_ctx ctx;
 } Hmac;
 
@@ -395,11 +431,23 @@ static const Kind HMAC_KIND = {offsetof(Hmac, ctx), sizeof(libsha_hmac_sha256_ct
 
 typedef struct {
     PyObject_HEAD
-    PyThread_type_lock lock;
+    object_lock lock;
 } Locked;
 
 #define LOCK(op) (((Locked *)(op))->lock)
 #define CONTEXT(op, kind) ((void *)((char *)(op) + (kind)->offset))
+
+#ifndef Py_GIL_DISABLED
+/* The object's lock, made if it has none yet (under the GIL); -1 with MemoryError. */
+static int make_lock(PyObject *op)
+{
+    if (LOCK(op) == NULL && (LOCK(op) = PyThread_allocate_lock()) == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+#endif
 
 static int feed(PyObject *op, const Kind *kind, PyObject *data)
 {
@@ -408,14 +456,13 @@ static int feed(PyObject *op, const Kind *kind, PyObject *data)
     if (get_view(data, &view, kind->what) < 0)
         return -1;
     /* The GIL goes while this object is updated: from then on every method takes its lock. */
-    if (view.len >= gil_release_bytes && LOCK(op) == NULL && (LOCK(op) = PyThread_allocate_lock()) == NULL) {
+    if (view.len >= gil_release_bytes && make_lock(op) < 0) {
         PyBuffer_Release(&view);
-        PyErr_NoMemory();
         return -1;
     }
-    enter(LOCK(op));
+    ENTER(op);
     WITHOUT_GIL_FROM(view.len, code = kind->update(CONTEXT(op, kind), view.buf, (size_t)view.len));
-    leave(LOCK(op));
+    LEAVE(op);
     PyBuffer_Release(&view);
     return code == LIBSHA_OK ? 0 : raise_code(code);
 }
@@ -430,9 +477,9 @@ static PyObject *finish(PyObject *op, const Kind *kind, int hex)
     int code;
     if (ready() < 0)
         return NULL;
-    enter(LOCK(op));
+    ENTER(op);
     memcpy(&copy, CONTEXT(op, kind), kind->size);
-    leave(LOCK(op));
+    LEAVE(op);
     code = kind->final(&copy, out); /* final() wipes the copy; this object goes on */
     if (code != LIBSHA_OK)
         return raise_code(code), NULL;
@@ -444,9 +491,9 @@ static PyObject *copy_of(PyObject *op, const Kind *kind)
     PyObject *other;
     if (ready() < 0 || (other = alloc((PyObject *)Py_TYPE(op))) == NULL)
         return NULL;
-    enter(LOCK(op));
+    ENTER(op);
     memcpy(CONTEXT(other, kind), CONTEXT(op, kind), kind->size);
-    leave(LOCK(op));
+    LEAVE(op);
     return other;
 }
 
@@ -458,9 +505,9 @@ static PyObject *state_of(PyObject *op, const Kind *kind)
     int code;
     if (ready() < 0)
         return NULL;
-    enter(LOCK(op));
+    ENTER(op);
     code = kind->export_state(CONTEXT(op, kind), out);
-    leave(LOCK(op));
+    LEAVE(op);
     if (code != LIBSHA_OK)
         return raise_code(code), NULL;
     result = PyBytes_FromStringAndSize((const char *)out, (Py_ssize_t)kind->state_size);
@@ -500,9 +547,9 @@ static PyObject *context_into(PyObject *op, PyObject *address, const Kind *kind)
             PyErr_SetString(PyExc_ValueError, "_context_into: a NULL address");
         return NULL;
     }
-    enter(LOCK(op));
+    ENTER(op);
     memcpy(to, CONTEXT(op, kind), kind->size);
-    leave(LOCK(op));
+    LEAVE(op);
     Py_RETURN_NONE;
 }
 
@@ -510,8 +557,7 @@ static void release(PyObject *op, const Kind *kind)
 {
     if (lib.wipe != NULL)
         kind->wipe(CONTEXT(op, kind)); /* a state reveals the message's prefix; an HMAC's is as good as the key */
-    if (LOCK(op) != NULL)
-        PyThread_free_lock(LOCK(op));
+    FREE_LOCK(op);
     release_object(op);
 }
 
@@ -576,23 +622,13 @@ As good as the key: keep it as secret. HMAC.from_state() resumes it; pickle refu
 #define REDUCE refuse_pickle
 METHODS(hmac_object, HMAC_KIND)
 
-static PyObject *sha256_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+/* A new sha256 object fed data (NULL: nothing). */
+static PyObject *make_sha256(PyTypeObject *type, PyObject *data)
 {
-    static char *keywords[] = {"data", "string", "usedforsecurity", NULL};
-    PyObject *data = NULL, *string = NULL, *usedforsecurity = NULL, *self;
-    Py_ssize_t nargs = PyTuple_Size(args);
-    if (kwds == NULL && nargs <= 1) /* sha256() and sha256(data), the common calls: no parsing */
-        data = nargs ? PyTuple_GetItem(args, 0) : NULL;
-    else if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O$OO:sha256", keywords, &data, &string, &usedforsecurity))
-        return NULL;
-    if (data != NULL && string != NULL) {
-        return refuse("data and string", NULL);
-    }
+    PyObject *self;
     if (ready() < 0 || (self = alloc((PyObject *)type)) == NULL)
         return NULL;
     lib.init(&((Sha256 *)self)->ctx);
-    if (data == NULL)
-        data = string;
     if (data != NULL && feed(self, &SHA256_KIND, data) < 0) {
         Py_DECREF(self);
         return NULL;
@@ -600,14 +636,26 @@ static PyObject *sha256_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     return self;
 }
 
-static PyObject *hmac_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+static PyObject *sha256_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *keywords[] = {"key", "msg", NULL};
-    PyObject *key, *msg = Py_None, *self;
+    static char *keywords[] = {"data", "string", "usedforsecurity", NULL};
+    PyObject *data = NULL, *string = NULL, *usedforsecurity = NULL;
+    Py_ssize_t nargs = PyTuple_Size(args);
+    if (kwds == NULL && nargs <= 1) /* sha256() and sha256(data), the common calls: no parsing */
+        return make_sha256(type, nargs ? PyTuple_GetItem(args, 0) : NULL);
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|O$OO:sha256", keywords, &data, &string, &usedforsecurity))
+        return NULL;
+    if (data != NULL && string != NULL)
+        return refuse("data and string", NULL);
+    return make_sha256(type, data != NULL ? data : string);
+}
+
+/* A new HMAC object under key, fed msg (None: nothing). */
+static PyObject *make_hmac(PyTypeObject *type, PyObject *key, PyObject *msg)
+{
+    PyObject *self;
     Py_buffer view;
     int code;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|O:HMAC", keywords, &key, &msg))
-        return NULL;
     if (ready() < 0 || get_view(key, &view, "key") < 0)
         return NULL;
     if ((self = alloc((PyObject *)type)) == NULL) {
@@ -627,6 +675,61 @@ static PyObject *hmac_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     return self;
 }
+
+static PyObject *hmac_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"key", "msg", NULL};
+    PyObject *key, *msg = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|O:HMAC", keywords, &key, &msg))
+        return NULL;
+    return make_hmac(type, key, msg);
+}
+
+#ifndef Py_LIMITED_API
+/* The constructors by vectorcall (the full API's type slot): sha256(), sha256(data), HMAC(key) and
+ * HMAC(key, msg) with no tuple made; any other form goes through tp_new as the abi3 build's do. */
+static PyObject *by_tp_new(PyObject *type, PyObject *const *args, size_t nargsf, PyObject *kwnames, newfunc new)
+{
+    PyObject *tuple, *kwargs = NULL, *result;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf), i;
+    if ((tuple = PyTuple_New(nargs)) == NULL)
+        return NULL;
+    for (i = 0; i < nargs; ++i)
+        PyTuple_SET_ITEM(tuple, i, Py_NewRef(args[i]));
+    if (kwnames != NULL) {
+        if ((kwargs = PyDict_New()) == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        for (i = 0; i < PyTuple_GET_SIZE(kwnames); ++i)
+            if (PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0) {
+                Py_DECREF(tuple);
+                Py_DECREF(kwargs);
+                return NULL;
+            }
+    }
+    result = new((PyTypeObject *)type, tuple, kwargs);
+    Py_DECREF(tuple);
+    Py_XDECREF(kwargs);
+    return result;
+}
+
+static PyObject *sha256_vectorcall(PyObject *type, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames == NULL && nargs <= 1)
+        return make_sha256((PyTypeObject *)type, nargs ? args[0] : NULL);
+    return by_tp_new(type, args, nargsf, kwnames, sha256_new);
+}
+
+static PyObject *hmac_vectorcall(PyObject *type, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames == NULL && (nargs == 1 || nargs == 2))
+        return make_hmac((PyTypeObject *)type, args[0], nargs == 2 ? args[1] : Py_None);
+    return by_tp_new(type, args, nargsf, kwnames, hmac_new);
+}
+#endif
 
 static PyType_Slot sha256_slots[] = {
     {Py_tp_doc, "SHA-256 with hashlib's interface: sha256(data).digest(), update, hexdigest, copy.\n\n"
@@ -717,12 +820,10 @@ static PyObject *update_many(PyObject *module, PyObject *args)
             goto done;
         }
     for (i = 0; i < n; ++i) /* every lock exists before any is taken: the GIL goes below */
-        if (LOCK(order[i]) == NULL && (LOCK(order[i]) = PyThread_allocate_lock()) == NULL) {
-            PyErr_NoMemory();
+        if (make_lock(order[i]) < 0)
             goto done;
-        }
     for (; taken < n; ++taken)
-        enter(LOCK(order[taken]));
+        ENTER(order[taken]);
     WITHOUT_GIL_FROM(total, code = hmac ? lib.hmac_update_many((libsha_hmac_sha256_ctx *const *)ctxs, data, lens,
                                                                (size_t)n)
                                         : lib.update_many((libsha_sha256_ctx *const *)ctxs, data, lens, (size_t)n));
@@ -734,7 +835,7 @@ static PyObject *update_many(PyObject *module, PyObject *args)
     }
 done:
     while (taken > 0)
-        leave(LOCK(order[--taken]));
+        LEAVE(order[--taken]);
     while (got > 0)
         PyBuffer_Release(&views[--got]);
     PyMem_Free(views), PyMem_Free(ctxs), PyMem_Free(data), PyMem_Free(lens), PyMem_Free(order);
@@ -765,6 +866,29 @@ static int scratch_alloc(struct list_scratch *s, Py_ssize_t slice)
     return 0;
 }
 
+/* Item i of a list or tuple as a new reference; NULL, no exception set, where a list another thread
+ * shortened no longer has it. Free-threaded, PyList_GetItemRef reads it safely while others write. */
+static PyObject *item_ref(PyObject *messages, int is_list, Py_ssize_t i)
+{
+    PyObject *item;
+#ifdef Py_GIL_DISABLED
+    if (is_list) {
+        item = PyList_GetItemRef(messages, i);
+        if (item == NULL)
+            PyErr_Clear();
+        return item;
+    }
+#endif
+    item = is_list ? PyList_GetItem(messages, i) : PyTuple_GetItem(messages, i);
+    if (item == NULL)
+        PyErr_Clear();
+    Py_XINCREF(item); /* another thread may drop it from a list while the GIL is out */
+    return item;
+}
+
+#define SLICE_NOT_BYTES 1 /* an item is not exact bytes: the binding's Python path takes the list */
+#define SLICE_SHRANK 2    /* the list lost items while it was read */
+
 static int hash_slice(PyObject *messages, Py_ssize_t first, Py_ssize_t count, unsigned flags, int start,
                       const void *ctx, struct list_scratch *scratch, unsigned char *out)
 {
@@ -772,41 +896,40 @@ static int hash_slice(PyObject *messages, Py_ssize_t first, Py_ssize_t count, un
     const size_t *lens = scratch->lens;
     size_t total = 0;
     Py_ssize_t i;
-    int code, is_list = PyList_Check(messages);
+    int code = LIBSHA_OK, is_list = PyList_Check(messages);
     for (i = 0; i < count; ++i) {
-        PyObject *item = is_list ? PyList_GetItem(messages, first + i) : PyTuple_GetItem(messages, first + i);
-        if (!PyBytes_CheckExact(item))
+        PyObject *item = item_ref(messages, is_list, first + i);
+        if (item == NULL || !PyBytes_CheckExact(item)) {
+            code = item == NULL ? SLICE_SHRANK : SLICE_NOT_BYTES;
+            Py_XDECREF(item);
             break;
-        Py_INCREF(item); /* another thread may drop it from a list while the GIL is out */
+        }
         scratch->items[i] = item;
         scratch->msgs[i] = PyBytes_AsString(item);
         scratch->lens[i] = (size_t)PyBytes_Size(item);
         total += scratch->lens[i];
     }
-    if (i < count) {
-        while (i > 0)
-            Py_DECREF(scratch->items[--i]);
-        return 1;
-    }
-    {
+    if (code == LIBSHA_OK) {
         const libsha_batch batch = {.layout = LIBSHA_POINTERS, .n = (size_t)count, .msgs = msgs, .lens = lens};
         const libsha_sha256_ctx *prefix = start == 1 ? ctx : NULL;
         const libsha_hmac_sha256_ctx *hmac = start == 2 ? ctx : NULL;
         WITHOUT_GIL_FROM(total, code = lib.batch(out, &batch, prefix, hmac, flags));
     }
-    for (i = 0; i < count; ++i)
-        Py_DECREF(scratch->items[i]);
+    while (i > 0)
+        Py_DECREF(scratch->items[--i]);
     return code;
 }
 
-/* hash_list(messages, flags, start, ctx, slice, into): the digests of a list or tuple of bytes, as a list
- * of bytes (of str with LIBSHA_HEX), `slice` messages (_batch.SLICE) a library call: their pointers,
- * lengths and digests stay in cache while the digests become bytes objects. start 0: from nothing,
- * 1: after the SHA-256 context at address ctx, 2: under the HMAC context there (the binding's own,
- * alive for the call). into, when not 0, is the address of the binding's own buffer for the n digests
- * end to end: they are written there and None is returned, no object made. NotImplemented when an item
- * is not exact bytes: the binding's Python path takes every other kind. A list that changes size
- * while it is hashed (another thread) is a RuntimeError, as a dict that does while it is iterated. */
+/* hash_list(messages, flags, start, ctx, slice, into, first, stop): the digests of messages[first:stop]
+ * of a list or tuple of bytes (stop -1: to the end), `slice` messages (_batch.SLICE) a library call:
+ * their pointers, lengths and digests stay in cache while the digests become objects. Returns a list
+ * of bytes (of str with LIBSHA_HEX); or, when into is not 0, writes them end to end from that address
+ * (a buffer the binding checked holds them: its own, or a caller's out=) and returns None. start 0:
+ * from nothing, 1: after the SHA-256 context at address ctx, 2: under the HMAC context there (the
+ * binding's own, alive for the call). NotImplemented when an item is not exact bytes: the binding's
+ * Python path takes every other kind. A list that changes size while it is hashed (another thread)
+ * is a RuntimeError, as a dict that does while it is iterated. Worker threads call it on parts of one
+ * list (_many/batch.py), each into its own part of one buffer. */
 static PyObject *hash_list(PyObject *module, PyObject *args)
 {
     PyObject *messages, *result = NULL;
@@ -815,9 +938,10 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
     unsigned long long address, into;
     unsigned char *digests;
     struct list_scratch scratch = {NULL, NULL, NULL, NULL};
-    Py_ssize_t n, first, i, slice;
+    Py_ssize_t n, size, first, stop = -1, from = 0, i, slice, width;
     (void)module;
-    if (!PyArg_ParseTuple(args, "OIiKnK:hash_list", &messages, &flags, &start, &address, &slice, &into))
+    if (!PyArg_ParseTuple(args, "OIiKnK|nn:hash_list", &messages, &flags, &start, &address, &slice, &into, &from,
+                          &stop))
         return NULL;
     if (!PyList_Check(messages) && !PyTuple_Check(messages))
         Py_RETURN_NOTIMPLEMENTED;
@@ -825,7 +949,13 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
         return PyErr_Format(PyExc_ValueError, "hash_list: start %d with context %llu", start, address);
     if (ready() < 0)
         return NULL;
-    n = PyObject_Size(messages);
+    size = PyObject_Size(messages);
+    if (stop < 0)
+        stop = size;
+    if (from < 0 || from > stop || stop > size)
+        return PyErr_Format(PyExc_ValueError, "hash_list: messages [%zd, %zd) of %zd", from, stop, size);
+    n = stop - from;
+    width = flags & LIBSHA_HEX ? 64 : 32;
     if (slice <= 0 || (size_t)slice > SIZE_MAX / 128)
         return PyErr_Format(PyExc_ValueError, "hash_list: a slice of %zd messages", slice);
     if (scratch_alloc(&scratch, slice) < 0)
@@ -839,25 +969,25 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
     for (first = 0; first < n; first += slice) {
         Py_ssize_t count = n - first < slice ? n - first : slice;
         int code;
-        if (PyObject_Size(messages) != n) {
-            Py_CLEAR(result);
-            PyErr_SetString(PyExc_RuntimeError, "the list of messages changed size while it was hashed");
-            goto done;
-        }
-        digests = into ? (unsigned char *)(uintptr_t)into + (flags & LIBSHA_HEX ? 64 : 32) * first : scratch.out;
-        code = hash_slice(messages, first, count, flags, start, (const void *)(uintptr_t)address, &scratch, digests);
+        digests = into ? (unsigned char *)(uintptr_t)into + width * first : scratch.out;
+        code = PyObject_Size(messages) != size
+                   ? SLICE_SHRANK
+                   : hash_slice(messages, from + first, count, flags, start, (const void *)(uintptr_t)address,
+                                &scratch, digests);
         if (code != LIBSHA_OK) {
             Py_CLEAR(result);
-            if (code == 1) { /* not all bytes: the Python path */
+            if (code == SLICE_NOT_BYTES) {
                 Py_INCREF(Py_NotImplemented);
                 result = Py_NotImplemented;
+            } else if (code == SLICE_SHRANK) {
+                PyErr_SetString(PyExc_RuntimeError, "the list of messages changed size while it was hashed");
             } else {
                 raise_code(code);
             }
             goto done;
         }
         for (i = 0; i < count && !into; ++i) {
-            const char *at = (const char *)scratch.out + (flags & LIBSHA_HEX ? 64 : 32) * i;
+            const char *at = (const char *)scratch.out + width * i;
             PyObject *digest =
                 flags & LIBSHA_HEX ? PyUnicode_FromStringAndSize(at, 64) : PyBytes_FromStringAndSize(at, 32);
             if (digest == NULL) {
@@ -869,6 +999,34 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
     }
 done:
     PyMem_Free(scratch.items);
+    return result;
+}
+
+/* digests_list(address, n, hex): n digests lying end to end at address (a buffer of the binding's,
+ * filled by hash_list's workers) as a list of bytes, or of str with hex. */
+static PyObject *digests_list(PyObject *module, PyObject *args)
+{
+    unsigned long long address;
+    Py_ssize_t n, i;
+    int hex;
+    PyObject *result;
+    const char *at;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "Knp:digests_list", &address, &n, &hex))
+        return NULL;
+    if (address == 0 || n < 0)
+        return PyErr_Format(PyExc_ValueError, "digests_list: %zd digests at %llu", n, address);
+    if ((result = PyList_New(n)) == NULL)
+        return NULL;
+    at = (const char *)(uintptr_t)address;
+    for (i = 0; i < n; ++i) {
+        PyObject *digest = hex ? PyUnicode_FromStringAndSize(at + 64 * i, 64) : PyBytes_FromStringAndSize(at + 32 * i, 32);
+        if (digest == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SetItem(result, i, digest);
+    }
     return result;
 }
 
@@ -919,6 +1077,12 @@ static PyObject *bind(PyObject *module, PyObject *args)
     for (i = 0; i < ENTRY_POINTS; ++i)
         if (a[i] == 0)
             return PyErr_Format(PyExc_ValueError, "entry point %zu is NULL", i);
+    if (lib.sha256 != NULL) { /* bound before: other threads may be calling these; the same library only */
+        if ((uintptr_t)lib.sha256 != (uintptr_t)a[0] || (uintptr_t)lib.hkdf != (uintptr_t)a[18])
+            return PyErr_Format(PyExc_ValueError, "libsha._accel is bound to another library already");
+        libsha_atomic_store_uint(&allowed, 1);
+        Py_RETURN_NONE;
+    }
     ENTRY(sha256, oneshot_f, a[0]), ENTRY(init, ctx_f, a[1]), ENTRY(update, update_f, a[2]);
     ENTRY(final, final_f, a[3]), ENTRY(wipe, ctx_f, a[4]), ENTRY(hmac, hmac_f, a[5]);
     ENTRY(hmac_init, hmac_init_f, a[6]), ENTRY(hmac_update, hmac_update_f, a[7]);
@@ -927,7 +1091,7 @@ static PyObject *bind(PyObject *module, PyObject *args)
     ENTRY(export_state, export_f, a[13]), ENTRY(import_state, import_f, a[14]);
     ENTRY(hmac_export_state, hmac_export_f, a[15]), ENTRY(hmac_import_state, hmac_import_f, a[16]);
     ENTRY(batch, batch_f, a[17]), ENTRY(hkdf, hkdf_f, a[18]);
-    allowed = 1;
+    libsha_atomic_store_uint(&allowed, 1);
     Py_RETURN_NONE;
 }
 
@@ -942,7 +1106,7 @@ static PyObject *allow(PyObject *module, PyObject *flag)
         PyErr_SetString(PyExc_RuntimeError, "libsha._accel.allow(True) before bind()");
         return NULL;
     }
-    allowed = yes;
+    libsha_atomic_store_uint(&allowed, (unsigned)yes);
     Py_RETURN_NONE;
 }
 
@@ -956,6 +1120,7 @@ static PyMethodDef module_functions[] = {
     {"update_many", update_many, METH_VARARGS, NULL},
     {"hkdf", (PyCFunction)(void (*)(void))hkdf, METH_FASTCALL, NULL},
     {"hash_list", hash_list, METH_VARARGS, NULL},
+    {"digests_list", digests_list, METH_VARARGS, NULL},
     {"setup", setup, METH_VARARGS, NULL},
     {"bind", bind, METH_VARARGS, NULL},
     {"allow", allow, METH_O, NULL},
@@ -967,6 +1132,14 @@ static struct PyModuleDef module_def = {
     -1, module_functions, NULL, NULL, NULL, NULL,
 };
 
+#ifndef Py_LIMITED_API
+typedef vectorcallfunc vectorcallfunc_or_null;
+#define VECTORCALL(f) f
+#else
+typedef void *vectorcallfunc_or_null;
+#define VECTORCALL(f) NULL
+#endif
+
 /* hashlib's attributes, on the class as on its objects. */
 static int set_attribute(PyObject *type, const char *name, PyObject *value)
 {
@@ -975,11 +1148,17 @@ static int set_attribute(PyObject *type, const char *name, PyObject *value)
     return result;
 }
 
-static int add_type(PyObject *module, PyType_Spec *spec, const char *attribute, const char *name, PyObject **slot)
+static int add_type(PyObject *module, PyType_Spec *spec, const char *attribute, const char *name, PyObject **slot,
+                    vectorcallfunc_or_null vectorcall)
 {
     PyObject *type = PyType_FromSpec(spec);
     if (type == NULL)
         return -1;
+#ifndef Py_LIMITED_API
+    ((PyTypeObject *)type)->tp_vectorcall = vectorcall; /* calls of the type itself: no args tuple */
+#else
+    (void)vectorcall;
+#endif
     if (set_attribute(type, "name", PyUnicode_FromString(name)) < 0
         || set_attribute(type, "digest_size", PyLong_FromLong(LIBSHA_DIGEST_SIZE)) < 0
         || set_attribute(type, "block_size", PyLong_FromLong(LIBSHA_BLOCK_SIZE)) < 0
@@ -1016,10 +1195,19 @@ PyMODINIT_FUNC PyInit__accel(void)
         Py_DECREF(module);
         return NULL;
     }
-    if (add_type(module, &sha256_spec, "sha256", "sha256", &sha256_type) < 0
-        || add_type(module, &hmac_spec, "HMAC", "hmac-sha256", &hmac_type) < 0) {
+    if (add_type(module, &sha256_spec, "sha256", "sha256", &sha256_type, VECTORCALL(sha256_vectorcall)) < 0
+        || add_type(module, &hmac_spec, "HMAC", "hmac-sha256", &hmac_type, VECTORCALL(hmac_vectorcall)) < 0
+        || PyModule_AddStringConstant(module, "BUILD", ACCEL_BUILD) < 0
+        || (empty_bytes = PyBytes_FromStringAndSize(NULL, 0)) == NULL) {
         Py_DECREF(module);
         return NULL;
     }
+#ifdef Py_GIL_DISABLED
+    /* Every object's state is under its own PyMutex, the module's under atomics or set once at import. */
+    if (PyUnstable_Module_SetGIL(module, Py_MOD_GIL_NOT_USED) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+#endif
     return module;
 }

@@ -273,7 +273,8 @@ def refuse_hashing_again() -> None:
 
 def _accelerator() -> Any:
     """libsha._accel (libsha/_accel.c: the per-call paths as C methods) where it was built and loads
-    here, CPython 3.11+ with the GIL, unless LIBSHA_BINDING says ctypes; else None (the ctypes path)."""
+    here (CPython 3.11+: abi3 with the GIL, its own build free-threaded), unless LIBSHA_BINDING says
+    ctypes; else None (the ctypes path)."""
     choice = os.environ.get(ENV_BINDING, "")
     if choice not in ("", "ctypes", "accelerated"):
         raise ConfigurationError(f"{ENV_BINDING}={choice!r}: it is 'ctypes', 'accelerated' or unset")
@@ -295,9 +296,12 @@ def _view_error(data: object, what: str) -> None:
     contiguous_view(data, what)
 
 
-def binding() -> str:
-    """'accelerated' (the C methods of libsha._accel) or 'ctypes': the path the bindings' calls take."""
-    return "ctypes" if ACCEL is None else "accelerated"
+def binding(build: bool = False) -> str:
+    """'accelerated' (the C methods of libsha._accel) or 'ctypes': the path the bindings' calls take;
+    with build, the accelerator's build too ('accelerated (abi3)', 'accelerated (cp313t)')."""
+    if ACCEL is None:
+        return "ctypes"
+    return f"accelerated ({ACCEL.BUILD})" if build else "accelerated"
 
 
 def hashing_allowed() -> bool:

@@ -362,10 +362,14 @@ def implementations() -> list[Implementation]:
     return list(_each_implementation())
 
 
-def binding() -> str:
+def binding(build: bool = False) -> str:
     """The path the Python calls take: 'accelerated' (the C methods of libsha._accel, CPython 3.11+
-    where the wheel built them) or 'ctypes' (everywhere else, and with LIBSHA_BINDING=ctypes)."""
-    return _native.binding()
+    where the wheel built them) or 'ctypes' (everywhere else, and with LIBSHA_BINDING=ctypes).
+
+    With build=True, which build of the accelerator runs, as its wheel's ABI tag says it:
+    'accelerated (abi3)' for CPython with the GIL, 'accelerated (cp313t)' or 'accelerated (cp314t)'
+    on free-threaded CPython; 'ctypes' stays 'ctypes'."""
+    return _native.binding(build)
 
 
 def build_type() -> str:
