@@ -1,16 +1,22 @@
-"""libsha's Python objects shared by threads with no GIL: run by tests/one_message/test_free_threading.py under
-a free-threaded CPython (3.13t or later), with the installed package on PYTHONPATH.
+"""libsha's Python objects and calls shared by threads with no GIL: run by
+tests/one_message/test_free_threading.py under a free-threaded CPython, in its own process, on the
+binding path LIBSHA_BINDING names.
 
-Threads start together on a barrier so that they really overlap: the library's first load, the
-CPU feature table, one sha256 object fed, copied and digested by many threads, HMAC objects, and
-the one-shots. Every result is checked against hashlib; exits non-zero on the first wrong one.
+Threads start together on a barrier so that they really overlap: the library's first load, the CPU
+feature table, one sha256 object fed, copied and digested by many threads, HMAC objects, the one-shots,
+update_many on shared objects. Then, for LIBSHA_STRESS_SECONDS (default 10), THREADS threads run a
+mix of all of it at once (batches with threads=, HMAC, tagged hashes, hmac.new over libsha.sha256)
+while one more switches the implementation back and forth. Every result is checked against hashlib;
+the first wrong one, or any exception, exits non-zero.
 """
 
 import hashlib
 import hmac
+import os
 import random
 import sys
 import threading
+import time
 
 THREADS = 8
 
@@ -38,27 +44,15 @@ def together(target, count=THREADS):
     return results
 
 
-def main():
-    assert not sys._is_gil_enabled(), "this interpreter runs with the GIL: not a free-threaded check"
-    seed = random.randrange(1 << 32)
-    print(f"seed {seed}")
-    rng = random.Random(seed)
-    import libsha
-    from libsha import dispatch
-    from libsha._one import sha256 as _hash
+def tagged(tag, message):
+    block = hashlib.sha256(tag).digest() * 2
+    return hashlib.sha256(block + message).digest()
 
-    assert _hash.FREE_THREADED, "libsha did not see that the GIL is off"
-    # The first use of the library, from every thread at once.
-    messages = [rng.randbytes(rng.randrange(3000)) for _ in range(THREADS)]
-    got = together(lambda i: libsha.sha256_digest(messages[i]))
-    assert got == [hashlib.sha256(m).digest() for m in messages], "first-use one-shots"
-    tables = together(lambda i: dict(dispatch.CPU_FEATURES))
-    assert all(t == tables[0] and t for t in tables), "CPU feature tables"
-    assert not sys._is_gil_enabled(), "importing libsha switched the GIL back on"
 
-    # One object, fed the same pieces by every thread. Each piece repeats one 13-byte unit (short
-    # ones kept in Python, long ones sent to C), so any order of whole updates gives one digest,
-    # and a torn or lost update does not.
+def shared_objects(libsha, rng):
+    """One object fed the same pieces by every thread, copied and digested meanwhile. Each piece
+    repeats one 13-byte unit, so any order of whole updates gives one digest, and a torn or lost
+    update does not."""
     unit = rng.randbytes(13)
     pieces = [unit * rng.choice((rng.randrange(1, 5), rng.randrange(40), rng.randrange(400))) for _ in range(60)]
     for start in (b"", rng.randbytes(100), rng.randbytes(70000)):
@@ -69,36 +63,25 @@ def main():
             for n, piece in enumerate(pieces):
                 shared.update(piece if n % 3 else bytearray(piece))
                 if n % 7 == index % 7:
-                    seen.append(len(shared.copy().digest()) + len(shared.hexdigest()))
+                    seen.append(len(shared.copy().digest()) + len(shared.hexdigest()) + len(shared.state()))
             return True
 
         together(feed)
-        assert set(seen) == {96}, "a digest or copy during updates"
-        assert shared.digest() == hashlib.sha256(start + b"".join(pieces) * THREADS).digest(), "shared object"
-        assert shared.digest() == hashlib.sha256(start + b"".join(pieces) * THREADS).digest(), "again"
+        assert len(set(seen)) == 1, "a digest, copy or state during updates"
+        want = hashlib.sha256(start + b"".join(pieces) * THREADS).digest()
+        assert shared.digest() == want and shared.digest() == want, "shared object"
+    return unit, pieces
 
-    # Many objects at once, each in its own thread, through every state the object has.
-    def private(index):
-        r = random.Random(seed + 1000 + index)
-        first = r.randbytes(r.choice((0, 100, 1000, 70000)))
-        ours, theirs = libsha.sha256(first), hashlib.sha256(first)
-        for _ in range(200):
-            piece = r.randbytes(r.choice((r.randrange(64), r.randrange(700), r.randrange(5000))))
-            ours.update(piece)
-            theirs.update(piece)
-            if r.randrange(5) == 0 and ours.digest() != theirs.digest():
-                return False
-        return ours.copy().hexdigest() == theirs.hexdigest()
 
-    assert all(together(private)), "private objects"
-
-    # update_many over shared objects: every thread passes the same five, each in its own order
-    # (their locks are taken in one order, or this deadlocks), odd threads also update one alone.
+def shared_streams(libsha, rng, unit, pieces):
+    """update_many over shared objects: every thread passes the same five, each in its own order
+    (their locks are taken in one order, or this deadlocks), odd threads also update one alone."""
+    seed = rng.randrange(1 << 32)
     group = [libsha.sha256(rng.randbytes(n)) for n in (0, 10, 100, 1000, 70000)]
-    firsts = [g._held for g in group]
+    firsts = [g.copy() for g in group]
 
     def many(index):
-        r = random.Random(seed + 2000 + index)
+        r = random.Random(seed + index)
         order = list(range(len(group)))
         for n, piece in enumerate(pieces):
             r.shuffle(order)
@@ -110,8 +93,102 @@ def main():
     together(many)
     alone = [sum(1 for n in range(len(pieces)) if n % len(group) == k) * (THREADS // 2) for k in range(len(group))]
     for k, g in enumerate(group):
-        want = hashlib.sha256(firsts[k] + b"".join(pieces) * THREADS + unit * alone[k]).digest()
-        assert g.digest() == want, f"update_many on shared objects ({k})"
+        firsts[k].update(b"".join(pieces) * THREADS + unit * alone[k])
+        assert g.digest() == firsts[k].digest(), f"update_many on shared objects ({k})"
+
+
+def mixed(libsha, seed, deadline, counts):
+    """Each thread's loop until the deadline: every call kind on fresh data, checked at once. Two
+    objects are shared by all of them, fed runs of one unit (so any order of whole updates gives
+    one digest), and checked at the end."""
+    r0 = random.Random(seed)
+    key, unit = r0.randbytes(100), r0.randbytes(11)
+    sha_shared, mac_shared = libsha.sha256(), libsha.hmac_new(key)
+    fed = {"sha": [], "mac": []}  # units each update gave them (list.append is atomic)
+
+    def loop(index):
+        r = random.Random(seed + 1 + index)
+        done = 0
+        while time.monotonic() < deadline:
+            kind = r.randrange(9)
+            m = r.randbytes(r.choice((r.randrange(64), r.randrange(1100), r.randrange(9000))))
+            if kind == 0:
+                assert libsha.sha256_digest(m) == hashlib.sha256(m).digest(), "sha256_digest"
+            elif kind == 1:
+                h, g = libsha.sha256(), hashlib.sha256()
+                for part in (m[: len(m) // 3], m[len(m) // 3 :]):
+                    h.update(part)
+                    g.update(part)
+                    assert h.copy().digest() == g.digest(), "copy mid-update"
+                assert h.hexdigest() == g.hexdigest(), "object"
+            elif kind == 2:
+                msgs = [r.randbytes(r.randrange(1200)) for _ in range(r.choice((3, 300, 5000)))]
+                got = libsha.sha256_many(msgs, threads=r.choice((1, 2, 3)))
+                assert got == [hashlib.sha256(x).digest() for x in msgs], "sha256_many(threads=)"
+            elif kind == 3:
+                msgs = [r.randbytes(r.randrange(300)) for _ in range(r.choice((5, 700)))]
+                got = libsha.hmac_sha256_many(key, msgs, threads=2)
+                assert got == [hmac.digest(key, x, "sha256") for x in msgs], "hmac_sha256_many"
+            elif kind == 4:
+                assert libsha.hmac_sha256(key, m) == hmac.digest(key, m, "sha256"), "hmac_sha256"
+                assert hmac.new(key, m, libsha.sha256).digest() == hmac.digest(key, m, "sha256"), "hmac.new"
+            elif kind == 5:
+                tag = b"BIP0340/challenge" if r.randrange(2) else r.randbytes(8)
+                msgs = [r.randbytes(32) for _ in range(r.choice((2, 4100)))]
+                assert libsha.tagged_hash_many(tag, msgs) == [tagged(tag, x) for x in msgs], "tagged_hash_many"
+            elif kind == 6:
+                units = r.choice((1, 30, 400))  # 400 units: past the size that releases the GIL
+                sha_shared.update(unit * units)
+                fed["sha"].append(units)
+                assert len(sha_shared.copy().digest()) == 32 and len(sha_shared.state()) > 32
+            elif kind == 7:
+                units = r.choice((1, 30, 400))
+                mac_shared.update(unit * units)
+                fed["mac"].append(units)
+                assert len(mac_shared.copy().hexdigest()) == 64
+            else:
+                a, b = libsha.sha256(m[:7]), libsha.sha256(m[:9])
+                libsha.update_many([a, b], [m, m])
+                assert a.digest() == hashlib.sha256(m[:7] + m).digest(), "update_many"
+                assert b.digest() == hashlib.sha256(m[:9] + m).digest(), "update_many"
+            done += 1
+        return done
+
+    counts["calls"] = sum(together(loop))
+    assert sha_shared.digest() == hashlib.sha256(unit * sum(fed["sha"])).digest(), "the shared object"
+    assert mac_shared.digest() == hmac.digest(key, unit * sum(fed["mac"]), "sha256"), "the shared HMAC"
+
+
+def switcher(dispatch, deadline, counts):
+    """Switches the implementation back and forth among the runnable ones until the deadline."""
+    names = [i.name for i in dispatch.implementations() if i.runnable]
+    n = 0
+    while time.monotonic() < deadline:
+        with dispatch.using(names[n % len(names)]):
+            time.sleep(0.002)
+        n += 1
+    counts["switches"] = n
+
+
+def main():
+    assert not sys._is_gil_enabled(), "this interpreter runs with the GIL: not a free-threaded check"
+    seed = int(os.environ.get("LIBSHA_STRESS_SEED") or random.randrange(1 << 32))
+    seconds = float(os.environ.get("LIBSHA_STRESS_SECONDS", "10"))
+    print(f"seed {seed} (LIBSHA_STRESS_SEED repeats it)", flush=True)
+    rng = random.Random(seed)
+    import libsha
+    from libsha import dispatch
+
+    # The first use of the library, from every thread at once.
+    messages = [rng.randbytes(rng.randrange(3000)) for _ in range(THREADS)]
+    got = together(lambda i: libsha.sha256_digest(messages[i]))
+    assert got == [hashlib.sha256(m).digest() for m in messages], "first-use one-shots"
+    tables = together(lambda i: dict(dispatch.CPU_FEATURES))
+    assert all(t == tables[0] and t for t in tables), "CPU feature tables"
+    assert not sys._is_gil_enabled(), "importing libsha switched the GIL back on"
+
+    unit, pieces = shared_objects(libsha, rng)
+    shared_streams(libsha, rng, unit, pieces)
 
     # HMAC: one object shared, then the one-shot from every thread.
     key = rng.randbytes(100)
@@ -120,7 +197,17 @@ def main():
     assert mac.digest() == hmac.new(key, b"".join(pieces[:20]) * THREADS, "sha256").digest(), "shared HMAC"
     macs = together(lambda i: libsha.hmac_sha256(key, messages[i]))
     assert macs == [hmac.digest(key, m, "sha256") for m in messages], "HMAC one-shots"
-    print(f"free-threaded: {THREADS} threads at once on {dispatch.implementation()}, every digest right")
+
+    # Everything at once for a while, with the implementation switching under it.
+    counts = {}
+    deadline = time.monotonic() + seconds
+    switching = threading.Thread(target=switcher, args=(dispatch, deadline, counts))
+    switching.start()
+    mixed(libsha, seed, deadline, counts)
+    switching.join()
+    assert not sys._is_gil_enabled(), "the GIL came back on"
+    print(f"free-threaded: {THREADS} threads for {seconds:g} s on {dispatch.binding(build=True)}, "
+          f"{counts['calls']} calls checked, {counts['switches']} implementation switches: every digest right")
 
 
 if __name__ == "__main__":

@@ -1,37 +1,38 @@
-"""The Python objects with no GIL: tests/one_message/free_threads_check.py under a free-threaded CPython.
+"""The Python calls with no GIL: tests/one_message/free_threads_check.py under this interpreter, in a
+process of its own per binding path (the accelerator's free-threaded build, and ctypes).
 
-The interpreter is LIBSHA_FREE_THREADED_PYTHON, else python3.14t or python3.13t on PATH. None of
-them is packaged for Debian 12 or 13, so CI skips this test, saying so; build one with
-`./configure --disable-gil` to run it (docs/python.md says what is guaranteed).
+It runs where this interpreter is a free-threaded CPython with the GIL off: CI's free-threaded step
+(tools/free_threaded_tests.sh, on the 3.13t that tools/free_threaded_python.sh builds) runs it there.
+Elsewhere it skips, saying so.
 """
 
 import os
-import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-import libsha
+from support.binding import LOADED
 
 pytestmark = [pytest.mark.core, pytest.mark.free_threaded]
 
-ENV = "LIBSHA_FREE_THREADED_PYTHON"
+FREE_THREADED = hasattr(sys, "_is_gil_enabled") and not sys._is_gil_enabled()
+SECONDS = "10"
+# Both paths wherever the accelerator loads, whatever LIBSHA_TEST_PATHS keeps for the other tests:
+# free-threaded, ctypes is what an interpreter without the cp313t wheel runs.
+PATHS = ["accelerated", "ctypes"] if LOADED == "accelerated" else ["ctypes"]
 
 
-def free_threaded_python():
-    return os.environ.get(ENV) or shutil.which("python3.14t") or shutil.which("python3.13t")
-
-
-@pytest.mark.skipif(free_threaded_python() is None,
-                    reason=f"no free-threaded CPython here (set {ENV}, or put python3.13t/3.14t on PATH)")
-def test_objects_shared_by_threads_without_the_gil(tmp_path):
-    python = free_threaded_python()
-    # The installed package alone, copied: not the rest of this interpreter's site-packages.
-    shutil.copytree(Path(libsha.__file__).parent, tmp_path / "libsha")
-    env = {**os.environ, "PYTHONPATH": str(tmp_path), "PYTHON_GIL": "0"}
+@pytest.mark.skipif(not FREE_THREADED, reason="this interpreter runs with the GIL: the free-threaded stress runs "
+                    "under tools/free_threaded_tests.sh (a python3.13t with the GIL off)")
+@pytest.mark.parametrize("path", PATHS)
+def test_threads_share_objects_and_batches_without_the_gil(path, tmp_path):
+    env = {**os.environ, "LIBSHA_BINDING": path, "PYTHON_GIL": "0", "LIBSHA_STRESS_SECONDS": SECONDS}
     script = Path(__file__).with_name("free_threads_check.py")
-    result = subprocess.run([python, str(script)], capture_output=True, text=True, env=env, cwd=tmp_path,
-                            timeout=600)
+    result = subprocess.run([sys.executable, "-X", "dev", str(script)], capture_output=True, text=True, env=env,
+                            cwd=tmp_path, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "every digest right" in result.stdout
+    assert f"on {path}" in result.stdout, result.stdout  # the path asked for is the one that ran
+    assert result.stderr == "", f"printed at exit or during the run:\n{result.stderr}"
