@@ -920,11 +920,14 @@ static int hash_slice(PyObject *messages, Py_ssize_t first, Py_ssize_t count, un
     return code;
 }
 
-/* hash_list(messages, flags, start, ctx, slice, into, first, stop): the digests of messages[first:stop]
- * of a list or tuple of bytes (stop -1: to the end), `slice` messages (_batch.SLICE) a library call:
- * their pointers, lengths and digests stay in cache while the digests become objects. Returns a list
- * of bytes (of str with LIBSHA_HEX); or, when into is not 0, writes them end to end from that address
- * (a buffer the binding checked holds them: its own, or a caller's out=) and returns None. start 0:
+/* hash_list(messages, flags, start, ctx, slice, into, first, stop, results): the digests of
+ * messages[first:stop] of a list or tuple of bytes (stop -1: to the end), `slice` messages
+ * (_batch.SLICE) a library call: their pointers, lengths and digests stay in cache while the digests
+ * become objects. Returns a list of bytes (of str with LIBSHA_HEX); or, when into is not 0, writes
+ * them end to end from that address (a caller's out=, checked by the binding) and returns None; or,
+ * given results (a list as long as messages), sets results[first:stop] to them and returns None:
+ * worker threads (_many/batch.py) each fill their part of one list, each slice's objects made while
+ * the others hash. start 0:
  * from nothing, 1: after the SHA-256 context at address ctx, 2: under the HMAC context there (the
  * binding's own, alive for the call). NotImplemented when an item is not exact bytes: the binding's
  * Python path takes every other kind. A list that changes size while it is hashed (another thread)
@@ -932,7 +935,7 @@ static int hash_slice(PyObject *messages, Py_ssize_t first, Py_ssize_t count, un
  * list (_many/batch.py), each into its own part of one buffer. */
 static PyObject *hash_list(PyObject *module, PyObject *args)
 {
-    PyObject *messages, *result = NULL;
+    PyObject *messages, *result = NULL, *results = Py_None;
     unsigned flags;
     int start;
     unsigned long long address, into;
@@ -940,8 +943,8 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
     struct list_scratch scratch = {NULL, NULL, NULL, NULL};
     Py_ssize_t n, size, first, stop = -1, from = 0, i, slice, width;
     (void)module;
-    if (!PyArg_ParseTuple(args, "OIiKnK|nn:hash_list", &messages, &flags, &start, &address, &slice, &into, &from,
-                          &stop))
+    if (!PyArg_ParseTuple(args, "OIiKnK|nnO:hash_list", &messages, &flags, &start, &address, &slice, &into, &from,
+                          &stop, &results))
         return NULL;
     if (!PyList_Check(messages) && !PyTuple_Check(messages))
         Py_RETURN_NOTIMPLEMENTED;
@@ -954,13 +957,15 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
         stop = size;
     if (from < 0 || from > stop || stop > size)
         return PyErr_Format(PyExc_ValueError, "hash_list: messages [%zd, %zd) of %zd", from, stop, size);
+    if (results != Py_None && (!PyList_Check(results) || PyList_Size(results) != size || into != 0))
+        return PyErr_Format(PyExc_ValueError, "hash_list: results must be a list of %zd, with no into", size);
     n = stop - from;
     width = flags & LIBSHA_HEX ? 64 : 32;
     if (slice <= 0 || (size_t)slice > SIZE_MAX / 128)
         return PyErr_Format(PyExc_ValueError, "hash_list: a slice of %zd messages", slice);
     if (scratch_alloc(&scratch, slice) < 0)
         return PyErr_NoMemory();
-    if (into != 0) {
+    if (into != 0 || results != Py_None) {
         Py_INCREF(Py_None);
         result = Py_None;
     } else if ((result = PyList_New(n)) == NULL) {
@@ -994,7 +999,12 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
                 Py_CLEAR(result);
                 goto done;
             }
-            PyList_SetItem(result, first + i, digest);
+            if (results == Py_None)
+                PyList_SetItem(result, first + i, digest);
+            else if (PyList_SetItem(results, from + first + i, digest) < 0) { /* (steals digest) */
+                Py_CLEAR(result);
+                goto done;
+            }
         }
     }
 done:
@@ -1002,32 +1012,25 @@ done:
     return result;
 }
 
-/* digests_list(address, n, hex): n digests lying end to end at address (a buffer of the binding's,
- * filled by hash_list's workers) as a list of bytes, or of str with hex. */
-static PyObject *digests_list(PyObject *module, PyObject *args)
+/* all_bytes(messages): whether every item of a list or tuple is exact bytes, what hash_list takes: asked
+ * before a call that writes into a caller's buffer or splits the list over threads, so that neither
+ * starts on a list the Python path must take instead. */
+static PyObject *all_bytes(PyObject *module, PyObject *messages)
 {
-    unsigned long long address;
-    Py_ssize_t n, i;
-    int hex;
-    PyObject *result;
-    const char *at;
+    Py_ssize_t i, n;
+    int is_list = PyList_Check(messages);
     (void)module;
-    if (!PyArg_ParseTuple(args, "Knp:digests_list", &address, &n, &hex))
-        return NULL;
-    if (address == 0 || n < 0)
-        return PyErr_Format(PyExc_ValueError, "digests_list: %zd digests at %llu", n, address);
-    if ((result = PyList_New(n)) == NULL)
-        return NULL;
-    at = (const char *)(uintptr_t)address;
+    if (!is_list && !PyTuple_Check(messages))
+        Py_RETURN_FALSE;
+    n = PyObject_Size(messages);
     for (i = 0; i < n; ++i) {
-        PyObject *digest = hex ? PyUnicode_FromStringAndSize(at + 64 * i, 64) : PyBytes_FromStringAndSize(at + 32 * i, 32);
-        if (digest == NULL) {
-            Py_DECREF(result);
-            return NULL;
-        }
-        PyList_SetItem(result, i, digest);
+        PyObject *item = item_ref(messages, is_list, i);
+        int plain = item != NULL && PyBytes_CheckExact(item);
+        Py_XDECREF(item);
+        if (!plain)
+            Py_RETURN_FALSE;
     }
-    return result;
+    Py_RETURN_TRUE;
 }
 
 /* ---- set-up from libsha/_native.py ---- */
@@ -1120,7 +1123,7 @@ static PyMethodDef module_functions[] = {
     {"update_many", update_many, METH_VARARGS, NULL},
     {"hkdf", (PyCFunction)(void (*)(void))hkdf, METH_FASTCALL, NULL},
     {"hash_list", hash_list, METH_VARARGS, NULL},
-    {"digests_list", digests_list, METH_VARARGS, NULL},
+    {"all_bytes", all_bytes, METH_O, NULL},
     {"setup", setup, METH_VARARGS, NULL},
     {"bind", bind, METH_VARARGS, NULL},
     {"allow", allow, METH_O, NULL},

@@ -113,3 +113,61 @@ class borrow:
             _release_buffer(ctypes.byref(self._buffer))
             self._buffer = None
         self._view.release()
+
+
+class writable_out:
+    """with writable_out(out, nbytes, count) as address: a batch call's out= checked before anything
+    is written (a writable, C-contiguous buffer of exactly nbytes: numpy (n, 32) uint8 rows, a
+    bytearray, a memoryview), and the address it is written at while the block runs (a bytearray
+    cannot be resized meanwhile). `count` and `noun` word the size error ("3 digests need 96")."""
+
+    __slots__ = ("view", "address", "nbytes", "_borrowed")
+
+    def __init__(self, out: object, nbytes: int, count: int, noun: str = "digests") -> None:
+        if isinstance(out, (str, bytes)) or not _is_buffer(out):
+            raise TypeError(f"out must be a writable bytes-like object (a bytearray, a numpy uint8 array, a "
+                            f"memoryview of one), not {a_type(out)}")
+        view = memoryview(out)  # type: ignore[arg-type]
+        if view.readonly:
+            raise TypeError(f"out is read-only ({a_type(out)}): it must be writable (a bytearray, a numpy array)")
+        if not view.c_contiguous:
+            raise NonContiguousError("out must be a C-contiguous buffer (numpy.ascontiguousarray gives one)")
+        if view.nbytes != nbytes:
+            raise ValueError(f"out has {view.nbytes} bytes; {count} {noun} need {nbytes}")
+        self.view, self.nbytes = view, nbytes
+        self._borrowed = borrow(view, "out")
+        self.address = 0
+
+    def __enter__(self) -> writable_out:
+        pointer, _ = self._borrowed.__enter__()
+        if not isinstance(pointer, int):  # a copy (PyPy, a buffer whose address it does not know)
+            self._borrowed.__exit__()
+            raise TypeError("out is a buffer whose memory this interpreter cannot lend to C: pass a bytearray")
+        self.address = pointer
+        return self
+
+    def refuse_overlap(self, address: int, nbytes: int, what: str) -> None:
+        """ValueError where [address, address + nbytes) shares a byte with out: nothing is written yet."""
+        if nbytes > 0 and self.nbytes > 0 and address < self.address + self.nbytes and self.address < address + nbytes:
+            raise ValueError(f"out overlaps {what}: the digests would overwrite what is still to be hashed "
+                             f"(give out a buffer of its own)")
+
+    def refuse_overlap_with(self, data: object, what: str) -> None:
+        """refuse_overlap for a bytes-like object's memory (bytes never overlaps a writable buffer)."""
+        if type(data) is bytes:
+            return
+        with borrow(data, what) as (pointer, nbytes):
+            if isinstance(pointer, int):
+                self.refuse_overlap(pointer, nbytes, what)
+
+    def __exit__(self, *exc: object) -> None:
+        self._borrowed.__exit__()
+
+
+def _is_buffer(value: object) -> bool:
+    """Whether value exports a buffer (memoryview takes it)."""
+    try:
+        memoryview(value)  # type: ignore[arg-type]
+    except TypeError:
+        return False
+    return True

@@ -8,7 +8,7 @@ from contextlib import ExitStack
 
 from .. import _native
 from .._many.batch import run_parts
-from .._buffers import borrow, contiguous_view, item_view, taken_and_wiped
+from .._buffers import borrow, contiguous_view, item_view, taken_and_wiped, writable_out
 from .._errors import a_type, check
 from .._cpus import worker_count
 
@@ -108,7 +108,7 @@ def _as_items(value: object, what: str) -> list[memoryview] | None:
 
 
 def pbkdf2_hmac_many(hash_name: str, passwords: Any, salts: Any, iterations: int, dklen: int | None = None, *,
-                     threads: int = 1) -> list[bytes]:
+                     threads: int = 1, out: Any = None) -> Any:
     """Many PBKDF2-HMAC-SHA256 keys at once, one per lane: key i from passwords[i] and salts[i].
 
     Either of passwords and salts may be one bytes-like object that every
@@ -117,7 +117,10 @@ def pbkdf2_hmac_many(hash_name: str, passwords: Any, salts: Any, iterations: int
     such as a numpy uint8 array (both may be, of one length).
     All derivations take `iterations` and `dklen`. Returns the keys, in order,
     as hashlib.pbkdf2_hmac would give each. `threads=N` splits them across N
-    threads (0: one per CPU this process may use).
+    threads (0: one per CPU this process may use). `out=buf` writes the keys
+    end to end into buf (a writable C-contiguous buffer of exactly n x dklen
+    bytes, overlapping no password or salt) and returns it: no bytes object
+    holds a key, and the caller wipes buf when done.
     """
     _check_hash_name(hash_name, "pbkdf2_hmac_many")
     count, length = _iterations(iterations), _dklen(dklen)
@@ -128,10 +131,11 @@ def pbkdf2_hmac_many(hash_name: str, passwords: Any, salts: Any, iterations: int
     n = len(pw_items) if pw_items is not None else len(salt_items)  # type: ignore[arg-type]
     if pw_items is not None and salt_items is not None and len(salt_items) != n:
         raise ValueError(f"{n} passwords but {len(salt_items)} salts: give one salt each, or one for all")
-    if n == 0:
+    if n == 0 and out is None:
         return []
     lib = _native.lib()
     with ExitStack() as stack:
+        target = None if out is None else stack.enter_context(writable_out(out, n * length, n, "keys"))
         def pointers(items: list[memoryview] | None, shared: Any, what: str) -> tuple[Any, Any]:
             addresses, lengths = (ctypes.c_void_p * n)(), (ctypes.c_size_t * n)()
             borrowed = [stack.enter_context(borrow(item, what)) for item in (items or [shared])]
@@ -146,8 +150,12 @@ def pbkdf2_hmac_many(hash_name: str, passwords: Any, salts: Any, iterations: int
 
         pws, pwlens = pointers(pw_items, passwords, "password")
         salt_ptrs, salt_lens = pointers(salt_items, salts, "salt")
-        out = ctypes.create_string_buffer(n * length)
-        base = ctypes.addressof(out)
+        if target is not None:
+            for i in range(n):
+                target.refuse_overlap(pws[i] or 0, pwlens[i], f"password {i}")
+                target.refuse_overlap(salt_ptrs[i] or 0, salt_lens[i], f"salt {i}")
+        keys_buffer = ctypes.create_string_buffer(n * length) if target is None else None
+        base = target.address if target is not None else ctypes.addressof(keys_buffer)  # type: ignore[arg-type]
         pw_base, pwl_base = ctypes.addressof(pws), ctypes.addressof(pwlens)
         s_base, sl_base = ctypes.addressof(salt_ptrs), ctypes.addressof(salt_lens)
         size_p, size_l = ctypes.sizeof(ctypes.c_void_p), ctypes.sizeof(ctypes.c_size_t)
@@ -158,7 +166,10 @@ def pbkdf2_hmac_many(hash_name: str, passwords: Any, salts: Any, iterations: int
                 s_base + first * size_p, sl_base + first * size_l, stop - first, count))
 
         blocks = -(-length // 32)
-        run_parts(call, n, workers, "pbkdf2_hmac_many", lambda i: i * count * blocks * 128)
+        if n:
+            run_parts(call, n, workers, "pbkdf2_hmac_many", lambda i: i * count * blocks * 128)
+    if keys_buffer is None:
+        return out
     keys = [ctypes.string_at(base + i * length, length) for i in range(n)]
-    ctypes.memset(out, 0, ctypes.sizeof(out))
+    ctypes.memset(keys_buffer, 0, ctypes.sizeof(keys_buffer))
     return keys

@@ -11,7 +11,7 @@ from bisect import bisect_right
 from itertools import accumulate
 
 from .. import _native
-from .._buffers import item_view
+from .._buffers import item_view, writable_out
 from .._errors import check
 
 TYPE_CHECKING = False
@@ -38,39 +38,107 @@ def _message(index: int, item: object) -> object:
 
 
 def hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: bool = False,
-              start: Start | None = None) -> list[Any]:
+              start: Start | None = None, out: writable_out | None = None) -> list[Any] | None:
     """Digests (bytes, or str with hex) of a list or tuple of bytes-like messages, in order (each
-    after start's prefix or under its key, if given)."""
-    digests: list[Any] = []
-    unpack = _unpack_hex if hex else _unpack
+    after start's prefix or under its key, if given); with out, written there end to end (None)."""
     flags |= _native.HEX if hex else 0
+    width = 64 if hex else 32
     accel = _native.ACCEL
-    if accel is not None and (workers == 1 or len(msgs) <= SLICE):
+    if accel is not None:
         _native.lib()  # (refused as every hashing call is while LIBSHA_IMPL is invalid)
         kind, address = (0, 0) if start is None else start.accel_arguments()
-        made: list[Any] = accel.hash_list(msgs, flags, kind, address, SLICE, 0)
-        if made is not NotImplemented:  # (it takes lists of bytes objects only)
-            return made
+        if (workers == 1 or len(msgs) <= SLICE) and (out is None or accel.all_bytes(msgs)):
+            made: list[Any] | None = accel.hash_list(msgs, flags, kind, address, SLICE, out.address if out else 0)
+            if made is not NotImplemented:  # (it takes lists of bytes objects only)
+                return made
+        elif workers > 1 and (out is None or accel.all_bytes(msgs)):
+            results = None if out is not None else [None] * len(msgs)
+            if _accel_parts(accel, msgs, flags, workers, kind, address, out, results, width):
+                return results
+    if out is not None:
+        _overlaps_refused(msgs, out)
     if workers == 1 or len(msgs) <= SLICE:
+        digests: list[Any] = []
+        done = 0
         for sliced in _slices(msgs):
-            digests.extend(unpack(_hash_slice(*sliced, flags, start), sliced[2]))
-        return digests
-    # The calling thread checks and measures the next slices while the workers
-    # join and hash them (mostly without the GIL); a window of 2 slices per
-    # worker bounds the copies.
+            if out is not None:
+                _hash_slice_at(out.address + width * done, *sliced, flags, start)
+            else:
+                digests.extend(_unpack_any(_hash_slice(*sliced, flags, start), sliced[2], hex))
+            done += sliced[2]
+        return None if out is not None else digests
+    return _python_parts(msgs, flags, workers, hex, start, out)
+
+
+def _accel_parts(accel: Any, msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, kind: int, address: int,
+                 out: writable_out | None, results: list[Any] | None, width: int) -> bool:
+    """The accelerator's hash_list on parts of the list over up to `workers` threads: each part's
+    digests into its place in out, or as objects into its place in results. False where an item is
+    not exact bytes (only without out, which all_bytes checked first): the Python path takes it."""
+    n = len(msgs)
+    # The parts are split by an estimate of each message's bytes: a sample's mean length (summing
+    # every length would cost a tenth of hashing short messages).
+    sample = msgs[:: max(1, n // 64)]
+    try:
+        mean = sum(map(len, sample)) // max(1, len(sample))
+    except TypeError:
+        return False  # an item without a length: not bytes
+    refused = []
+
+    def part(first: int, stop: int) -> int:
+        into = out.address + width * first if out is not None else 0
+        if accel.hash_list(msgs, flags, kind, address, SLICE, into, first, stop, results) is NotImplemented:
+            if out is not None:  # (all bytes a moment before)
+                raise RuntimeError("the list of messages changed while it was hashed")
+            refused.append(first)
+        return 0
+
+    run_parts(part, n, workers, "sha256_many", lambda i: i * mean)
+    return not refused
+
+
+def _python_parts(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: bool, start: Start | None,
+                  out: writable_out | None) -> list[Any] | None:
+    """The Python path's slices over worker threads: the calling thread checks and measures the next
+    slices while the workers join and hash them (mostly without the GIL); a window of 2 slices per
+    worker bounds the copies."""
     from collections import deque
     from concurrent.futures import ThreadPoolExecutor
 
+    width = 64 if hex else 32
+    digests: list[Any] = []
+    done = 0
     with ThreadPoolExecutor(max_workers=workers) as pool:
         window: deque[Any] = deque()
         for sliced in _slices(msgs):
             if len(window) >= 2 * workers:
                 future, count = window.popleft()
-                digests.extend(unpack(future.result(), count))
-            window.append((pool.submit(_hash_slice, *sliced, flags, start), sliced[2]))
+                result = future.result()
+                if out is None:
+                    digests.extend(_unpack_any(result, count, hex))
+            if out is not None:
+                window.append((pool.submit(_hash_slice_at, out.address + width * done, *sliced, flags, start), sliced[2]))
+            else:
+                window.append((pool.submit(_hash_slice, *sliced, flags, start), sliced[2]))
+            done += sliced[2]
         for future, count in window:
-            digests.extend(unpack(future.result(), count))
-    return digests
+            result = future.result()
+            if out is None:
+                digests.extend(_unpack_any(result, count, hex))
+    return None if out is not None else digests
+
+
+def _overlaps_refused(msgs: list[Any] | tuple[Any, ...], out: writable_out) -> None:
+    """Every message checked (the error naming it) and none sharing memory with out, before anything
+    is written (bytes never does)."""
+    for i, m in enumerate(msgs):
+        if type(m) is not bytes:
+            view = _message(i, m)
+            out.refuse_overlap_with(view, f"message {i}")
+
+
+def _unpack_any(out: ctypes.Array[ctypes.c_char], count: int, hex: bool) -> Iterable[Any]:
+    return _unpack_hex(out, count) if hex else _unpack(out, count)
 
 
 def hash_list_joined(msgs: list[Any] | tuple[Any, ...], start: Start | None) -> ctypes.Array[ctypes.c_char]:
@@ -247,13 +315,16 @@ def run_parts(call: Callable[[int, int], int], n: int, workers: int, what: str =
         if first < stop:
             todo.put((first, stop))
     codes: list[int] = []
+    errors: list[BaseException] = []
 
     def take_parts() -> None:
         try:
-            while True:
+            while not errors:
                 codes.append(call(*todo.get_nowait()))
         except Empty:
             pass
+        except BaseException as exc:  # raised in the calling thread, after every helper is done
+            errors.append(exc)
 
     helpers = [Thread(target=take_parts, daemon=True) for _ in range(workers - 1)]
     for helper in helpers:
@@ -261,6 +332,8 @@ def run_parts(call: Callable[[int, int], int], n: int, workers: int, what: str =
     take_parts()
     for helper in helpers:
         helper.join()
+    if errors:
+        raise errors[0]
     for code in codes:
         check(code, what)
 

@@ -11,6 +11,7 @@ import importlib
 import sys
 
 from .. import _native
+from .._buffers import writable_out
 from .._errors import NonContiguousError
 from .._errors import a_type, check
 from .batch import hash_list, offsets_batch, rows_batch, run_batch, views_batch
@@ -33,7 +34,7 @@ _DIGEST_TYPES = ("fixed_size_binary[32]", "binary", "large_binary")
 _HEX_TYPES = ("string", "large_string")
 
 
-def numpy_rows(array: Any, flags: int, workers: int, hex: bool, start: Start | None = None) -> Any:
+def numpy_rows(array: Any, flags: int, workers: int, hex: bool, start: Start | None = None, out: Any = None) -> Any:
     """(n, 32) uint8 digests of the rows of a 2-D uint8 array whose rows are contiguous (hex: n str of 64).
 
     The rows go down as they lie, (address, stride, length): a slice of rows or columns needs no copy."""
@@ -50,11 +51,16 @@ def numpy_rows(array: Any, flags: int, workers: int, hex: bool, start: Start | N
     if (length > 1 and array.strides[1] != 1) or stride < 0:
         raise NonContiguousError("the numpy array's rows must each be contiguous, in order "
                                  "(numpy.ascontiguousarray copies it)")
-    out = numpy.empty((n, 64) if hex else (n, 32), dtype=numpy.uint8)
+    batch = rows_batch(array.ctypes.data, stride, length, n)
+    if out is not None:
+        with writable_out(out, 32 * n, n) as target:
+            target.refuse_overlap(array.ctypes.data, stride * (n - 1) + length if n else 0, "the messages")
+            run_batch(target.address, batch, flags, workers, start, lambda i: i * length)
+        return out
+    digests = numpy.empty((n, 64) if hex else (n, 32), dtype=numpy.uint8)
     flags |= _native.HEX if hex else 0
-    run_batch(out.ctypes.data, rows_batch(array.ctypes.data, stride, length, n), flags, workers, start,
-              lambda i: i * length)
-    return out.view("S64").reshape(n).astype("U64") if hex else out
+    run_batch(digests.ctypes.data, batch, flags, workers, start, lambda i: i * length)
+    return digests.view("S64").reshape(n).astype("U64") if hex else digests
 
 
 def digest_type(arrow_type: object, hex: bool) -> Any:
@@ -70,13 +76,17 @@ def digest_type(arrow_type: object, hex: bool) -> Any:
     return arrow_type
 
 
-def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = None, start: Start | None = None) -> Any:
+def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = None, start: Start | None = None,
+          out: Any = None) -> Any:
     """Digests of a binary or string Array (or ChunkedArray).
 
     They are FixedSizeBinary(32), or string with hex (large_string past 2 GiB of text), unless
-    arrow_type (checked by digest_type) names another type.
+    arrow_type (checked by digest_type) names another type; with out, end to end in that buffer.
     """
     pyarrow = sys.modules["pyarrow"]
+    if out is not None:
+        _arrow_into(pyarrow, column, flags, workers, start, out)
+        return out
     if isinstance(column, pyarrow.ChunkedArray):
         _offset_width(column.type)  # refuse a wrong type even with no chunks
         # Every chunk's result type is checked before the first is hashed.
@@ -87,19 +97,15 @@ def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = No
         chunks = [arrow(chunk, flags, workers, hex, arrow_type, start) for chunk in column.chunks]
         default = pyarrow.string() if hex else pyarrow.binary(32)
         return pyarrow.chunked_array(chunks, type=types.pop() if types else arrow_type or default)
-    width = _offset_width(column.type)
+    _offset_width(column.type)
     n = len(column)
     result = _result_for(pyarrow, n, hex, arrow_type)
-    buffers = column.buffers()
-    validity = buffers[0]
+    validity = column.buffers()[0]
     # Arrow's memory pool, not bytearray: its freed pages are reused, where a
     # fresh 64 MB bytearray is mapped and faulted in page by page on each call.
     out = pyarrow.allocate_buffer(64 * n if hex else 32 * n)  # hex: made in the same call
-    flags |= _native.HEX if hex else 0
-    if n and width == _VIEWS:
-        _views_call(out.address, buffers[1], buffers[2:], column.offset, n, flags, workers, start)
-    elif n:
-        _offsets_checked_call(out.address, buffers[1], buffers[2], width, column.offset, n, flags, workers, start)
+    if n:
+        _chunk_call(out.address, column, flags | (_native.HEX if hex else 0), workers, start)
     if column.null_count == 0:
         validity = None
     elif column.offset != 0:  # the bitmap is shared with the parent: take a fresh one
@@ -109,6 +115,36 @@ def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = No
     # binary, large_binary or hex's strings: the digests or their text, with offsets 0, 32 (64), 64 (128), ...
     return pyarrow.Array.from_buffers(result, n, [validity, _fixed_offsets(pyarrow, n, 64 if hex else 32, result), out],
                                       null_count=column.null_count)
+
+
+def _arrow_into(pyarrow: Any, column: Any, flags: int, workers: int, start: Start | None, out: Any) -> None:
+    """An Array's or ChunkedArray's digests end to end in out: every chunk checked (type, no nulls,
+    no buffer shared with out) before the first is hashed."""
+    chunks = column.chunks if isinstance(column, pyarrow.ChunkedArray) else [column]
+    _offset_width(column.type)
+    if column.null_count:
+        raise ValueError(f"the column has {column.null_count} nulls, and out= has no place to say so: "
+                         "drop them first (pyarrow.compute.drop_null), or leave out= and get a column back")
+    n = len(column)
+    with writable_out(out, 32 * n, n) as target:
+        for chunk in chunks:
+            for buffer in chunk.buffers():
+                if buffer is not None:
+                    target.refuse_overlap(buffer.address, buffer.size, "the column's buffers")
+        done = 0
+        for chunk in chunks:
+            if len(chunk):
+                _chunk_call(target.address + 32 * done, chunk, flags, workers, start)
+            done += len(chunk)
+
+
+def _chunk_call(out: int, chunk: Any, flags: int, workers: int, start: Start | None) -> None:
+    """One Array's digests (or hex) to address out, read in place."""
+    width, buffers = _offset_width(chunk.type), chunk.buffers()
+    if width == _VIEWS:
+        _views_call(out, buffers[1], buffers[2:], chunk.offset, len(chunk), flags, workers, start)
+    else:
+        _offsets_checked_call(out, buffers[1], buffers[2], width, chunk.offset, len(chunk), flags, workers, start)
 
 
 def _result_for(pyarrow: Any, n: int, hex: bool, arrow_type: Any) -> Any:
@@ -151,7 +187,8 @@ def _views_call(out: int, views: Any, data_buffers: list[Any], first: int, n: in
               lambda i: spread * i // n)
 
 
-def polars_series(series: Any, flags: int, workers: int, hex: bool, start: Start | None = None) -> Any:
+def polars_series(series: Any, flags: int, workers: int, hex: bool, start: Start | None = None,
+                  out: Any = None) -> Any:
     """A Binary or String polars Series in, a Series of the same name out (Binary, or String with hex)."""
     polars = sys.modules["polars"]
     if series.dtype not in (polars.Binary, polars.String):
@@ -160,11 +197,13 @@ def polars_series(series: Any, flags: int, workers: int, hex: bool, start: Start
     # Polars keeps binary views: at the newest compat level they come out as they are, no copy.
     newest = getattr(getattr(polars, "CompatLevel", None), "newest", None)
     column = series.to_arrow(compat_level=newest()) if newest is not None else series.to_arrow()
+    if out is not None:
+        return arrow(column, flags, workers, hex, None, start, out)
     return polars.Series(series.name, arrow(column, flags, workers, hex, None, start))
 
 
 def pandas_series(series: Any, flags: int, workers: int, hex: bool, arrow_type: Any = None,
-                  start: Start | None = None) -> Any:
+                  start: Start | None = None, out: Any = None) -> Any:
     """A pandas Series of bytes or str in, a Series with the same index and name out.
 
     Arrow-backed Series go through Arrow without a copy and come back Arrow-backed (as
@@ -181,6 +220,8 @@ def pandas_series(series: Any, flags: int, workers: int, hex: bool, arrow_type: 
             _offset_width(arrow_column.type)
         except TypeError:
             raise TypeError(f"sha256_many takes a pandas Series of bytes or str, not {dtype}") from None
+        if out is not None:
+            return arrow(arrow_column, flags, workers, hex, None, start, out)
         digests = arrow(arrow_column, flags, workers, hex, arrow_type, start)
         if isinstance(digests, pyarrow.ChunkedArray) and digests.num_chunks == 1:
             digests = digests.chunk(0)
@@ -193,6 +234,13 @@ def pandas_series(series: Any, flags: int, workers: int, hex: bool, arrow_type: 
     values = series.tolist()
     present = [i for i, v in enumerate(values) if not _missing(pandas, v)]
     messages = [_as_bytes(values[i], series.index[i]) for i in present]
+    if out is not None:
+        if len(present) != len(values):
+            raise ValueError(f"the Series has {len(values) - len(present)} missing values, and out= has no place "
+                             "to say so: drop them first (Series.dropna), or leave out= and get a Series back")
+        with writable_out(out, 32 * len(messages), len(messages)) as target:
+            hash_list(messages, flags, workers, False, start, target)
+        return out
     column: list[Any] = [None] * len(values)
     for i, digest in zip(present, hash_list(messages, flags, workers, hex, start)):
         column[i] = digest

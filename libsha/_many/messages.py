@@ -7,6 +7,7 @@ import sys
 from . import columns
 from .. import _native
 from .batch import hash_list
+from .._buffers import writable_out
 from .._cpus import worker_count
 from .starts import Start, after_prefix, under_key
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def sha256_many(messages: Any, *, prefix: Any = None, double: bool = False, threads: int = 1, hex: bool = False,
-                arrow_type: Any = None) -> Any:
+                arrow_type: Any = None, out: Any = None) -> Any:
     """SHA-256 of each message, as hashlib would give them, in input order.
 
     `messages` is one of:
@@ -46,17 +47,23 @@ def sha256_many(messages: Any, *, prefix: Any = None, double: bool = False, thre
     may use); the GIL is
     released while C hashes, and the order is kept. numpy, pyarrow, polars and
     pandas are imported only when such an object is passed.
+    `out=buf` writes the n digests end to end into buf, a writable C-contiguous
+    buffer of exactly n x 32 bytes (numpy (n, 32) uint8, a bytearray, a
+    memoryview), and returns buf: no object a digest. A wrong size, a read-only,
+    non-contiguous or input-overlapping buffer is refused before anything is
+    written (as are a column with nulls, and hex=True, which makes text).
     """
     flags = _native.DOUBLE if _flag(double, "double") else 0
     as_hex = _flag(hex, "hex")
     count = worker_count(threads, "threads")
     if prefix is None:
-        return hash_messages(messages, flags, count, as_hex, arrow_type, None, "sha256_many")
+        return hash_messages(messages, flags, count, as_hex, arrow_type, None, "sha256_many", out)
     with after_prefix(prefix) as start:
-        return hash_messages(messages, flags, count, as_hex, arrow_type, start, "sha256_many")
+        return hash_messages(messages, flags, count, as_hex, arrow_type, start, "sha256_many", out)
 
 
-def hmac_sha256_many(key: Any, messages: Any, *, threads: int = 1, hex: bool = False, arrow_type: Any = None) -> Any:
+def hmac_sha256_many(key: Any, messages: Any, *, threads: int = 1, hex: bool = False, arrow_type: Any = None,
+                     out: Any = None) -> Any:
     """HMAC-SHA256 of each message under one key, as hmac.digest(key, m, "sha256") gives them, in order.
 
     `messages` and the results are as sha256_many's (a list of 32-byte bytes, an (n, 32) numpy
@@ -64,18 +71,27 @@ def hmac_sha256_many(key: Any, messages: Any, *, threads: int = 1, hex: bool = F
     bytes-like, or a libsha.HMAC object (its key, and what it has authenticated goes before every
     message). The key's pads are hashed once; each message's inner hash starts from the inner pad's
     state and its outer hash (one block) from the outer pad's, both in the lanes. The key's states
-    are wiped before this returns.
+    are wiped before this returns. `out=` as sha256_many's.
     """
     as_hex = _flag(hex, "hex")
     count = worker_count(threads, "threads")
     with under_key(key) as start:
-        return hash_messages(messages, 0, count, as_hex, arrow_type, start, "hmac_sha256_many")
+        return hash_messages(messages, 0, count, as_hex, arrow_type, start, "hmac_sha256_many", out)
 
 
 def hash_messages(messages: Any, flags: int, count: int, as_hex: bool, arrow_type: Any, start: Start | None,
-                  name: str) -> Any:
-    """The batch functions' common body: the messages' kind picks the adapter; `name` is the caller's, for errors."""
+                  name: str, out: Any = None) -> Any:
+    """The batch functions' common body: the messages' kind picks the adapter; `name` is the caller's, for errors.
+    With out (a caller's buffer), the digests go there and out is returned."""
     adapter = _adapter_for(messages)
+    if out is not None:
+        if as_hex or arrow_type is not None:
+            raise TypeError(f"{name}: out= takes the digests' 32 bytes each; "
+                            + ("hex=True makes text" if as_hex else "arrow_type= makes an Arrow column")
+                            + ": pass one or the other")
+        if adapter is not None:
+            adapter(messages, flags, count, False, start=start, out=out)
+            return out
     if arrow_type is not None:
         if adapter is not columns.arrow and adapter is not columns.pandas_series:
             raise TypeError(f"arrow_type applies to Arrow columns (pyarrow Arrays, Arrow-backed pandas Series), "
@@ -95,7 +111,11 @@ def hash_messages(messages: Any, flags: int, count: int, as_hex: bool, arrow_typ
             raise TypeError(
                 f"{name} takes an iterable of bytes-like objects, not {type(messages).__name__}"
             ) from None
-    return hash_list(messages, flags, count, as_hex, start)
+    if out is None:
+        return hash_list(messages, flags, count, as_hex, start)
+    with writable_out(out, 32 * len(messages), len(messages)) as target:
+        hash_list(messages, flags, count, False, start, target)
+    return out
 
 
 # What a caller who passed one message wants instead of each batch function.

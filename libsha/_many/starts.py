@@ -7,7 +7,7 @@ from __future__ import annotations
 import ctypes
 
 from .. import _native
-from .._buffers import borrow
+from .._buffers import _is_buffer, borrow
 from .._errors import a_type, check
 
 TYPE_CHECKING = False
@@ -76,10 +76,3 @@ def under_key(key: object) -> Start:
         check(_native.lib().libsha_hmac_sha256_init(start.ctx, pointer, nbytes))
     return start
 
-
-def _is_buffer(value: object) -> bool:
-    try:
-        memoryview(value)  # type: ignore[arg-type]
-    except TypeError:
-        return False
-    return True

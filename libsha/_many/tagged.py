@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from typing_extensions import Buffer
 
 # Tags are public names ("BIP0340/challenge"): their blocks may be kept. A few programs use a few
-# tags; the bound keeps one that makes tags from data from growing without end.
+# tags; the bound keeps one that makes tags from data from growing without end. Each get, set and
+# clear is atomic, free-threaded too: threads racing here at worst make a block twice.
 _BLOCKS: dict[bytes, bytes] = {}
 _MAX_TAGS = 256
 # Messages up to this long are hashed with the tag's block in one call (the copy costs less than a
@@ -55,9 +56,10 @@ def tagged_hash(tag: str | Buffer, message: Buffer) -> bytes:
 
 
 def tagged_hash_many(tag: str | Buffer, messages: Any, *, threads: int = 1, hex: bool = False,
-                     arrow_type: Any = None) -> Any:
+                     arrow_type: Any = None, out: Any = None) -> Any:
     """tagged_hash(tag, m) of each message, as sha256_many takes and gives them (a list, numpy rows,
-    an Arrow, polars or pandas column); the tag's block is hashed once for the batch."""
+    an Arrow, polars or pandas column; out= a caller's buffer); the tag's block is hashed once for
+    the batch."""
     from .messages import _flag, hash_messages
     from .._cpus import worker_count
     from .starts import after_prefix
@@ -65,4 +67,4 @@ def tagged_hash_many(tag: str | Buffer, messages: Any, *, threads: int = 1, hex:
     as_hex = _flag(hex, "hex")
     count = worker_count(threads, "threads")
     with after_prefix(tag_block(tag)) as start:
-        return hash_messages(messages, 0, count, as_hex, arrow_type, start, "tagged_hash_many")
+        return hash_messages(messages, 0, count, as_hex, arrow_type, start, "tagged_hash_many", out)

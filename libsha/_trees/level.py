@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 
 from .. import _native
-from .._buffers import borrow, contiguous_view
+from .._buffers import borrow, writable_out
 from .._errors import ERR_ARGUMENT, check
 from .nodes import node_buffer
 
@@ -32,12 +32,8 @@ def sha256_64(blocks: Any, /, *, out: Any = None) -> Any:
         with borrow(data, "blocks") as (pointer, _):
             check(lib.libsha_sha256_64(result, pointer, nbytes // 64), "sha256_64")
         return result.raw[: nbytes // 2]
-    view = contiguous_view(out, "out")
-    if view.readonly:
-        raise TypeError("out must be a writable bytes-like object (a bytearray, a numpy array)")
-    if view.nbytes != nbytes // 2:
-        raise ValueError(f"out has {view.nbytes} bytes; {nbytes // 64} digests need {nbytes // 2}")
-    with borrow(view, "out") as (target, _), borrow(data, "blocks") as (pointer, _):
-        code = lib.libsha_sha256_64(target, pointer, nbytes // 64)
+    # (The library refuses an overlap other than exactly in place, before it writes.)
+    with writable_out(out, nbytes // 2, nbytes // 64) as target, borrow(data, "blocks") as (pointer, _):
+        code = lib.libsha_sha256_64(target.address, pointer, nbytes // 64)
     check(code, "sha256_64: out overlaps blocks (only exactly in place is allowed)" if code == ERR_ARGUMENT else "sha256_64")
     return out
