@@ -177,6 +177,14 @@ static int raise_code(int code)
 static int get_view(PyObject *obj, Py_buffer *view, const char *what)
 {
     PyObject *result;
+    if (PyBytes_CheckExact(obj)) { /* the common case, without the buffer protocol's calls: bytes is immutable */
+        char *buf;
+        if (PyBytes_AsStringAndSize(obj, &buf, &view->len) < 0)
+            return -1;
+        view->buf = buf;
+        view->obj = NULL; /* PyBuffer_Release does nothing for it */
+        return 0;
+    }
     if (!PyUnicode_Check(obj) && PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) == 0)
         return 0;
     PyErr_Clear();
@@ -347,11 +355,12 @@ static PyObject *alloc(PyObject *type)
     return type_alloc((PyTypeObject *)type, 0);
 }
 
+static freefunc type_free; /* and their tp_free, read once at import */
+
 static void release_object(PyObject *self)
 {
     PyTypeObject *type = Py_TYPE(self);
-    freefunc release = (freefunc)PyType_GetSlot(type, Py_tp_free);
-    release(self);
+    type_free(self);
     Py_DECREF(type);
 }
 
@@ -1172,6 +1181,7 @@ static int add_type(PyObject *module, PyType_Spec *spec, const char *attribute, 
     }
     *slot = type; /* the module holds it for as long as the process runs */
     type_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)type, Py_tp_alloc);
+    type_free = (freefunc)PyType_GetSlot((PyTypeObject *)type, Py_tp_free);
     return 0;
 }
 

@@ -7,7 +7,9 @@
 Reads the wheel and the native library inside it (with lief, which parses ELF, Mach-O and PE; no
 header is parsed by hand here) and refuses the wheel, exit 1, listing every problem, unless:
 - the file name's tag and the WHEEL metadata agree, and the tag is py3-none-<platform> (ctypes
-  needs no Python ABI) or cp311-abi3-<platform> (the same with the accelerator, libsha._accel);
+  needs no Python ABI), or one with the accelerator, libsha._accel: cp3XY-cp3XY-<platform> (3.11 and
+  later, built for that version), cp3XY-cp3XYt-<platform> (free-threaded, 3.13 and later) or
+  cp311-abi3-<platform> (the limited API's build, for later versions with the GIL);
 - the RECORD lists every file with its right hash and size;
 - the wheel holds exactly one native library, under the name the wheel's own `_native.py` looks
   for first on that OS, and no other binary;
@@ -19,9 +21,10 @@ header is parsed by hand here) and refuses the wheel, exit 1, listing every prob
   Windows (the UCRT, part of Windows 10 and later, msvcrt, or the VCRUNTIME140 that CPython ships);
   libc on Linux and FreeBSD, with their POSIX threads (libsha_sha256_files' read-ahead thread):
   libpthread where glibc is older than 2.34 (the manylinux images), libthr on FreeBSD;
-- an abi3 wheel's accelerator is for the same OS and CPU, exports PyInit__accel alone, needs only the
-  C library (and python3.dll on Windows), and holds no SHA-256: no libsha symbol, no round constant
-  (it calls the library's entry points, handed over at import).
+- an accelerated wheel's accelerator has the file name its tag's interpreter imports, is for the same
+  OS and CPU, exports PyInit__accel alone, needs only the C library (and on Windows python3.dll, or
+  the version's own python3XY[t].dll), and holds no SHA-256: no libsha symbol, no round constant (it
+  calls the library's entry points, handed over at import).
 With --library, the library's checks alone, against the checkout's headers (for builds with no
 wheel, such as FreeBSD's, whose tags PyPI does not take). Needs `lief` (pip install lief; it is in the test extras).
 """
@@ -77,9 +80,25 @@ def parse_platform_tag(tag: str) -> Platform | None:
     return None
 
 
-# The accelerator's wheel tag and file (Windows's, else the abi3 suffix): libsha/_accel.c, CMakeLists.txt.
-ACCELERATED_TAG = ("cp311", "abi3")
-ACCELERATOR_FILE = {False: "_accel.abi3.so", True: "_accel.pyd"}
+# The accelerator's wheel tags (pyproject.toml's overrides): the limited API's, and each version's own.
+ABI3_TAG = ("cp311", "abi3")
+VERSION_TAG = re.compile(r"cp3(\d+)-cp3\1(t?)")
+
+
+def accelerator_names(py: str, abi: str, os_name: str) -> tuple[str, str] | None:
+    """(a regex of the accelerator's file name in a wheel of that tag on that OS, as its interpreter
+    imports it (importlib.machinery.EXTENSION_SUFFIXES), the DLL it may need on Windows); None for a
+    tag with no accelerator."""
+    if (py, abi) == ABI3_TAG:
+        return (r"libsha/_accel\.pyd" if os_name == "windows" else r"libsha/_accel\.abi3\.so"), r"python3\.dll"
+    m = VERSION_TAG.fullmatch(f"{py}-{abi}")
+    if m is None or int(m[1]) < 11 or (m[2] and int(m[1]) < 13):
+        return None
+    version = f"3{m[1]}{m[2]}"
+    suffix = {"windows": rf"cp{version}-win_(amd64|arm64)\.pyd", "macos": rf"cpython-{version}-darwin\.so",
+              "linux": rf"cpython-{version}-(x86_64|aarch64)-linux-(gnu|musl)\.so",
+              "freebsd": rf"cpython-{version}\.so"}[os_name]
+    return rf"libsha/_accel\.{suffix}", rf"python{version}\.dll"
 # SHA-256's first two round constants, 428a2f98 71374491 (FIPS 180-4 4.2.2), as a table of 32-bit
 # words holds them in little-endian and in big-endian memory.
 SHA256_K = (bytes.fromhex("982f8a4291443771"), bytes.fromhex("428a2f9871374491"))
@@ -189,10 +208,9 @@ def check(wheel_path: Path) -> tuple[list[str], list[str]]:
     if not m:
         return [f"{wheel_path.name} is not a wheel file name"], facts
     _, _, py, abi, plat = m.groups()
-    accelerated = (py, abi) == ACCELERATED_TAG
-    if (py, abi) != ("py3", "none") and not accelerated:
-        problems.append(f"tag {py}-{abi}: libsha's wheels are py3-none (ctypes needs no Python ABI) or "
-                        f"{'-'.join(ACCELERATED_TAG)} (with the accelerator)")
+    if (py, abi) != ("py3", "none") and accelerator_names(py, abi, "linux") is None:
+        problems.append(f"tag {py}-{abi}: libsha's wheels are py3-none (ctypes needs no Python ABI), or with the "
+                        f"accelerator cp3XY-cp3XY (3.11+), cp3XY-cp3XYt (free-threaded 3.13+) or cp311-abi3")
     # A compressed tag set (manylinux_2_17_x86_64.manylinux2014_x86_64) must name one OS and CPU.
     platforms = [parse_platform_tag(p) for p in plat.split(".")]
     if None in platforms or len({(p.os, p.arch, p.macos_min) for p in platforms if p}) != 1:
@@ -218,13 +236,16 @@ def check(wheel_path: Path) -> tuple[list[str], list[str]]:
             expected = "libsha/" + loader_filename(unpacked, platform.os)
         except RuntimeError as exc:
             return problems + [str(exc)], facts
-        accelerator = "libsha/" + ACCELERATOR_FILE[platform.os == "windows"]
-        wanted = sorted([expected] + ([accelerator] if accelerated else []))
-        if binaries != wanted:
+        names = accelerator_names(py, abi, platform.os)
+        accelerators = [b for b in binaries if names is not None and re.fullmatch(names[0], b)]
+        others = [b for b in binaries if b != expected and b not in accelerators]
+        if expected not in binaries or others or len(accelerators) != (names is not None):
+            wanted = f"{expected}" + (" and one accelerator" if names is not None else "")
             problems.append(f"the wheel's binaries are {binaries}; a {py}-{abi} wheel for {platform.os} holds {wanted}, "
                             "and nothing else")
-        if accelerated and accelerator in wheel.namelist():
-            accel_problems, accel_facts = check_accelerator(unpacked / accelerator, platform, plat, accelerator)
+        if names is not None and len(accelerators) == 1:
+            accel_problems, accel_facts = check_accelerator(unpacked / accelerators[0], platform, plat, accelerators[0],
+                                                            names[1])
             problems += accel_problems
             facts += accel_facts
         if expected not in wheel.namelist():
@@ -289,8 +310,9 @@ def check_library(path: Path, header: str, platform: Platform, plat: str, name: 
     return problems, facts
 
 
-def check_accelerator(path: Path, platform: Platform, plat: str, name: str) -> tuple[list[str], list[str]]:
-    """(problems, facts) of the accelerator: a CPython module for the tag's platform that holds no SHA-256."""
+def check_accelerator(path: Path, platform: Platform, plat: str, name: str, python_dll: str) -> tuple[list[str], list[str]]:
+    """(problems, facts) of the accelerator: a CPython module for the tag's platform that holds no SHA-256
+    (python_dll: a regex of the CPython DLL it may need on Windows)."""
     import lief
 
     lief.logging.disable()
@@ -304,11 +326,11 @@ def check_accelerator(path: Path, platform: Platform, plat: str, name: str) -> t
         problems.append(f"{name} is for {found['os']} {found['arch']}, the tag {plat} says {platform.os} {platform.arch}")
     if found["exports"] != {"PyInit__accel"}:
         problems.append(f"{name} exports {sorted(found['exports'])}, not PyInit__accel alone")
-    allowed = ALLOWED_DEPENDENCIES[platform.os] + ([r"python3\.dll"] if platform.os == "windows" else [])
+    allowed = ALLOWED_DEPENDENCIES[platform.os] + ([python_dll] if platform.os == "windows" else [])
     flags = re.I if platform.os == "windows" else 0
     foreign = [d for d in found["needs"] if not any(re.fullmatch(a, d, flags) for a in allowed)]
     if foreign:
-        problems.append(f"{name} needs {', '.join(foreign)}: an abi3 module needs the C library (and python3.dll)")
+        problems.append(f"{name} needs {', '.join(foreign)}: the accelerator needs the C library (and CPython's DLL)")
     binary = lief.parse(str(path))
     named = sorted({s.name.lstrip("_") for s in binary.symbols if s.name.lstrip("_").startswith("libsha_")})
     if named:

@@ -33,10 +33,10 @@ for target in "${targets[@]}"; do
   read -r host toolchain <<<"$target"
   t0=$SECONDS
   # py3-none: the accelerator needs the target's own Python (headers, and python3.lib on Windows),
-  # which GitHub's runners have and this machine does not; the workflow builds the abi3 wheels there.
+  # which GitHub's runners have and this machine does not; the workflow builds the accelerated wheels there.
   _PYTHON_HOST_PLATFORM=$host "$work/tools/bin/pip" wheel -q --no-deps -w "$work/wheels" "$sdist" \
     -C cmake.define.CMAKE_TOOLCHAIN_FILE="$repo/cmake/toolchains/$toolchain.cmake" \
-    -C cmake.define.LIBSHA_REQUIRE_ALL_KERNELS=ON -C wheel.py-api=py3
+    -C cmake.define.LIBSHA_REQUIRE_ALL_KERNELS=ON -C wheel.py-api=py3 -C cmake.define.LIBSHA_NO_PYTHON_ACCEL=ON
   echo "cross_wheels: $host wheel built in $((SECONDS - t0)) s"
 done
 "$work/tools/bin/python" "$repo/tools/check_wheel.py" "$work"/wheels/*.whl

@@ -128,5 +128,5 @@ if [ -d "$work/corpus-python" ]; then
     LD_PRELOAD="$work/asan_with_fuzzer.so" ASAN_OPTIONS=detect_leaks=0 \
     "$python" "$repo/tests/fuzz/fuzz_python.py" -runs=0 "$work/corpus-python" >/dev/null 2>&1)
   echo "atheris corpus ($(ls "$work/corpus-python" | wc -l) inputs), the package's library and accelerator:"
-  report python "$work/coverage-site/libsha/libsha.so" -object "$work/coverage-site/libsha/_accel.abi3.so"
+  report python "$work/coverage-site/libsha/libsha.so" -object "$(ls "$work"/coverage-site/libsha/_accel*.so | head -n 1)"
 fi

@@ -20,6 +20,19 @@ from support.binding import LOADED, ctypes_internals
 ACCELERATED = LOADED == "accelerated"
 
 
+def test_the_accelerator_says_which_build_runs():
+    build = libsha.dispatch.binding(build=True)
+    if not ACCELERATED:
+        assert build == "ctypes"
+        return
+    import sysconfig
+    if libsha._native.ACCEL.BUILD == "abi3":
+        assert build == "accelerated (abi3)" and not sysconfig.get_config_var("Py_GIL_DISABLED")
+    else:
+        free = "t" if sysconfig.get_config_var("Py_GIL_DISABLED") else ""
+        assert build == f"accelerated (cp3{sys.version_info[1]}{free})", build
+
+
 def on_path(binding, code, cwd):
     env = dict(os.environ, LIBSHA_BINDING=binding)
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, env=env,
@@ -29,7 +42,7 @@ def on_path(binding, code, cwd):
 @pytest.mark.parametrize("binding", ["ctypes", "accelerated"])
 def test_each_path_says_which_it_is_and_gives_the_same_answers(tmp_path, binding):
     if binding == "accelerated" and not ACCELERATED:
-        pytest.skip("the accelerator does not load here (PyPy, free-threaded or pre-3.11 CPython, or a py3-none wheel)")
+        pytest.skip("the accelerator does not load here (PyPy or pre-3.11 CPython, or a py3-none wheel)")
     code = """
         import hashlib, hmac, pickle, libsha
         assert libsha.dispatch.binding() == %r

@@ -23,20 +23,28 @@ pytestmark = pytest.mark.build
 
 
 @needs_source
-@pytest.mark.parametrize("py_api", [None, "py3"])
-def test_the_wheel_is_abi3_with_the_accelerator_or_py3_none_without(tmp_path, py_api):
-    # CPython 3.11+ with the GIL: cp311-abi3 with libsha._accel (pyproject.toml's override); elsewhere,
-    # or asked with -C wheel.py-api=py3, py3-none with the library alone.
-    settings = ["-C", f"wheel.py-api={py_api}"] if py_api else []
-    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", tmp_path, ROOT, *settings,
-        env={**os.environ, "CMAKE_BUILD_PARALLEL_LEVEL": "2"})
+@pytest.mark.parametrize("kind", ["own", "abi3", "py3"])
+def test_the_wheel_is_the_versions_own_or_abi3_with_the_accelerator_or_py3_none_without(tmp_path, kind):
+    # CPython 3.11+: cp3XY-cp3XY[t] with libsha._accel built for it (pyproject.toml's override); with
+    # LIBSHA_ABI3=1 and the GIL, cp311-abi3; elsewhere, or asked with -C wheel.py-api=py3 and
+    # LIBSHA_NO_PYTHON_ACCEL (tools/cross_wheels.sh), py3-none with the library alone.
+    settings = ["-C", "wheel.py-api=py3", "-C", "cmake.define.LIBSHA_NO_PYTHON_ACCEL=ON"] if kind == "py3" else []
+    env = {**os.environ, "CMAKE_BUILD_PARALLEL_LEVEL": "2", "LIBSHA_ABI3": "1" if kind == "abi3" else ""}
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", tmp_path, ROOT, *settings, env=env)
     (wheel,) = tmp_path.glob("libsha-*.whl")
     platform = sysconfig.get_platform().replace("-", "_").replace(".", "_")
-    abi3 = py_api is None and sys.implementation.name == "cpython" and sys.version_info >= (3, 11) \
-        and not sysconfig.get_config_var("Py_GIL_DISABLED")
-    assert wheel.name.endswith(f"-{'cp311-abi3' if abi3 else 'py3-none'}-{platform}.whl"), wheel.name
+    free_threaded = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+    cpython = sys.implementation.name == "cpython" and sys.version_info >= (3, 11) and kind != "py3"
+    version = f"3{sys.version_info[1]}" + ("t" if free_threaded else "")
+    if cpython and kind == "abi3" and not free_threaded:
+        tag, accelerator = "cp311-abi3", "libsha/_accel.abi3.so"
+    elif cpython:
+        tag, accelerator = f"cp{version[:3]}-cp{version}", f"libsha/_accel{sysconfig.get_config_var('EXT_SUFFIX')}"
+    else:
+        tag, accelerator = "py3-none", None
+    assert wheel.name.endswith(f"-{tag}-{platform}.whl"), wheel.name
     names = zipfile.ZipFile(wheel).namelist()
-    assert ("libsha/_accel.abi3.so" in names) == abi3
+    assert [n for n in names if n.startswith("libsha/_accel") and not n.endswith(".c")] == ([accelerator] if accelerator else [])
     assert "libsha/libsha.so" in names
     assert "libsha/include/libsha.h" in names and "libsha/include/libsha_dispatch.h" in names
     assert "libsha/reference/sha256.py" in names and "shabench/cli.py" in names

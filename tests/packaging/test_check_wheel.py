@@ -8,6 +8,7 @@ import importlib.util
 import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -47,16 +48,17 @@ def api_names():
     return sorted(module.api_functions(header) | module.internal_functions())
 
 
-def make_wheel(folder, tag, library, library_name="libsha.so", record_ok=True, wheel_tag=None, accelerator=None):
+def make_wheel(folder, tag, library, library_name="libsha.so", record_ok=True, wheel_tag=None, accelerator=None,
+               accelerator_name=None):
     """A wheel as scikit-build-core lays it out: the installed package's Python files, the header,
-    the given library (and accelerator, as _accel.abi3.so), WHEEL and a RECORD."""
+    the given library (and accelerator, under its own name or accelerator_name), WHEEL and a RECORD."""
     package = Path(libsha.__file__).parent
     files = {f"libsha/{p.name}": p.read_bytes() for p in package.glob("*.py")}
     for name in check_wheel_module().HEADERS:
         files[f"libsha/include/{name}"] = (INCLUDE / name).read_bytes()
     files[f"libsha/{library_name}"] = Path(library).read_bytes()
     if accelerator is not None:
-        files["libsha/_accel.abi3.so"] = Path(accelerator).read_bytes()
+        files[f"libsha/{accelerator_name or Path(accelerator).name}"] = Path(accelerator).read_bytes()
     full_tag = tag if tag.count("-") == 2 else f"py3-none-{tag}"  # a platform alone, or python-abi-platform
     files["libsha-0.1.0.dist-info/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\n"
                                               f"Tag: {wheel_tag or full_tag}\n").encode()
@@ -111,10 +113,12 @@ def test_a_sound_wheel_passes_and_says_what_it_found(tmp_path):
 
 @pytest.mark.parametrize("tag, refusal", [
     ("linux_aarch64", "is for linux x86_64, the tag linux_aarch64 says linux arm64"),
-    ("win_amd64", "a py3-none wheel for windows holds ['libsha/libsha.dll']"),
-    ("macosx_11_0_x86_64", "a py3-none wheel for macos holds ['libsha/libsha.dylib']"),
-    ("cp311-cp311-linux_x86_64", "tag cp311-cp311: libsha's wheels are py3-none"),
-    ("cp311-abi3-linux_x86_64", "a cp311-abi3 wheel for linux holds ['libsha/_accel.abi3.so', 'libsha/libsha.so']"),
+    ("win_amd64", "a py3-none wheel for windows holds libsha/libsha.dll, and nothing else"),
+    ("macosx_11_0_x86_64", "a py3-none wheel for macos holds libsha/libsha.dylib, and nothing else"),
+    ("cp310-cp310-linux_x86_64", "tag cp310-cp310: libsha's wheels are py3-none"),
+    ("cp312-cp312t-linux_x86_64", "tag cp312-cp312t: libsha's wheels are py3-none"),
+    ("cp311-abi3-linux_x86_64", "a cp311-abi3 wheel for linux holds libsha/libsha.so and one accelerator"),
+    ("cp313-cp313t-linux_x86_64", "a cp313-cp313t wheel for linux holds libsha/libsha.so and one accelerator"),
     ("py3-none-any", "platform tag 'any' is not one libsha's wheels use"),
 ])
 def test_a_wrong_tag_is_refused(tmp_path, tag, refusal):
@@ -203,25 +207,46 @@ def test_a_macos_library_needing_a_newer_macos_than_its_tag_is_refused(tmp_path)
 
 
 def installed_accelerator():
-    path = Path(libsha.__file__).parent / "_accel.abi3.so"
-    if not path.exists():
+    found = sorted(Path(libsha.__file__).parent.glob("_accel*.so"))
+    if not found:
         pytest.skip("the installed libsha has no accelerator (a py3-none wheel)")
-    return path
+    return found[0]
 
 
-def test_an_abi3_wheel_with_its_accelerator_passes(tmp_path):
-    code, out = check(make_wheel(tmp_path, "cp311-abi3-linux_x86_64", installed_library(), accelerator=installed_accelerator()))
+def own_tag():
+    """This interpreter's version-specific wheel tag, e.g. cp311-cp311 or cp313-cp313t."""
+    version = f"3{sys.version_info[1]}" + ("t" if sysconfig.get_config_var("Py_GIL_DISABLED") else "")
+    return f"cp{version[:3]}-cp{version}"
+
+
+def test_a_wheel_with_its_accelerator_passes(tmp_path):
+    # Under the name the installed build has, with its tag; and the same module as an abi3 wheel's.
+    accelerator = installed_accelerator()
+    tag = "cp311-abi3" if accelerator.name == "_accel.abi3.so" else own_tag()
+    code, out = check(make_wheel(tmp_path, f"{tag}-linux_x86_64", installed_library(), accelerator=accelerator))
     assert code == 0, out
-    assert "libsha/_accel.abi3.so: ELF, linux x86_64, exports PyInit__accel" in out
+    assert f"libsha/{accelerator.name}: ELF, linux x86_64, exports PyInit__accel" in out
+    (tmp_path / "abi3").mkdir()
+    code, out = check(make_wheel(tmp_path / "abi3", "cp311-abi3-linux_x86_64", installed_library(),
+                                 accelerator=accelerator, accelerator_name="_accel.abi3.so"))
+    assert code == 0, out
+
+
+def test_an_accelerator_under_another_versions_name_is_refused(tmp_path):
+    code, out = check(make_wheel(tmp_path, "cp312-cp312-linux_x86_64", installed_library(),
+                                 accelerator=installed_accelerator(),
+                                 accelerator_name="_accel.cpython-313-x86_64-linux-gnu.so"))
+    assert code == 1 and "a cp312-cp312 wheel for linux holds libsha/libsha.so and one accelerator" in out, out
 
 
 def test_an_accelerator_carrying_sha256_is_refused(tmp_path):
     # The library itself in the accelerator's place: its exports, its symbols and its round constants.
-    code, out = check(make_wheel(tmp_path, "cp311-abi3-linux_x86_64", installed_library(), accelerator=installed_library()))
+    code, out = check(make_wheel(tmp_path, "cp311-abi3-linux_x86_64", installed_library(), accelerator=installed_library(),
+                                 accelerator_name="_accel.abi3.so"))
     assert code == 1 and "not PyInit__accel alone" in out and "holds SHA-256's round constants" in out, out
     assert "names libsha_" in out, out
 
 
 def test_an_accelerator_in_a_py3_wheel_is_refused(tmp_path):
     code, out = check(make_wheel(tmp_path, "linux_x86_64", installed_library(), accelerator=installed_accelerator()))
-    assert code == 1 and "a py3-none wheel for linux holds ['libsha/libsha.so']" in out, out
+    assert code == 1 and "a py3-none wheel for linux holds libsha/libsha.so, and nothing else" in out, out

@@ -8,7 +8,7 @@ import pytest
 
 from support.paths import ROOT
 
-PYTHONS = ["cp39", "cp310", "cp311", "cp312", "cp313", "cp314"]
+PYTHONS = ["cp39", "cp310", "cp311", "cp312", "cp313", "cp314", "cp314t"]
 INTENDED = {
     "linux": [f"{py}-{libc}_{arch}" for libc in ("manylinux", "musllinux") for arch in ("x86_64", "aarch64") for py in PYTHONS],
     "macos": [f"{py}-macosx_{arch}" for arch in ("x86_64", "arm64") for py in PYTHONS],
@@ -74,13 +74,19 @@ def test_the_workflow_is_valid_for_github(tmp_path):
     assert result.returncode != 0 and "run-on" in result.stdout + result.stderr, result.stdout
 
 
-def test_the_workflow_builds_the_abi3_wheel_first_then_the_py3_one_for_every_python():
-    # One pass that starts at 3.11 (the abi3 wheel, reused for the later ones), one for the rest: a
-    # py3-none wheel built first would be reused for 3.11+ and the accelerator never built.
+def test_the_workflow_builds_each_versions_wheel_then_abi3_then_py3_for_every_python():
+    # Each CPython's own wheel first (and 3.13t's with cibuildwheel 3), then the abi3 one (LIBSHA_ABI3,
+    # for later versions), then py3-none for the rest: a py3-none wheel built first would be reused
+    # for 3.11+ and the accelerator never built.
     yaml = pytest.importorskip("yaml", reason="pyyaml is in the release extra (part of the test extras)")
     steps = yaml.safe_load(WORKFLOW.read_text())["jobs"]["wheels"]["steps"]
-    passes = [step["env"]["CIBW_BUILD"].split() for step in steps if "cibuildwheel --config-file" in step.get("run", "")]
-    assert [selectors[0] for selectors in passes] == ["cp311-*", "cp39-*"]
-    assert sorted(s.removesuffix("-*") for selectors in passes for s in selectors) == sorted(PYTHONS)
+    passes = [step["env"] for step in steps if "cibuildwheel" in step.get("run", "") and "CIBW_BUILD" in step.get("env", {})]
+    selectors = [env["CIBW_BUILD"].split() for env in passes]
+    assert selectors == [["cp311-*", "cp312-*", "cp313-*", "cp314-*", "cp314t-*"], ["cp313t-*"], ["cp311-*"],
+                         ["cp39-*", "cp310-*"]]
+    assert passes[1]["CIBW_ENABLE"] == "cpython-freethreading" and passes[2]["LIBSHA_ABI3"] == "1"
+    assert "LIBSHA_ABI3" not in passes[0] and "LIBSHA_ABI3" not in passes[3]
+    assert {s.removesuffix("-*") for selectors_ in selectors for s in selectors_} == set(PYTHONS) | {"cp313t"}
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert 'wheel.py-api = "cp311"' in pyproject and 'if.python-version = ">=3.11"' in pyproject
+    assert 'if.env.LIBSHA_ABI3 = true' in pyproject and 'wheel.py-api = "cp311"' in pyproject
+    assert 'cmake.define.LIBSHA_ACCEL_VERSION_SPECIFIC = "ON"' in pyproject
