@@ -50,7 +50,9 @@ if ! command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || [ ! -x "$arm64_python" 
   echo "check_dist: no aarch64 wheel check: needs gcc-aarch64-linux-gnu and tools/arm64_python.sh"
   exit 0
 fi
-_PYTHON_HOST_PLATFORM=linux-aarch64 "$work/tools/bin/pip" wheel -q --no-deps -w "$work/wheel-arm64" "$sdist" \
+# The abi3 build (LIBSHA_ABI3=1): a version-specific module cross-built here would carry this host's
+# extension suffix; the workflow builds the aarch64 wheels of each version natively.
+LIBSHA_ABI3=1 _PYTHON_HOST_PLATFORM=linux-aarch64 "$work/tools/bin/pip" wheel -q --no-deps -w "$work/wheel-arm64" "$sdist" \
   -C cmake.define.CMAKE_TOOLCHAIN_FILE="$repo/cmake/toolchains/aarch64-linux-gnu.cmake" -C cmake.define.LIBSHA_REQUIRE_ALL_KERNELS=ON
 "$work/tools/bin/auditwheel" repair -w "$work/repaired-arm64" "$work"/wheel-arm64/*.whl >/dev/null
 arm_wheel=$(ls "$work"/repaired-arm64/*.whl)

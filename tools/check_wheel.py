@@ -85,7 +85,7 @@ ABI3_TAG = ("cp311", "abi3")
 VERSION_TAG = re.compile(r"cp3(\d+)-cp3\1(t?)")
 
 
-def accelerator_names(py: str, abi: str, os_name: str) -> tuple[str, str] | None:
+def accelerator_names(py: str, abi: str, os_name: str, arch: str = "x86_64") -> tuple[str, str] | None:
     """(a regex of the accelerator's file name in a wheel of that tag on that OS, as its interpreter
     imports it (importlib.machinery.EXTENSION_SUFFIXES), the DLL it may need on Windows); None for a
     tag with no accelerator."""
@@ -95,8 +95,9 @@ def accelerator_names(py: str, abi: str, os_name: str) -> tuple[str, str] | None
     if m is None or int(m[1]) < 11 or (m[2] and int(m[1]) < 13):
         return None
     version = f"3{m[1]}{m[2]}"
-    suffix = {"windows": rf"cp{version}-win_(amd64|arm64)\.pyd", "macos": rf"cpython-{version}-darwin\.so",
-              "linux": rf"cpython-{version}-(x86_64|aarch64)-linux-(gnu|musl)\.so",
+    win, linux = {"x86_64": ("amd64", "x86_64"), "arm64": ("arm64", "aarch64")}[arch]
+    suffix = {"windows": rf"cp{version}-win_{win}\.pyd", "macos": rf"cpython-{version}-darwin\.so",
+              "linux": rf"cpython-{version}-{linux}-linux-(gnu|musl)\.so",
               "freebsd": rf"cpython-{version}\.so"}[os_name]
     return rf"libsha/_accel\.{suffix}", rf"python{version}\.dll"
 # SHA-256's first two round constants, 428a2f98 71374491 (FIPS 180-4 4.2.2), as a table of 32-bit
@@ -236,7 +237,7 @@ def check(wheel_path: Path) -> tuple[list[str], list[str]]:
             expected = "libsha/" + loader_filename(unpacked, platform.os)
         except RuntimeError as exc:
             return problems + [str(exc)], facts
-        names = accelerator_names(py, abi, platform.os)
+        names = accelerator_names(py, abi, platform.os, platform.arch)
         accelerators = [b for b in binaries if names is not None and re.fullmatch(names[0], b)]
         others = [b for b in binaries if b != expected and b not in accelerators]
         if expected not in binaries or others or len(accelerators) != (names is not None):
