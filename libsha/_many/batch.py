@@ -38,9 +38,22 @@ def _message(index: int, item: object) -> object:
 
 
 def hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: bool = False,
-              start: Start | None = None, out: writable_out | None = None) -> list[Any] | None:
+              start: Start | None = None) -> list[Any]:
     """Digests (bytes, or str with hex) of a list or tuple of bytes-like messages, in order (each
-    after start's prefix or under its key, if given); with out, written there end to end (None)."""
+    after start's prefix or under its key, if given)."""
+    digests = _hash_list(msgs, flags, workers, hex, start, None)
+    assert digests is not None
+    return digests
+
+
+def hash_list_into(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, start: Start | None,
+                   out: writable_out) -> None:
+    """hash_list's digests written end to end into a caller's buffer (out=), checked by writable_out."""
+    _hash_list(msgs, flags, workers, False, start, out)
+
+
+def _hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: bool, start: Start | None,
+               out: writable_out | None) -> list[Any] | None:
     flags |= _native.HEX if hex else 0
     width = 64 if hex else 32
     accel = _native.ACCEL

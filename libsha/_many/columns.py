@@ -14,7 +14,7 @@ from .. import _native
 from .._buffers import writable_out
 from .._errors import NonContiguousError
 from .._errors import a_type, check
-from .batch import hash_list, offsets_batch, rows_batch, run_batch, views_batch
+from .batch import hash_list, hash_list_into, offsets_batch, rows_batch, run_batch, views_batch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -239,7 +239,7 @@ def pandas_series(series: Any, flags: int, workers: int, hex: bool, arrow_type: 
             raise ValueError(f"the Series has {len(values) - len(present)} missing values, and out= has no place "
                              "to say so: drop them first (Series.dropna), or leave out= and get a Series back")
         with writable_out(out, 32 * len(messages), len(messages)) as target:
-            hash_list(messages, flags, workers, False, start, target)
+            hash_list_into(messages, flags, workers, start, target)
         return out
     column: list[Any] = [None] * len(values)
     for i, digest in zip(present, hash_list(messages, flags, workers, hex, start)):

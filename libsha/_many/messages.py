@@ -6,7 +6,7 @@ import sys
 
 from . import columns
 from .. import _native
-from .batch import hash_list
+from .batch import hash_list, hash_list_into
 from .._buffers import writable_out
 from .._cpus import worker_count
 from .starts import Start, after_prefix, under_key
@@ -114,7 +114,7 @@ def hash_messages(messages: Any, flags: int, count: int, as_hex: bool, arrow_typ
     if out is None:
         return hash_list(messages, flags, count, as_hex, start)
     with writable_out(out, 32 * len(messages), len(messages)) as target:
-        hash_list(messages, flags, count, False, start, target)
+        hash_list_into(messages, flags, count, start, target)
     return out
 
 
