@@ -116,6 +116,13 @@ def python_many_benchmarks():
         rows.append(Benchmark(f"SHA256_MANY_{count}x1KiB", _one_call(f"libsha.sha256_many(list, threads={threads})"),
                               count * length, _python_call(lambda m, t=threads: libsha.sha256_many(m, threads=t),
                                                            lambda: _messages(count, length)), True))
+    for threads in (1, 2):  # the digests into one buffer made beforehand: no object a digest
+        rows.append(Benchmark(f"SHA256_MANY_{count}x1KiB", _one_call(f"libsha.sha256_many(list, threads={threads}, "
+                                                                     "out=bytearray)"),
+                              count * length, _python_call(lambda m, t=threads: libsha.sha256_many(m[0], threads=t,
+                                                                                                     out=m[1]),
+                                                           lambda: (_messages(count, length), bytearray(32 * count))),
+                              True))
     leaves = f"MERKLE_{MERKLE_LEAVES_PY}"
     rows.append(Benchmark(leaves, _one_call("libsha.merkle_root(list)"),
                           32 * MERKLE_LEAVES_PY, _python_call(libsha.merkle_root, _leaves), True))

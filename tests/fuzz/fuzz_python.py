@@ -130,6 +130,15 @@ def check_many(fdp, message):
         expected = [hashlib.sha256(d).digest() for d in expected]
     got = libsha.sha256_many([carried(fdp, p) for p in pieces], double=double, threads=threads)
     assert got == expected, "sha256_many"
+    # out=: the digests into a buffer of the right size (a byte more or less: refused, untouched).
+    size = max(32 * len(pieces) + fdp.ConsumeIntInRange(-1, 1) * fdp.ConsumeBool(), 0)
+    out = bytearray(b"\xa5" * size)
+    try:
+        result = libsha.sha256_many([carried(fdp, p) for p in pieces], double=double, threads=threads, out=out)
+    except ValueError:
+        assert size != 32 * len(pieces) and out == bytearray(b"\xa5" * size), "out= refused, yet written"
+    else:
+        assert result is out and size == 32 * len(pieces) and bytes(out) == b"".join(expected), "sha256_many out="
 
 
 def check_update_many(fdp, message):
