@@ -42,6 +42,8 @@ def collect(options):
         "build_type": libsha.dispatch.build_type(),
         "implementation": libsha.dispatch.implementation(),
         "binding": libsha.dispatch.binding(),
+        "binding_build": libsha.dispatch.binding(build=True),
+        "gil": getattr(sys, "_is_gil_enabled", lambda: True)(),
         "python": platform.python_version(),
         "openssl": ssl.OPENSSL_VERSION,
         "platform": platform.platform(),
@@ -62,12 +64,22 @@ BINDINGS = {"accelerated": "Python calls through the accelerator's C methods",
             "ctypes": "Python calls through ctypes"}
 
 
+def _binding_words(context):
+    """The path, and the accelerator's build where one runs: '... C methods, build cp313t'."""
+    words = BINDINGS.get(context["binding"], context["binding"])
+    build = context.get("binding_build", "")  # (absent from reports saved before it was recorded)
+    if build.startswith("accelerated ("):
+        words += f", build {build[len('accelerated ('):-1]}"
+    return words
+
+
 def header_lines(context):
     features = ", ".join(context["features"]) or "none that libsha uses"
     return [
         f"CPU: {context['cpu']} ({context['machine']}, {context['cpu_count']} logical); features: {features}",
         f"libsha {context['libsha_version']} ({context['build_type']} build), Python {context['python']}"
-        f" ({BINDINGS.get(context['binding'], context['binding'])}), {context['openssl']}",
+        f"{'' if context.get('gil', True) else ' free-threaded, the GIL off'} ({_binding_words(context)}),"
+        f" {context['openssl']}",
         *warnings(context),
         f"Using the '{context['implementation']}' SHA256 implementation",
     ]
