@@ -929,14 +929,12 @@ static int hash_slice(PyObject *messages, Py_ssize_t first, Py_ssize_t count, un
     return code;
 }
 
-/* hash_list(messages, flags, start, ctx, slice, into, first, stop, results): the digests of
- * messages[first:stop] of a list or tuple of bytes (stop -1: to the end), `slice` messages
- * (_batch.SLICE) a library call: their pointers, lengths and digests stay in cache while the digests
- * become objects. Returns a list of bytes (of str with LIBSHA_HEX); or, when into is not 0, writes
- * them end to end from that address (a caller's out=, checked by the binding) and returns None; or,
- * given results (a list as long as messages), sets results[first:stop] to them and returns None:
- * worker threads (_many/batch.py) each fill their part of one list, each slice's objects made while
- * the others hash. start 0:
+/* hash_list(messages, flags, start, ctx, slice, into, first, stop): the digests of messages[first:stop]
+ * of a list or tuple of bytes (stop -1: to the end), `slice` messages (_batch.SLICE) a library call:
+ * their pointers, lengths and digests stay in cache while the digests become objects. Returns a list
+ * of bytes (of str with LIBSHA_HEX); or, when into is not 0, writes them end to end from that address
+ * (a caller's out=, checked by the binding) and returns None. Worker threads (_many/batch.py) each
+ * take a part of one list, each part's objects made while the others hash. start 0:
  * from nothing, 1: after the SHA-256 context at address ctx, 2: under the HMAC context there (the
  * binding's own, alive for the call). NotImplemented when an item is not exact bytes: the binding's
  * Python path takes every other kind. A list that changes size while it is hashed (another thread)
@@ -944,7 +942,7 @@ static int hash_slice(PyObject *messages, Py_ssize_t first, Py_ssize_t count, un
  * list (_many/batch.py), each into its own part of one buffer. */
 static PyObject *hash_list(PyObject *module, PyObject *args)
 {
-    PyObject *messages, *result = NULL, *results = Py_None;
+    PyObject *messages, *result = NULL;
     unsigned flags;
     int start;
     unsigned long long address, into;
@@ -952,8 +950,8 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
     struct list_scratch scratch = {NULL, NULL, NULL, NULL};
     Py_ssize_t n, size, first, stop = -1, from = 0, i, slice, width;
     (void)module;
-    if (!PyArg_ParseTuple(args, "OIiKnK|nnO:hash_list", &messages, &flags, &start, &address, &slice, &into, &from,
-                          &stop, &results))
+    if (!PyArg_ParseTuple(args, "OIiKnK|nn:hash_list", &messages, &flags, &start, &address, &slice, &into, &from,
+                          &stop))
         return NULL;
     if (!PyList_Check(messages) && !PyTuple_Check(messages))
         Py_RETURN_NOTIMPLEMENTED;
@@ -966,15 +964,13 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
         stop = size;
     if (from < 0 || from > stop || stop > size)
         return PyErr_Format(PyExc_ValueError, "hash_list: messages [%zd, %zd) of %zd", from, stop, size);
-    if (results != Py_None && (!PyList_Check(results) || PyList_Size(results) != size || into != 0))
-        return PyErr_Format(PyExc_ValueError, "hash_list: results must be a list of %zd, with no into", size);
     n = stop - from;
     width = flags & LIBSHA_HEX ? 64 : 32;
     if (slice <= 0 || (size_t)slice > SIZE_MAX / 128)
         return PyErr_Format(PyExc_ValueError, "hash_list: a slice of %zd messages", slice);
     if (scratch_alloc(&scratch, slice) < 0)
         return PyErr_NoMemory();
-    if (into != 0 || results != Py_None) {
+    if (into != 0) {
         Py_INCREF(Py_None);
         result = Py_None;
     } else if ((result = PyList_New(n)) == NULL) {
@@ -1008,12 +1004,7 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
                 Py_CLEAR(result);
                 goto done;
             }
-            if (results == Py_None)
-                PyList_SetItem(result, first + i, digest);
-            else if (PyList_SetItem(results, from + first + i, digest) < 0) { /* (steals digest) */
-                Py_CLEAR(result);
-                goto done;
-            }
+            PyList_SetItem(result, first + i, digest);
         }
     }
 done:

@@ -65,9 +65,14 @@ def _hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex:
             if made is not NotImplemented:  # (it takes lists of bytes objects only)
                 return made
         elif workers > 1 and (out is None or accel.all_bytes(msgs)):
-            results = None if out is not None else [None] * len(msgs)
-            if _accel_parts(accel, msgs, flags, workers, kind, address, out, results, width):
-                return results
+            parts = _accel_parts(accel, msgs, flags, workers, kind, address, out, width)
+            if parts is not None:
+                if out is not None:
+                    return None
+                joined: list[Any] = []
+                for _, made in sorted(parts, key=lambda p: p[0]):
+                    joined += made
+                return joined
     if out is not None:
         _overlaps_refused(msgs, out)
     if workers == 1 or len(msgs) <= SLICE:
@@ -84,10 +89,12 @@ def _hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex:
 
 
 def _accel_parts(accel: Any, msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, kind: int, address: int,
-                 out: writable_out | None, results: list[Any] | None, width: int) -> bool:
+                 out: writable_out | None, width: int) -> list[tuple[int, list[Any]]] | None:
     """The accelerator's hash_list on parts of the list over up to `workers` threads: each part's
-    digests into its place in out, or as objects into its place in results. False where an item is
-    not exact bytes (only without out, which all_bytes checked first): the Python path takes it."""
+    digests into its place in out, or as (first, its list of digests), each part's objects made by its
+    own thread while the others hash (no list shared between threads: free-threaded, each write to
+    one would take its lock). None where an item is not exact bytes (only without out, which
+    all_bytes checked first): the Python path takes the list."""
     n = len(msgs)
     # The parts are split by an estimate of each message's bytes: a sample's mean length (summing
     # every length would cost a tenth of hashing short messages).
@@ -95,19 +102,23 @@ def _accel_parts(accel: Any, msgs: list[Any] | tuple[Any, ...], flags: int, work
     try:
         mean = sum(map(len, sample)) // max(1, len(sample))
     except TypeError:
-        return False  # an item without a length: not bytes
+        return None  # an item without a length: not bytes
+    parts: list[tuple[int, list[Any]]] = []
     refused = []
 
     def part(first: int, stop: int) -> int:
         into = out.address + width * first if out is not None else 0
-        if accel.hash_list(msgs, flags, kind, address, SLICE, into, first, stop, results) is NotImplemented:
+        made = accel.hash_list(msgs, flags, kind, address, SLICE, into, first, stop)
+        if made is NotImplemented:
             if out is not None:  # (all bytes a moment before)
                 raise RuntimeError("the list of messages changed while it was hashed")
             refused.append(first)
+        elif made is not None:
+            parts.append((first, made))  # (list.append is atomic, free-threaded too)
         return 0
 
     run_parts(part, n, workers, "sha256_many", lambda i: i * mean)
-    return not refused
+    return None if refused else parts
 
 
 def _python_parts(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: bool, start: Start | None,
