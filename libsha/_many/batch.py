@@ -60,11 +60,13 @@ def _hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex:
     if accel is not None:
         _native.lib()  # (refused as every hashing call is while LIBSHA_IMPL is invalid)
         kind, address = (0, 0) if start is None else start.accel_arguments()
-        if (workers == 1 or len(msgs) <= SLICE) and (out is None or accel.all_bytes(msgs)):
+        # A caller's buffer is written only when no item can send the list to the Python path midway.
+        takes = out is None or accel.all_bytes(msgs)
+        if takes and (workers == 1 or len(msgs) <= SLICE):
             made: list[Any] | None = accel.hash_list(msgs, flags, kind, address, SLICE, out.address if out else 0)
             if made is not NotImplemented:  # (it takes lists of bytes objects only)
                 return made
-        elif workers > 1 and (out is None or accel.all_bytes(msgs)):
+        elif takes:
             parts = _accel_parts(accel, msgs, flags, workers, kind, address, out, width)
             if parts is not None:
                 if out is not None:
