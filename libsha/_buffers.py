@@ -75,6 +75,24 @@ def item_view(item: object, name: str, what: str) -> memoryview:
         raise TypeError(f"{name} is {a_type(item)}; {what}") from None
 
 
+class address_of_bytes:
+    """with address_of_bytes(data) as address: the address of a bytes object's contents, valid
+    inside the block. CPython hands out the bytes' own memory; PyPy, whose collector moves objects,
+    a copy owned by the c_char_p made here, freed with it: an address taken from a temporary
+    c_char_p (cast(c_char_p(data), c_void_p).value) dangles there once that object is collected."""
+
+    __slots__ = ("_pointer",)
+
+    def __init__(self, data: bytes) -> None:
+        self._pointer: Any = ctypes.c_char_p(data)
+
+    def __enter__(self) -> int:
+        return ctypes.cast(self._pointer, ctypes.c_void_p).value or 0
+
+    def __exit__(self, *exc: object) -> None:
+        self._pointer = None
+
+
 class borrow:
     """with borrow(data) as (pointer, nbytes): pointer stays valid inside the block.
 

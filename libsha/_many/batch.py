@@ -11,7 +11,7 @@ from bisect import bisect_right
 from itertools import accumulate
 
 from .. import _native
-from .._buffers import item_view, writable_out
+from .._buffers import address_of_bytes, item_view, writable_out
 from .._errors import check
 
 TYPE_CHECKING = False
@@ -233,9 +233,8 @@ def _hash_slice(messages: list[Any] | tuple[Any, ...], offsets: array[int], coun
 def _hash_slice_at(out: int, messages: list[Any] | tuple[Any, ...], offsets: array[int], count: int, flags: int,
                    start: Start | None) -> None:
     # In a worker thread, join copies a slice of 1 MiB or more without the GIL too.
-    data = b"".join(messages)
-    batch = offsets_batch(8, ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value, offsets.buffer_info()[0], count)
-    check(hash_batch(out, batch, start, flags))
+    with address_of_bytes(b"".join(messages)) as data:
+        check(hash_batch(out, offsets_batch(8, data, offsets.buffer_info()[0], count), start, flags))
 
 
 def _unpack(out: Buffer, count: int) -> tuple[bytes, ...]:

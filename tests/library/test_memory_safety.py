@@ -1,6 +1,7 @@
 """Unaligned buffers at every offset, and inputs that end at an unreadable page."""
 
 import ctypes
+import gc
 import hashlib
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import textwrap
 import pytest
 
 import libsha
-from libsha import _errors, _native
+from libsha import _buffers, _errors, _native
 from shabench import internal
 from support.data import sha256d64_by_hashlib
 
@@ -118,3 +119,18 @@ def test_dirty_upper_ymm_state_before_every_call(one_stream_row):
     for _ in range(1000):
         expected = hashlib.sha256(expected).digest()
     assert buf.raw == expected
+
+
+@pytest.mark.binding
+def test_the_address_of_bytes_handed_to_c_outlives_collections(rng):
+    # PyPy's collector moves bytes, so the ctypes path hands C a copy: one taken from a temporary
+    # c_char_p was freed and reused while C read it (sha256_many on a tuple, PyPy). Held by
+    # address_of_bytes, the copy survives collections and same-size allocations.
+    for _ in range(10):
+        data = rng.randbytes(4096)
+        with _buffers.address_of_bytes(data) as address:
+            for _ in range(5):
+                gc.collect()
+                churn = [ctypes.c_char_p(rng.randbytes(4096)) for _ in range(20)]
+            del churn
+            assert ctypes.string_at(address, len(data)) == data
