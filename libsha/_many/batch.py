@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 # fresh pages, large enough that the per-slice Python work is noise.
 SLICE = 4096
 SLICE_BYTES = 8 << 20
+# As a dict that changes size while it is iterated: whatever was hashed, no digest is returned.
+_CHANGED_SIZE = "the list of messages changed size while it was hashed"
 _PLAIN = frozenset((bytes, bytearray))
 _UNPACK_SLICE = struct.Struct("32s" * SLICE)
 
@@ -66,6 +68,8 @@ def _hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex:
             made: list[Any] | None = accel.hash_list(msgs, flags, kind, address, SLICE, out.address if out else 0)
             if made is not NotImplemented:  # (it takes lists of bytes objects only)
                 return made
+            if out is not None:  # (all bytes a moment before: it lost items meanwhile)
+                raise RuntimeError(_CHANGED_SIZE)
         elif takes:
             parts = _accel_parts(accel, msgs, flags, workers, kind, address, out, width)
             if parts is not None:
@@ -112,8 +116,8 @@ def _accel_parts(accel: Any, msgs: list[Any] | tuple[Any, ...], flags: int, work
         into = out.address + width * first if out is not None else 0
         made = accel.hash_list(msgs, flags, kind, address, SLICE, into, first, stop)
         if made is NotImplemented:
-            if out is not None:  # (all bytes a moment before)
-                raise RuntimeError("the list of messages changed while it was hashed")
+            if out is not None:  # (all bytes a moment before: it lost items meanwhile)
+                raise RuntimeError(_CHANGED_SIZE)
             refused.append(first)
         elif made is not None:
             parts.append((first, made))  # (list.append is atomic, free-threaded too)
@@ -190,8 +194,10 @@ def _slices(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[list[Any] | tup
     Each slice is taken and checked under the GIL, so a list another
     thread changes meanwhile never hands C an unchecked object.
     """
-    first = 0
-    while first < len(msgs):
+    first, n = 0, len(msgs)
+    while first < n:
+        if len(msgs) != n:
+            raise RuntimeError(_CHANGED_SIZE)
         part = msgs[first : first + SLICE]
         if not _PLAIN.issuperset(map(type, part)):
             part = [m if type(m) in _PLAIN else _message(first + i, m) for i, m in enumerate(part)]

@@ -4,6 +4,7 @@ correct digest, never a crash or a read outside the buffer."""
 import ctypes
 import hashlib
 import threading
+import time
 
 import pytest
 
@@ -64,6 +65,48 @@ def test_unexpected_keywords():
         libsha.sha256_digest(b"x", extra=1)
     with pytest.raises(TypeError):
         libsha.sha256(b"x", 1)  # usedforsecurity is keyword-only, as in hashlib
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("into", [False, True], ids=["list", "out="])
+def test_a_list_another_thread_shortens_while_it_is_hashed(rng, threads, into):
+    # A list is read a slice (or a thread's part) at a time while other threads run: one that loses
+    # items meanwhile is the binding's RuntimeError, as a dict that changes size while iterated,
+    # never a read past its end nor a digest of another message.
+    from libsha._many import batch as _batch
+
+    original = [rng.randbytes(1024) for _ in range(3 * _batch.SLICE + 5)]
+    want = [hashlib.sha256(m).digest() for m in original]
+    changed = 0
+    for _ in range(6):
+        messages = list(original)
+        out = bytearray(32 * len(messages)) if into else None
+        started, stop = threading.Event(), threading.Event()
+
+        def shorten():
+            started.set()
+            time.sleep(0.002)  # (out= is checked against the list's size first)
+            while not stop.is_set() and len(messages) > _batch.SLICE:
+                messages.pop()
+                time.sleep(0.0005)
+
+        thread = threading.Thread(target=shorten)
+        thread.start()
+        started.wait()
+        try:
+            result = libsha.sha256_many(messages, threads=threads, out=out)
+        except RuntimeError as error:
+            assert str(error) == "the list of messages changed size while it was hashed"
+            changed += 1
+        except ValueError as error:  # out= sized before the list lost an item
+            assert into and "need" in str(error), error
+        else:
+            digests = [bytes(out[i : i + 32]) for i in range(0, len(out), 32)] if into else result
+            assert digests == want[: len(digests)]
+        finally:
+            stop.set()
+            thread.join()
+    assert changed > 0  # an item went every half millisecond, over six calls of 12 MiB
 
 
 def test_bytearray_mutated_from_another_thread_during_hashing():
