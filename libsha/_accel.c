@@ -938,10 +938,13 @@ static Py_ssize_t take_items(PyObject *messages, Py_ssize_t first, Py_ssize_t co
                              size_t *total, int *code)
 {
     Py_ssize_t taken = 0;
-    if (PyTuple_Check(messages)) /* (immutable: read without a lock) */
-        return first + count > PyTuple_GET_SIZE(messages)
-                   ? (*code = SLICE_SHRANK, 0)
-                   : take_run(PySequence_Fast_ITEMS(messages) + first, count, scratch, total, code);
+    if (PyTuple_Check(messages)) { /* (immutable: read without a lock) */
+        if (first + count > PyTuple_GET_SIZE(messages)) {
+            *code = SLICE_SHRANK;
+            return 0;
+        }
+        return take_run(PySequence_Fast_ITEMS(messages) + first, count, scratch, total, code);
+    }
     /* The list's lock (free-threaded, its critical section, which every change to a list takes) keeps
      * its item array in place while it is read; held for the gathering only, not the hashing. */
     Py_BEGIN_CRITICAL_SECTION(messages);

@@ -96,20 +96,30 @@ class address_of_bytes:
 class borrow:
     """with borrow(data) as (pointer, nbytes): pointer stays valid inside the block.
 
-    Holding the buffer also stops a bytearray from being resized meanwhile.
+    pointer is what a ctypes call takes: an int, or bytes (passed as they are); with address=True
+    always an int, for arithmetic or a descriptor's field. Holding the buffer also stops a bytearray
+    from being resized meanwhile.
     """
 
-    __slots__ = ("_data", "_view", "_array", "_buffer")
+    __slots__ = ("_data", "_view", "_array", "_buffer", "_address", "_pinned")
 
-    def __init__(self, data: object, what: str = "data") -> None:
+    def __init__(self, data: object, what: str = "data", *, address: bool = False) -> None:
         self._data = data
         self._view = contiguous_view(data, what)
         self._array: Any = None
         self._buffer: Any = None
+        self._address = address
+        self._pinned: address_of_bytes | None = None
+
+    def _lent(self, data: bytes) -> Any:
+        if not self._address:
+            return data
+        self._pinned = address_of_bytes(data)
+        return self._pinned.__enter__()
 
     def __enter__(self) -> tuple[Any, int]:
         if type(self._data) is bytes:  # immutable, and ctypes passes its bytes as they are
-            return self._data, self._view.nbytes
+            return self._lent(self._data), self._view.nbytes
         view = self._view
         nbytes = view.nbytes
         if not view.readonly:
@@ -120,12 +130,13 @@ class borrow:
             except ValueError:  # PyPy: a buffer whose address it does not know (io.BytesIO's)
                 pass
         if _get_buffer is None:
-            return bytes(view), nbytes  # no C API here: borrow a copy
+            return self._lent(bytes(view)), nbytes  # no C API here: borrow a copy
         self._buffer = _PyBuffer()
         _get_buffer(view, ctypes.byref(self._buffer), _PyBUF_SIMPLE)
         return self._buffer.buf, self._buffer.len
 
     def __exit__(self, *exc: object) -> None:
+        self._pinned = None
         self._array = None  # the last reference: releases its export now
         if self._buffer is not None:
             _release_buffer(ctypes.byref(self._buffer))

@@ -16,10 +16,9 @@ from __future__ import annotations
 import ctypes
 import mmap
 import os
-from contextlib import ExitStack
 
 from . import _native
-from ._buffers import address_of_bytes, borrow, contiguous_view
+from ._buffers import borrow, contiguous_view
 from ._cpus import worker_count
 from ._errors import check
 from ._many.batch import PART_WORK, rows_batch, run_batch
@@ -73,11 +72,10 @@ def _tree(view: memoryview, piece_length: int, workers: int) -> tuple[bytes | No
     nodes = lib.libsha_bep52_layer_nodes(nbytes, piece_length)
     root = ctypes.create_string_buffer(32)
     layer = ctypes.create_string_buffer(max(32 * nodes, 1))
-    with borrow(view, "data") as (pointer, _), ExitStack() as held:
+    with borrow(view, "data", address=True) as (address, _):
         if workers == 1 or nbytes < 2 * PART_WORK:
-            check(lib.libsha_bep52_tree(root, layer, pointer, nbytes, piece_length), "bep52")
+            check(lib.libsha_bep52_tree(root, layer, address, nbytes, piece_length), "bep52")
         else:  # the leaves in parts over the workers (run_parts), then the tree over them in one call
-            address = held.enter_context(address_of_bytes(pointer)) if isinstance(pointer, bytes) else pointer
             blocks, whole = -(-nbytes // BLOCK_SIZE), nbytes // BLOCK_SIZE
             leaves = ctypes.create_string_buffer(32 * blocks)
             run_batch(ctypes.addressof(leaves), rows_batch(address, BLOCK_SIZE, BLOCK_SIZE, whole), 0, workers, None,

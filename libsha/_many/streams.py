@@ -6,7 +6,7 @@ import ctypes
 from contextlib import ExitStack
 
 from .. import _native
-from .._buffers import address_of_bytes, borrow, item_view
+from .._buffers import borrow, item_view
 from .._errors import a_type, check
 from .._one import hmac as _hmac
 from .._one import sha256 as _sha256
@@ -50,9 +50,7 @@ def update_many(hashers: Iterable[_sha256.sha256 | _hmac.HMAC], chunks: Iterable
         pointers = (ctypes.c_void_p * n)()
         lens = (ctypes.c_size_t * n)()
         for i, view in enumerate(views):
-            pointer, nbytes = held.enter_context(borrow(view, f"chunk {i}"))
-            pointers[i] = held.enter_context(address_of_bytes(pointer)) if isinstance(pointer, bytes) else pointer
-            lens[i] = nbytes
+            pointers[i], lens[i] = held.enter_context(borrow(view, f"chunk {i}", address=True))
         ctxs = (ctypes.c_void_p * n)(*contexts)
         lib = _native.lib()
         update = lib.libsha_hmac_sha256_update_many if hmac else lib.libsha_sha256_update_many
