@@ -7,7 +7,12 @@ import pytest
 
 import libsha
 from support import binding, rows
-from support.background import pytest_collection_finish, pytest_collection_modifyitems  # noqa: F401 (hooks)
+from support.background import (  # noqa: F401 (hooks)
+    pytest_collection_finish,
+    pytest_collection_modifyitems,
+    pytest_configure,
+    pytest_unconfigure,
+)
 from support.markers import pytest_runtest_protocol  # noqa: F401 (a hook)
 
 pytest_plugins = ["pytester"]  # test_markers.py runs pytest on a module of its own

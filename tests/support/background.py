@@ -31,10 +31,25 @@ os.replace(os.path.join(folder, "status.part"), os.path.join(folder, "status"))
 """
 
 
+_ROOT_VARIABLE = "LIBSHA_TESTS_BACKGROUND_ROOT"
+
+
+def pytest_configure(config):
+    # The session's folder for every run, made by the process that starts the xdist workers (they
+    # inherit the variable) or by a plain run, and removed by it when the session ends.
+    if not hasattr(config, "workerinput"):
+        os.environ[_ROOT_VARIABLE] = tempfile.mkdtemp(prefix="libsha-background-")
+
+
+def pytest_unconfigure(config):
+    if not hasattr(config, "workerinput"):
+        import shutil
+
+        shutil.rmtree(os.environ.pop(_ROOT_VARIABLE, ""), ignore_errors=True)
+
+
 def _session_root() -> Path:
-    # The same for every worker of one xdist run; a fresh one for a plain run.
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}-{time.time_ns()}"
-    return Path(tempfile.gettempdir()) / f"libsha-background-{run}"
+    return Path(os.environ[_ROOT_VARIABLE])
 
 
 class BackgroundRun:

@@ -13,6 +13,7 @@ _gallery_builds = {}
 def oracle_gallery_build(*flags):
     """The path of the gallery library built with these -D flags (e.g. "BUG_PAD55", "PACE_MBPS=50");
     skips without a C compiler on Linux."""
+    import atexit
     import shutil
     import subprocess
     import sys
@@ -23,6 +24,7 @@ def oracle_gallery_build(*flags):
         pytest.skip("the oracle's gallery needs a C compiler on Linux")
     if flags not in _gallery_builds:
         folder = Path(tempfile.mkdtemp(prefix="oracle-gallery-"))
+        atexit.register(shutil.rmtree, folder, True)
         library = folder / "libgallery.so"
         subprocess.run([cc, "-O2", "-shared", "-fPIC", *(f"-D{f}" for f in flags), str(ORACLE_GALLERY), "-o",
                         str(library), "-ldl"], check=True)
