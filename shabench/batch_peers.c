@@ -1,7 +1,7 @@
 /*
  * Batch peers for shabench: isa-l_crypto's and Intel IPsec-MB's multi-buffer
  * managers, and hashtree's kernels, behind libsha's batch-peer call shape
- * (libsha_internal_peer_many_fn in libsha/src/bench.h), so
+ * (libsha_internal_peer_many_fn in libsha/src/bench/bench.h), so
  * libsha_internal_bench_peer_many times them in the same C loop as
  * libsha_internal_bench_many times libsha. shabench compiles this file on first
  * use against the peer's own headers, with -DWITH_ISAL_CRYPTO, -DWITH_IPSEC_MB

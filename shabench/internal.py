@@ -1,4 +1,4 @@
-"""libsha's internal benchmark loops (libsha/src/bench.h): their signatures and operation codes.
+"""libsha's internal benchmark loops (libsha/src/bench/bench.h): their signatures and operation codes.
 
 Not part of libsha's API: the library exports them under the libsha_internal_ prefix for shabench
 alone, so they are declared here, on the loaded library, the first time shabench asks for it.
@@ -8,7 +8,7 @@ from ctypes import CDLL, c_char_p, c_int, c_size_t, c_uint, c_uint64, c_void_p
 
 from libsha import _native
 
-# name: (restype, argtypes), as in libsha/src/bench.h
+# name: (restype, argtypes), as in libsha/src/bench/bench.h
 SIGNATURES = {
     "libsha_internal_bench": (c_int, [c_char_p, c_int, c_void_p, c_size_t, c_uint64]),
     "libsha_internal_bench_many": (c_int, [c_char_p, c_void_p, c_void_p, c_void_p, c_size_t, c_uint, c_int, c_char_p,

@@ -16,7 +16,7 @@ header is parsed by hand here) and refuses the wheel, exit 1, listing every prob
 - the library is for the tag's OS and CPU, and on macOS its minimum version (LC_BUILD_VERSION, or
   LC_VERSION_MIN_MACOSX) is the one the tag claims;
 - it exports every LIBSHA_API function of the wheel's `libsha.h` and `libsha_dispatch.h`, and the libsha_internal_ loops
-  that shabench calls (LIBSHA_INTERNAL_API in the checkout's libsha/src/bench.h), and nothing else;
+  that shabench calls (LIBSHA_INTERNAL_API in the checkout's libsha/src/bench/bench.h), and nothing else;
 - it needs nothing but the system's C library: libSystem on macOS; KERNEL32 and the C runtime on
   Windows (the UCRT, part of Windows 10 and later, msvcrt, or the VCRUNTIME140 that CPython ships);
   libc on Linux and FreeBSD, with their POSIX threads (libsha_sha256_files' read-ahead thread):
@@ -104,7 +104,7 @@ def accelerator_names(py: str, abi: str, os_name: str, arch: str = "x86_64") -> 
 # words holds them in little-endian and in big-endian memory.
 SHA256_K = (bytes.fromhex("982f8a4291443771"), bytes.fromhex("428a2f9871374491"))
 
-INTERNAL_HEADER = Path(__file__).resolve().parent.parent / "libsha" / "src" / "bench.h"
+INTERNAL_HEADER = Path(__file__).resolve().parent.parent / "libsha" / "src" / "bench" / "bench.h"
 INTERNAL_PREFIX = "libsha_internal_"
 
 
@@ -114,7 +114,7 @@ def api_functions(header: str, macro: str = "LIBSHA_API") -> set[str]:
 
 
 def internal_functions() -> set[str]:
-    """The internal loops the library exports for shabench alone, as libsha/src/bench.h declares them."""
+    """The internal loops the library exports for shabench alone, as libsha/src/bench/bench.h declares them."""
     return api_functions(INTERNAL_HEADER.read_text(), "LIBSHA_INTERNAL_API")
 
 
@@ -259,8 +259,9 @@ def check(wheel_path: Path) -> tuple[list[str], list[str]]:
     return problems + library_problems, facts + library_facts
 
 
-# The public headers: every LIBSHA_API function they declare is exported, and nothing else but bench.h's loops.
-HEADERS = ("libsha.h", "libsha_dispatch.h")
+# The public headers, the files of the checkout's libsha/include: every LIBSHA_API function they declare is
+# exported, and nothing else but bench.h's loops.
+HEADERS = tuple(sorted(path.name for path in (INTERNAL_HEADER.parents[2] / "include").glob("*.h")))
 
 
 def check_library(path: Path, header: str, platform: Platform, plat: str, name: str) -> tuple[list[str], list[str]]:
@@ -297,10 +298,10 @@ def check_library(path: Path, header: str, platform: Platform, plat: str, name: 
         problems.append(f"{name} needs macOS {found['macos_min']} or later, the tag claims {platform.macos_min}")
     missing, extra = sorted(api - found["exports"]), sorted(found["exports"] - api - internal)
     if missing:
-        problems.append(f"{name} does not export {', '.join(missing)} (declared LIBSHA_API in libsha.h or libsha_dispatch.h)")
+        problems.append(f"{name} does not export {', '.join(missing)} (declared LIBSHA_API in the public headers)")
     if internal - found["exports"]:
         problems.append(f"{name} does not export {', '.join(sorted(internal - found['exports']))} "
-                        "(shabench's loops, declared in libsha/src/bench.h)")
+                        "(shabench's loops, declared in libsha/src/bench/bench.h)")
     if extra:
         problems.append(f"{name} exports {', '.join(extra)}, which the public headers do not declare")
     allowed = ALLOWED_DEPENDENCIES[platform.os]

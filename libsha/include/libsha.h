@@ -3,10 +3,10 @@
  *
  * Sections, in this order: one message (the one-shot, streaming, saved
  * states), HMAC, many at once (batches of messages, many streams), key
- * derivation, files, Bitcoin (SHA256D64, the Merkle root), Merkle trees (a
- * level, SSZ, RFC 6962, BEP 52), then utilities.
- * Choosing or listing implementations is in libsha_dispatch.h; hashing never
- * needs it.
+ * derivation, files, Bitcoin (SHA256D64, the Merkle root), then utilities.
+ * The other Merkle trees (a level, SSZ, RFC 6962, BEP 52) are in
+ * libsha_trees.h; choosing or listing implementations is in libsha_dispatch.h,
+ * which hashing never needs.
  *
  * Words, each for one idea:
  *   message  the bytes one digest is of.
@@ -450,147 +450,6 @@ LIBSHA_API void libsha_sha256d64(unsigned char *out, const unsigned char *in, si
  * LIBSHA_ERR_ARGUMENT (n * 32 overflows); on error nothing is written.
  */
 LIBSHA_API int libsha_merkle_root(unsigned char out[32], const unsigned char *leaves, size_t n, int *mutated);
-
-/* ==== Merkle trees: a level, SSZ, RFC 6962, BEP 52 ==== */
-
-/*
- * A level of a Merkle tree (hashtree's call): out[32*i..32*i+32) =
- * SHA256(in[64*i..64*i+64)) for i < n, the n 64-byte nodes (two children
- * each) through the active implementation's widest lanes, the padding block
- * folded into constants. Reads exactly in[0..64*n), writes exactly
- * out[0..32*n); out may equal in (a level hashed in place), no other overlap.
- * n == 0 does nothing. Returns LIBSHA_OK, LIBSHA_ERR_NULL (out or in NULL
- * with n > 0) or LIBSHA_ERR_ARGUMENT (64 * n overflows or runs past the
- * address space, or out overlaps in otherwise); on error nothing is written.
- */
-LIBSHA_API int libsha_sha256_64(unsigned char *out, const unsigned char *in, size_t n);
-
-/* merkleize without a limit: the chunks padded to their own power of two. */
-#define LIBSHA_SSZ_NO_LIMIT UINT64_MAX
-
-/*
- * Ethereum consensus SSZ's merkleize: data[0..len) cut into 32-byte chunks
- * (the last one right-padded with zeros, as SSZ packs basic values), padded
- * with zero chunks to the power of two >= limit (>= the chunks' count with
- * LIBSHA_SSZ_NO_LIMIT; an empty input is one zero chunk), each parent
- * SHA256(left || right); the root to out. Zero subtrees are never hashed
- * (their roots are constants), so a limit of 2^40 costs 40 hashes more than
- * the chunks' own tree. Scratch: about 20 KiB of stack, nothing allocated, any
- * len; out may overlap data. Returns LIBSHA_OK, LIBSHA_ERR_NULL (out NULL, or
- * data NULL with len > 0) or LIBSHA_ERR_ARGUMENT (more chunks than limit, or
- * data running past the address space); on error nothing is written.
- */
-LIBSHA_API int libsha_ssz_merkleize(unsigned char out[32], const void *data, size_t len, uint64_t limit);
-
-/* SSZ's mix_in_length (and mix_in_selector): out = SHA256(root || length as
- * 32 little-endian bytes); out may overlap root. LIBSHA_OK or LIBSHA_ERR_NULL. */
-LIBSHA_API int libsha_ssz_mix_in_length(unsigned char out[32], const unsigned char root[32], uint64_t length);
-
-/*
- * Certificate Transparency's tree (RFC 6962 §2.1, RFC 9162 §2.1; Go's
- * checksum database, Sigstore's Rekor, Trillian): a leaf hash is
- * SHA256(0x00 || data), a node SHA256(0x01 || left || right), the tree of n
- * leaves split at the largest power of two below n, the empty tree's root
- * SHA256(""). Proof nodes are 32 bytes each, end to end, in the RFC's order.
- */
-#define LIBSHA_RFC6962_MAX_PROOF 65 /* nodes in the longest proof of any tree */
-
-/* out[32*i..] = SHA256(0x00 || message i of leaves), each message as
- * libsha_sha256_batch takes it (any layout; its checks and returns). */
-LIBSHA_API int libsha_rfc6962_leaf_hashes(unsigned char *out, const libsha_batch *leaves);
-
-/* The root of the tree over n leaf hashes (32 bytes each, end to end), in
- * bounded stack scratch (about 17 KiB), nothing allocated, any n; out may
- * overlap the leaves. Returns LIBSHA_OK, LIBSHA_ERR_NULL or LIBSHA_ERR_ARGUMENT
- * (32 * n overflows). */
-LIBSHA_API int libsha_rfc6962_root(unsigned char out[32], const unsigned char *leaf_hashes, size_t n);
-
-/* An append-only log's state (a compact range): its size, and for every set
- * bit l of size, nodes[l], the root of the perfect subtree of 2^l leaves it
- * holds (the larger subtrees first). O(log n) memory; plain data, which may be
- * stored and restored as it is. */
-typedef struct libsha_rfc6962_log {
-    uint64_t size;
-    unsigned char nodes[64][32];
-} libsha_rfc6962_log;
-
-/* The empty log (NULL: no-op). */
-LIBSHA_API void libsha_rfc6962_log_init(libsha_rfc6962_log *log);
-/* Appends n leaf hashes, hashed a perfect subtree at a time in the lanes.
- * Returns LIBSHA_OK, LIBSHA_ERR_NULL or LIBSHA_ERR_ARGUMENT (size past 2^64 - 1,
- * or the leaves overlapping log); on error the log is unchanged. */
-LIBSHA_API int libsha_rfc6962_log_append(libsha_rfc6962_log *log, const unsigned char *leaf_hashes, size_t n);
-/* The log's root now. LIBSHA_OK or LIBSHA_ERR_NULL. */
-LIBSHA_API int libsha_rfc6962_log_root(const libsha_rfc6962_log *log, unsigned char out[32]);
-
-/* The nodes of the whole tree over n leaves: every level bottom up, the
- * leaves first, each next level the pairs of the one below (an odd last node
- * goes up as it is), up to the root: at most 2n - 1. */
-LIBSHA_API size_t libsha_rfc6962_tree_nodes(size_t n);
-
-/* Writes that tree, libsha_rfc6962_tree_nodes(n) nodes, to tree: the form the
- * proofs below read. tree may begin with the leaves themselves (tree ==
- * leaf_hashes), else must not overlap them. Returns LIBSHA_OK, LIBSHA_ERR_NULL
- * or LIBSHA_ERR_ARGUMENT (a size that overflows, or an overlap). */
-LIBSHA_API int libsha_rfc6962_tree(unsigned char *tree, const unsigned char *leaf_hashes, size_t n);
-
-/* The inclusion proof of leaf `index` in the tree of the first `size` leaves
- * (RFC 9162 §2.1.3.1; size <= n, the tree kept by libsha_rfc6962_tree over n
- * leaves). *count: in, the room in proof (in nodes; LIBSHA_RFC6962_MAX_PROOF
- * always suffices); out, the nodes written. Returns LIBSHA_OK,
- * LIBSHA_ERR_NULL, or LIBSHA_ERR_ARGUMENT (index >= size, size > n, too
- * little room); on error nothing is written. */
-LIBSHA_API int libsha_rfc6962_inclusion_proof(unsigned char *proof, size_t *count, const unsigned char *tree,
-                                              size_t n, uint64_t index, uint64_t size);
-
-/* The consistency proof of the tree of old_size leaves with that of size
- * leaves (RFC 9162 §2.1.4.1; old_size <= size <= n): empty when old_size is 0
- * or size. *count and the returns as above (LIBSHA_ERR_ARGUMENT: old_size >
- * size, size > n, too little room). */
-LIBSHA_API int libsha_rfc6962_consistency_proof(unsigned char *proof, size_t *count, const unsigned char *tree,
-                                                size_t n, uint64_t old_size, uint64_t size);
-
-/* RFC 9162 §2.1.3.2: 1 if the proof (count nodes) takes leaf_hash at index to
- * root in the tree of size leaves, 0 if not (any wrong input: index >= size,
- * a proof too long or too short, a wrong node), LIBSHA_ERR_NULL for a NULL
- * pointer where bytes are needed. */
-LIBSHA_API int libsha_rfc6962_verify_inclusion(const unsigned char leaf_hash[32], uint64_t index, uint64_t size,
-                                               const unsigned char *proof, size_t count, const unsigned char root[32]);
-
-/* RFC 9162 §2.1.4.2: 1 if the proof shows the tree of old_size leaves (root
- * old_root) is the start of the tree of size leaves (root), else 0. Equal
- * sizes need an empty proof and equal roots; old_size 0 is always 0 (a proof
- * from the empty tree is meaningless, as transparency-dev/merkle has it).
- * LIBSHA_ERR_NULL as above. */
-LIBSHA_API int libsha_rfc6962_verify_consistency(uint64_t old_size, uint64_t size, const unsigned char *proof,
-                                                 size_t count, const unsigned char old_root[32],
-                                                 const unsigned char root[32]);
-
-/*
- * BitTorrent v2's file tree (BEP 52): a leaf is the SHA-256 of a 16 KiB
- * block of the file (the last one short, not padded), the leaves padded
- * with zero leaves to a power of two, a parent SHA256(left || right). The
- * pieces root of data[0..len) goes to root; when len > piece_length (a power
- * of two >= 16384), its piece layer, libsha_bep52_layer_nodes(len,
- * piece_length) nodes (one a piece, the last piece's padded with zero
- * leaves), goes to layer, which must then not be NULL nor overlap data; else
- * layer is not written (it may be NULL). len 0: 32 zero bytes (an empty file
- * has no pieces root; a .torrent leaves it out). Scratch: about 40 KiB of
- * stack, nothing allocated. Returns LIBSHA_OK, LIBSHA_ERR_NULL or
- * LIBSHA_ERR_ARGUMENT (piece_length not a power of two >= 16 KiB, data past
- * the address space, an overlap); on error nothing is written.
- */
-#define LIBSHA_BEP52_BLOCK 16384
-LIBSHA_API int libsha_bep52_tree(unsigned char root[32], unsigned char *layer, const void *data, size_t len,
-                                 uint64_t piece_length);
-/* The same tree from its `blocks` leaves (32 bytes each, end to end: the blocks' SHA-256 digests,
- * which a caller may have made on several threads): the pieces root to root and, when blocks >
- * piece_length / 16384, libsha_bep52_layer_nodes' count of nodes to layer, which must not overlap
- * leaves. blocks 0: 32 zero bytes. The same returns and checks as libsha_bep52_tree. */
-LIBSHA_API int libsha_bep52_tree_of_leaves(unsigned char root[32], unsigned char *layer, const unsigned char *leaves,
-                                           size_t blocks, uint64_t piece_length);
-/* The nodes of that piece layer: 0 when len <= piece_length or piece_length is not valid. */
-LIBSHA_API uint64_t libsha_bep52_layer_nodes(uint64_t len, uint64_t piece_length);
 
 /* ==== Utilities ==== */
 

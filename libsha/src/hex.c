@@ -3,7 +3,8 @@
  * a million digests cost a few milliseconds, not the 50 ms of a byte loop. */
 #include <string.h>
 
-#include "sha256_impl.h"
+#include "compiler.h"
+#include "libsha.h"
 
 /* The 4 bytes of x (lowest first) as 8 hex digits, first byte's first. */
 static inline uint64_t hex4(uint32_t x)

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cpu_features.h"
+#include "dispatch/cpu_features.h"
 #include "libsha_dispatch.h"
 
 static int stub_return, stub_value;

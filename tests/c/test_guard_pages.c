@@ -27,6 +27,7 @@
 #include "kernel_sets.h"
 #include "pattern251.h"
 #include "libsha_dispatch.h"
+#include "libsha_trees.h"
 
 #define MAX_LEN 1100
 #define OFFSETS 64

@@ -1,10 +1,10 @@
 /* The x86 detection decision's features, fed synthetic CPUID and XCR0 readings through the exported
- * libsha_x86_decide. The CPUID bits are the library's own names for them (cpu_features.h; on a real
+ * libsha_x86_decide. The CPUID bits are the library's own names for them (dispatch/cpu_features.h; on a real
  * CPU tests/rows/test_dispatch.py holds them against the kernel's reading). The CPU model table's
  * entries, with vendor, family and model, are tests/rows/test_cpu_models.py's. */
 #include <stdio.h>
 
-#include "cpu_features.h"
+#include "dispatch/cpu_features.h"
 #include "libsha_dispatch.h"
 
 #define SSSE3 LIBSHA_ECX1_SSSE3

@@ -30,7 +30,7 @@
 #include <openssl/sha.h>
 
 #include "../c/batches.h"
-#include "bench.h"
+#include "bench/bench.h"
 #include "fuzz_row.h"
 #include "libsha_dispatch.h"
 

@@ -15,7 +15,7 @@
 
 #include "fuzz_piece.h"
 #include "fuzz_row.h"
-#include "libsha.h"
+#include "libsha_trees.h"
 
 static void pair(const uint8_t *l, const uint8_t *r, int prefix, uint8_t out[32])
 {

@@ -11,7 +11,7 @@ import libsha
 from libsha import _errors, _native
 from support.binding import accelerator_internals, ctypes_internals
 from support.data import pattern251
-from support.header import struct
+from support.header import header_text, struct
 from support.paths import ROOT
 from shabench import internal
 
@@ -199,12 +199,10 @@ def test_bench_peer_runs_the_same_loop_as_bench_hash():
 def test_constants_mirrored_from_the_header():
     # One source of truth: every value the Python side copies from libsha.h.
     import re
-    from pathlib import Path
 
     from libsha import dispatch
-    from libsha.cli import include_dir
 
-    header = "".join((Path(include_dir()) / name).read_text() for name in ("libsha.h", "libsha_dispatch.h"))
+    header = header_text()
     defines = {m[1]: m[2] for m in re.finditer(r"#define LIBSHA_(\w+) \(?(-?\d+)u?\)?", header)}
     mirrored = {k: v for k, v in vars(_native).items()
                 if re.fullmatch(r"FILE_\w+|DIGEST_SIZE|BLOCK_SIZE|DOUBLE|HEX|POINTERS|OFFSETS(32|64)|ROWS|VIEWS", k)}
@@ -214,7 +212,7 @@ def test_constants_mirrored_from_the_header():
         assert name in defines, f"LIBSHA_{name} is not in libsha.h"
         assert value == int(defines[name]), name
     assert set(k for k in defines if k.startswith(("ERR_", "FILE_", "USE_"))) <= set(mirrored)
-    assert not [k for k in defines if "BENCH" in k], "the benchmark loops' codes are internal (libsha/src/bench.h)"
+    assert not [k for k in defines if "BENCH" in k], "the benchmark loops' codes are internal (libsha/src/bench/bench.h)"
     # USE_ALL is an expression of the others in the header: the same bits here.
     use_all = re.search(r"#define LIBSHA_USE_ALL \(([^)]*)\)", header)[1]
     assert dispatch.USE_ALL == sum({int(defines[n]) for n in re.findall(r"LIBSHA_(USE_\w+)", use_all)})
@@ -237,14 +235,14 @@ def test_constants_mirrored_from_the_header():
 
 
 def test_the_internal_loops_are_declared_as_their_header_says():
-    # shabench's copy of libsha/src/bench.h: the operation codes, and the functions (those as
+    # shabench's copy of libsha/src/bench/bench.h: the operation codes, and the functions (those as
     # tools/check_wheel.py reads the header: test_check_wheel).
     import re
     from pathlib import Path
 
     from shabench import internal
 
-    header = (ROOT / "libsha" / "src" / "bench.h").read_text()
+    header = (ROOT / "libsha" / "src" / "bench" / "bench.h").read_text()
     defines = {m[1]: int(m[2]) for m in re.finditer(r"#define LIBSHA_INTERNAL_(BENCH_\w+) (\d+)", header)}
     assert defines == {k: v for k, v in vars(internal).items() if k.startswith("BENCH_")}
     assert all(name.startswith("libsha_internal_") for name in internal.SIGNATURES)

@@ -14,7 +14,12 @@ _TYPES = {"uint32_t": ctypes.c_uint32, "uint64_t": ctypes.c_uint64, "unsigned ch
 
 @functools.lru_cache(maxsize=None)
 def header_text():
-    return "".join((Path(include_dir()) / name).read_text() for name in ("libsha.h", "libsha_dispatch.h"))
+    return "".join(path.read_text() for path in public_headers())
+
+
+def public_headers():
+    """The installed public headers: every .h of the include directory (libsha.h first)."""
+    return sorted(Path(include_dir()).glob("*.h"), key=lambda path: (path.name != "libsha.h", path.name))
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,6 +1,6 @@
 /* ARM feature detection: does the CPU have the ARMv8 SHA-256 instructions?
  * Each OS says so its own way. */
-#include "cpu_features.h"
+#include "dispatch/cpu_features.h"
 #include "libsha_dispatch.h"
 
 #if defined(__APPLE__) || defined(LIBSHA_TEST_SYSCTL)

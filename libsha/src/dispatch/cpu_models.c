@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "cpu_features.h"
+#include "dispatch/cpu_features.h"
 #include "libsha_dispatch.h"
 
 /* By vendor, family and model range, from measurements and cited figures (docs/architecture.md,

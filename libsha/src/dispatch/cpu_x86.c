@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "cpu_features.h"
+#include "dispatch/cpu_features.h"
 #include "libsha_dispatch.h"
 
 #if defined(_MSC_VER) && !defined(__clang__)

@@ -4,7 +4,7 @@
  * cpu_x86.c feeds it this CPU's readings. */
 #include <stddef.h>
 
-#include "cpu_features.h"
+#include "dispatch/cpu_features.h"
 #include "libsha_dispatch.h"
 
 static unsigned features_of(const libsha_x86_cpuid *id)

@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "atomic.h"
+#include "dispatch/dispatch.h"
+#include "dispatch/registry.h"
+#include "dispatch/selftest.h"
 #include "sha256_impl.h"
 
 /* Points at one immutable registry row, so a switch can never mix two.

@@ -2,6 +2,8 @@
  * that says which kernel families (CMake's LIBSHA_HAVE_<FAMILY>, which implies the families it
  * builds on) it needs. The dispatcher installs the first row the caller allows, the CPU runs and
  * the self-test passes. */
+#include "dispatch/registry.h"
+#include "libsha_dispatch.h"
 #include "sha256_impl.h"
 
 /* Every kernel a row may name, declared with its type from sha256_impl.h as its own file declares

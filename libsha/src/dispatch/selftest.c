@@ -5,6 +5,8 @@
  * chain width (against the row's own transform, itself checked first). */
 #include <string.h>
 
+#include "dispatch/selftest.h"
+#include "fips180.h"
 #include "sha256_impl.h"
 #include "selftest_vectors.h"
 

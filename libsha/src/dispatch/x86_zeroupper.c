@@ -5,7 +5,7 @@
  * dependency; measured here, it tripled the time of a 32-byte hash. */
 #include <immintrin.h>
 
-#include "sha256_impl.h"
+#include "dispatch/enter.h"
 
 void libsha_x86_zeroupper(void)
 {

@@ -20,6 +20,10 @@
 
 #include "atomic.h"
 #include "helper_thread.h"
+#include "dispatch/dispatch.h"
+#include "fips180.h"
+#include "many/many.h"
+#include "one_message/one_message.h"
 #include "sha256_impl.h"
 
 /* Measured on a page-cached 1 GiB file: reads of 64 KiB to 4 MiB all ran

@@ -2,6 +2,9 @@
  * T(i) = HMAC(PRK, T(i-1) || info || i), the key their first L bytes. */
 #include <string.h>
 
+#include "dispatch/dispatch.h"
+#include "fips180.h"
+#include "one_message/one_message.h"
 #include "sha256_impl.h"
 
 #define HKDF_MAX (255 * 32)

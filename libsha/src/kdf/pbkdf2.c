@@ -7,6 +7,10 @@
  * generic update path. */
 #include <string.h>
 
+#include "dispatch/dispatch.h"
+#include "fips180.h"
+#include "kdf/kdf.h"
+#include "one_message/one_message.h"
 #include "sha256_impl.h"
 
 /* Chains made and run together: 64 of them are 8 KiB on the stack. */

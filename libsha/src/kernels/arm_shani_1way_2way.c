@@ -7,6 +7,7 @@
 
 #include "body_padding_schedule.h"
 #include "body_sha_2way.h"
+#include "fips180.h"
 #include "sha256_impl.h"
 
 libsha_transform_f libsha_arm_shani_transform;

@@ -27,6 +27,7 @@
 #include <stddef.h>
 
 #include "body_padding_schedule.h"
+#include "fips180.h"
 #include "sha256_impl.h"
 #include "body_rounds_ring.h"
 

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "fips180.h"
 #include "sha256_impl.h"
 
 #define LIBSHA_ROTR32(x, n) (((x) >> (n)) | ((x) << (32 - (n))))

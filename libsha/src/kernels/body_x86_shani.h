@@ -11,6 +11,7 @@
 #include <immintrin.h>
 
 #include "body_padding_schedule.h"
+#include "fips180.h"
 #include "sha256_impl.h"
 
 #define BSWAP32_MASK _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL)

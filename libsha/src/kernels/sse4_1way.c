@@ -7,6 +7,7 @@
 
 #include "body_padding_schedule.h"
 #include "body_x86_last_block.h"
+#include "fips180.h"
 #include "sha256_impl.h"
 
 libsha_transform_f libsha_sse4_transform;

@@ -1,4 +1,5 @@
 /* The portable implementation: fully unrolled scalar C, no CPU requirement. */
+#include "fips180.h"
 #include "sha256_impl.h"
 
 #include "body_rounds_scalar.h"

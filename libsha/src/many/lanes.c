@@ -28,7 +28,10 @@
  * from) and a new `advance` case (what follows a segment). */
 #include <string.h>
 
+#include "dispatch/dispatch.h"
+#include "fips180.h"
 #include "lanes.h"
+#include "one_message/one_message.h"
 
 /* ---- The kernels: every call the scheduler makes goes through run_kernel. ---- */
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "libsha.h"
 #include "sha256_impl.h"
 
 /* A binary view's int32 field at byte `at` (0: length, 8: buffer index, 12: offset). */

@@ -6,7 +6,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dispatch/dispatch.h"
+#include "fips180.h"
 #include "lanes.h"
+#include "many.h"
+#include "one_message/one_message.h"
 
 /* The bytes out receives per message: a digest, or its 64 hex characters. */
 #define OUT_SIZE(flags) ((flags) & LIBSHA_HEX ? (size_t)64 : (size_t)32)
@@ -251,4 +255,10 @@ void libsha_d64_on(const struct libsha_impl *impl, unsigned char *out, const uns
     if (out == NULL || in == NULL)
         return;
     libsha_lanes_run(impl, &jobs);
+}
+
+void libsha_sha256d64(unsigned char *out, const unsigned char *in, size_t blocks)
+{
+    libsha_enter();
+    libsha_d64_on(libsha_active(), out, in, blocks);
 }

@@ -12,7 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch/dispatch.h"
+#include "fips180.h"
 #include "lanes.h"
+#include "many.h"
+#include "one_message/one_message.h"
 
 /* The checks sort the contexts' addresses: on the stack up to this many. */
 #define SORTED_ON_STACK 64

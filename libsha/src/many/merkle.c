@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dispatch/dispatch.h"
+#include "many/many.h"
 #include "sha256_impl.h"
 
 #define PIECE_LEVELS 4

@@ -3,6 +3,8 @@
  * inner one, and the inner digest through the outer one. */
 #include <string.h>
 
+#include "dispatch/dispatch.h"
+#include "one_message/one_message.h"
 #include "sha256_impl.h"
 
 /* ctx->inner and ctx->outer after the key's ipad and opad blocks. */

@@ -1,6 +1,8 @@
 /* The public hashing entry points: each runs on the active implementation. */
 #include <string.h>
 
+#include "dispatch/dispatch.h"
+#include "one_message/one_message.h"
 #include "sha256_impl.h"
 
 #ifndef LIBSHA_VERSION_STRING
@@ -70,10 +72,4 @@ int libsha_sha256(const void *data, size_t len, unsigned char out[32])
         return err;
     }
     return libsha_stream_final(impl, &ctx, out); /* which wipes ctx */
-}
-
-void libsha_sha256d64(unsigned char *out, const unsigned char *in, size_t blocks)
-{
-    libsha_enter();
-    libsha_d64_on(libsha_active(), out, in, blocks);
 }

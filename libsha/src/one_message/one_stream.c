@@ -1,6 +1,8 @@
 /* Streaming SHA-256 and the SHA256D64 driver, over any implementation. */
 #include <string.h>
 
+#include "fips180.h"
+#include "one_message/one_message.h"
 #include "sha256_impl.h"
 
 

@@ -3,6 +3,8 @@
  * 32 bytes and a length. Import checks everything before it writes. */
 #include <string.h>
 
+#include "fips180.h"
+#include "one_message/one_message.h"
 #include "sha256_impl.h"
 
 #define MAGIC "lsha"

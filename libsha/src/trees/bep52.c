@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "many/lanes.h"
+#include "dispatch/dispatch.h"
 #include "trees.h"
 #include "trees/zero_hashes.h"
 

@@ -5,6 +5,10 @@
 #include <string.h>
 
 #include "many/lanes.h"
+#include "fips180.h"
+#include "dispatch/dispatch.h"
+#include "one_message/one_message.h"
+#include "many/many.h"
 #include "trees.h"
 
 void libsha_level_on(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in, size_t n)

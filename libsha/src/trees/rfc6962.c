@@ -9,6 +9,8 @@
  * level by level in the lanes between two stack buffers. */
 #include <string.h>
 
+#include "dispatch/dispatch.h"
+#include "one_message/one_message.h"
 #include "trees.h"
 
 #define SLICE_LEVELS 9

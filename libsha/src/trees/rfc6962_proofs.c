@@ -10,6 +10,7 @@
  * made from the kept perfect subtrees, a node per level down the edge. */
 #include <string.h>
 
+#include "dispatch/dispatch.h"
 #include "trees.h"
 
 #define NODE 0x01

@@ -2,6 +2,7 @@
  * limit's power of two) and mix_in_length. */
 #include <string.h>
 
+#include "dispatch/dispatch.h"
 #include "trees.h"
 #include "trees/zero_hashes.h"
 

@@ -1,11 +1,12 @@
 /* The Merkle trees' shared steps (trees/): a level of 64-byte nodes hashed in the
  * lanes, with or without a one-byte prefix, and the roots of all-zero subtrees. */
-#ifndef LIBSHA_TREES_H
-#define LIBSHA_TREES_H
+#ifndef LIBSHA_TREES_TREES_H
+#define LIBSHA_TREES_TREES_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libsha_trees.h"
 #include "sha256_impl.h"
 
 /* Deepest tree any call here takes: 2^64 leaves. */

@@ -89,11 +89,4 @@ unsigned libsha_cpu_detect(void);
 /* The detection word | LIBSHA_CPU_DETECTED once detected, 0 before. */
 extern libsha_atomic_uint libsha_cpu_cache;
 
-/* libsha_cpu_features() without a call on the hot path. */
-static inline unsigned libsha_cpu_features_cached(void)
-{
-    unsigned value = libsha_atomic_load_uint(&libsha_cpu_cache);
-    return (value & LIBSHA_CPU_DETECTED) ? libsha_detection_features(value) : libsha_cpu_features();
-}
-
 #endif

@@ -1,0 +1,49 @@
+/* Private to libsha: SHA-256 as FIPS 180-4 defines it: its constants, its message limit, and the
+ * schedule of the block that pads a message of whole blocks. */
+#ifndef LIBSHA_FIPS180_H
+#define LIBSHA_FIPS180_H
+
+#include <stdint.h>
+#include <string.h>
+
+/* SHA-256's message limit (2^64 - 1 bits), in whole bytes. */
+#define LIBSHA_MAX_MESSAGE_BYTES ((((uint64_t)1) << 61) - 1)
+
+/* 4.2.2: the round constants. */
+static const uint32_t LIBSHA_K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+/* 5.3.3: the initial hash value. */
+static const uint32_t LIBSHA_H0[8] = {
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+};
+
+/* K[i] + W[i] of the block that pads a message of whole blocks (0x80, zeros,
+ * the length `bits`): one schedule for every message of that length, so
+ * lanes of one length share it as scalars instead of scheduling it in vectors. */
+static inline void libsha_length_block_kw(uint64_t bits, uint32_t kw[64])
+{
+#define LIBSHA_ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+    uint32_t w[64];
+    int i;
+    memset(w, 0, sizeof w);
+    w[0] = 0x80000000u;
+    w[14] = (uint32_t)(bits >> 32);
+    w[15] = (uint32_t)bits;
+    for (i = 16; i < 64; ++i)
+        w[i] = (LIBSHA_ROR(w[i - 2], 17) ^ LIBSHA_ROR(w[i - 2], 19) ^ (w[i - 2] >> 10)) + w[i - 7]
+               + (LIBSHA_ROR(w[i - 15], 7) ^ LIBSHA_ROR(w[i - 15], 18) ^ (w[i - 15] >> 3)) + w[i - 16];
+    for (i = 0; i < 64; ++i)
+        kw[i] = LIBSHA_K[i] + w[i];
+#undef LIBSHA_ROR
+}
+
+#endif
