@@ -1,18 +1,20 @@
 /* libsha._accel: the binding's per-call paths as C methods, for CPython 3.11+.
  *
- * Two builds of this one file (CMakeLists.txt): abi3 (the limited API of 3.11) for every CPython with
- * the GIL, and a version-specific build (LIBSHA_ACCEL_FULL_API) for free-threaded CPython, which has
- * no stable ABI before 3.15's abi3t. The full API adds what the limited one lacks: vectorcall for the
- * types' constructors, and on free-threaded builds a PyMutex in every object and the module's
- * declaration that it does not need the GIL.
+ * Two builds of this one file (CMakeLists.txt): by default each CPython gets its own
+ * (LIBSHA_ACCEL_FULL_API: the full C API of that version, cp3XY-cp3XY wheels, free-threaded 3.13t
+ * and 3.14t among them), which adds what the limited API lacks: vectorcall for the types'
+ * constructors, and on free-threaded builds a PyMutex in every object and the module's declaration
+ * that it does not need the GIL. With LIBSHA_ABI3=1, the limited API of 3.11 instead: one cp311-abi3
+ * wheel for the later CPythons with the GIL that have no wheel of their own.
  *
  * It holds no SHA-256 code: bind() hands it the addresses of the entry points of the library that
  * ctypes loaded (libsha/_native.py), so the dispatcher, select(), LIBSHA_IMPL and the self-test
- * govern this path as they govern ctypes'. Until the binding allows hashing (a valid or unset
- * LIBSHA_IMPL, or a row selected by name) every hashing call first asks _native.lib(), which loads
- * the library and binds, or raises ConfigurationError. Errors that need words (a str, a buffer that
- * is not C-contiguous, a code from the library) are raised by the binding's own Python helpers, so
- * each message is written once.
+ * govern this path as they govern ctypes'. libsha/_binding.py, which chose this path, sets it up
+ * with one function (setup(ready)): until hashing is allowed (a valid or unset LIBSHA_IMPL, or a row
+ * selected by name) every hashing call first calls ready(), which loads the library and binds, or
+ * raises ConfigurationError. Errors that need words (a str, a buffer that is not C-contiguous, a
+ * code from the library, the objects' refusals) are raised by the binding's own Python functions
+ * (libsha._errors, libsha._buffers), which this module imports itself: each message is written once.
  *
  * The GIL is released for inputs from GIL_RELEASE_BYTES on, as hashlib does; an object that has
  * released it once has a lock, which every method then takes (hashlib's scheme), so threads that
@@ -63,6 +65,8 @@ typedef int batch_f(unsigned char *out, const libsha_batch *batch, const libsha_
                     const libsha_hmac_sha256_ctx *hmac, unsigned flags);
 typedef int hkdf_f(unsigned char *out, size_t out_len, const void *salt, size_t salt_len, const void *ikm,
                    size_t ikm_len, const void *info, size_t info_len);
+typedef int midstate_f(const libsha_sha256_ctx *ctx, unsigned char words[32], uint64_t *length);
+typedef int init_midstate_f(libsha_sha256_ctx *ctx, const unsigned char words[32], uint64_t length);
 
 static struct {
     oneshot_f *sha256;
@@ -84,8 +88,10 @@ static struct {
     hmac_import_f *hmac_import_state;
     batch_f *batch;
     hkdf_f *hkdf;
+    midstate_f *midstate;
+    init_midstate_f *init_midstate;
 } lib;
-#define ENTRY_POINTS 19
+#define ENTRY_POINTS 21
 
 /* The declarations in libsha.h and the types above agree (_Generic does not evaluate its operand:
  * no reference to the library, which this module never links). */
@@ -109,13 +115,19 @@ SAME_TYPE(libsha_hmac_sha256_export, hmac_export_f);
 SAME_TYPE(libsha_hmac_sha256_import, hmac_import_f);
 SAME_TYPE(libsha_sha256_batch, batch_f);
 SAME_TYPE(libsha_hkdf_sha256, hkdf_f);
+SAME_TYPE(libsha_sha256_midstate, midstate_f);
+SAME_TYPE(libsha_sha256_init_midstate, init_midstate_f);
+
+/* Inputs from this size on release the GIL: below it, releasing and retaking it costs more than the
+ * hash (hashlib's threshold). The ctypes path's calls always release it. */
+#define GIL_RELEASE_BYTES 2048
 
 static libsha_atomic_uint allowed;   /* hashing may run now (bind(), allow()); read by every thread */
-static Py_ssize_t gil_release_bytes; /* inputs from this size on release the GIL */
-static PyObject *ask_lib;            /* _native.lib: loads and binds, or raises ConfigurationError */
+static PyObject *ask_ready;          /* _binding's: loads the library and binds, or raises ConfigurationError */
+/* The binding's words, imported at module init: */
 static PyObject *view_error;         /* _buffers.contiguous_view: raises the binding's buffer errors */
 static PyObject *check_code;         /* _errors.check: raises for a library return code */
-static PyObject *refusal;            /* _errors.refuse: raises the hash objects' TypeErrors */
+static PyObject *refusal;            /* _errors.refuse: raises the objects' refusals */
 static PyObject *sha256_type, *hmac_type;
 static PyObject *empty_bytes;        /* b"", the one-shots' default argument (made at import) */
 
@@ -123,7 +135,7 @@ static PyObject *empty_bytes;        /* b"", the one-shots' default argument (ma
  * that, releasing and retaking the GIL costs more than the hash); with it otherwise. */
 #define WITHOUT_GIL_FROM(bytes, statement)                                                                    \
     do {                                                                                                      \
-        if ((Py_ssize_t)(bytes) >= gil_release_bytes) {                                                       \
+        if ((Py_ssize_t)(bytes) >= GIL_RELEASE_BYTES) {                                                       \
             Py_BEGIN_ALLOW_THREADS                                                                            \
             statement;                                                                                        \
             Py_END_ALLOW_THREADS                                                                              \
@@ -137,11 +149,11 @@ static int ready(void)
     PyObject *result;
     if (libsha_atomic_load_uint(&allowed))
         return 0;
-    if (ask_lib == NULL) {
+    if (ask_ready == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "libsha._accel is used before libsha set it up");
         return -1;
     }
-    result = PyObject_CallNoArgs(ask_lib);
+    result = PyObject_CallNoArgs(ask_ready);
     if (result == NULL)
         return -1;
     Py_DECREF(result);
@@ -152,11 +164,11 @@ static int ready(void)
     return 0;
 }
 
-/* The binding's TypeError for `what` (a key of _errors._REFUSALS), naming `name` if not NULL; NULL. */
-static PyObject *refuse(const char *what, PyObject *name)
+/* The binding's refusal `what` (a key of _errors.REFUSALS), about `subject` if not NULL; NULL. */
+static PyObject *refuse(const char *what, PyObject *subject)
 {
-    PyObject *result = name != NULL ? PyObject_CallFunction(refusal, "sO", what, name)
-                                    : PyObject_CallFunction(refusal, "s", what);
+    PyObject *result = subject != NULL ? PyObject_CallFunction(refusal, "sO", what, subject)
+                                       : PyObject_CallFunction(refusal, "s", what);
     Py_XDECREF(result);
     if (!PyErr_Occurred())
         PyErr_Format(PyExc_TypeError, "libsha: %s", what);
@@ -465,7 +477,7 @@ static int feed(PyObject *op, const Kind *kind, PyObject *data)
     if (get_view(data, &view, kind->what) < 0)
         return -1;
     /* The GIL goes while this object is updated: from then on every method takes its lock. */
-    if (view.len >= gil_release_bytes && make_lock(op) < 0) {
+    if (view.len >= GIL_RELEASE_BYTES && make_lock(op) < 0) {
         PyBuffer_Release(&view);
         return -1;
     }
@@ -599,6 +611,7 @@ static PyObject *update_method(PyObject *op, PyObject *data, const Kind *kind)
         {"from_state", name##_from_state, METH_O | METH_CLASS, FROM_STATE_DOC},                             \
         {"_context_into", name##_context_into, METH_O, NULL},                                                 \
         {"__reduce__", REDUCE, METH_NOARGS, NULL},                                                            \
+        EXTRA_METHODS                                                                                         \
         {NULL, NULL, 0, NULL},                                                                                \
     };
 
@@ -617,14 +630,88 @@ static PyObject *sha256_reduce(PyObject *self, PyObject *unused)
     return result;
 }
 
+/* midstate(): (the eight chaining words as 32 big-endian bytes, the length in bytes) of a message so
+ * far that ends at a 64-byte block boundary: Bitcoin's and mining's midstate. */
+static PyObject *sha256_midstate(PyObject *op, PyObject *unused)
+{
+    unsigned char words[32];
+    uint64_t length;
+    int code;
+    (void)unused;
+    if (ready() < 0)
+        return NULL;
+    ENTER(op);
+    code = lib.midstate(&((Sha256 *)op)->ctx, words, &length);
+    LEAVE(op);
+    if (code == LIBSHA_ERR_ARGUMENT) /* bytes wait after the last whole block */
+        return refuse("no midstate", NULL);
+    if (code != LIBSHA_OK)
+        return raise_code(code), NULL;
+    return Py_BuildValue("(y#K)", (const char *)words, (Py_ssize_t)32, (unsigned long long)length);
+}
+
+static PyObject *make_sha256(PyTypeObject *type, PyObject *data);
+
+/* sha256.from_midstate(words, length): a new object resumed from a midstate (32 bytes of chaining
+ * words after `length` bytes, a multiple of 64). */
+static PyObject *sha256_from_midstate(PyObject *type, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_buffer view;
+    unsigned long long length;
+    PyObject *self;
+    int code;
+    if (nargs != 2)
+        return PyErr_Format(PyExc_TypeError, "from_midstate() takes exactly 2 arguments (%zd given)", nargs);
+    if (!PyLong_Check(args[1]) || PyBool_Check(args[1]))
+        return refuse("midstate length type", args[1]);
+    if (PyUnicode_Check(args[0]))
+        return refuse("midstate words type", args[0]);
+    length = PyLong_AsUnsignedLongLong(args[1]);
+    if (length == (unsigned long long)-1 && PyErr_Occurred()) { /* negative, or past 64 bits */
+        PyErr_Clear();
+        return refuse("midstate length", args[1]);
+    }
+    if (ready() < 0 || get_view(args[0], &view, "words") < 0)
+        return NULL;
+    if (view.len != 32) {
+        PyObject *size = PyLong_FromSsize_t(view.len);
+        PyBuffer_Release(&view);
+        if (size != NULL) {
+            refuse("midstate words size", size);
+            Py_DECREF(size);
+        }
+        return NULL;
+    }
+    if ((self = make_sha256((PyTypeObject *)type, NULL)) == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    code = lib.init_midstate(&((Sha256 *)self)->ctx, view.buf, (uint64_t)length);
+    PyBuffer_Release(&view);
+    if (code != LIBSHA_OK) {
+        Py_DECREF(self);
+        return code == LIBSHA_ERR_ARGUMENT ? refuse("midstate length", args[1]) : (raise_code(code), NULL);
+    }
+    return self;
+}
+
 #define STATE_DOC "The saved state of the message so far, as bytes (libsha.h's layout): from_state() resumes it, \
 on any machine. As secret as the message so far."
 #define FROM_STATE_DOC "A new object resumed from a saved state (state() gives one); ValueError if it is not one."
 #define REDUCE sha256_reduce
+#define EXTRA_METHODS                                                                                         \
+    {"midstate", sha256_midstate, METH_NOARGS, MIDSTATE_DOC},                                                 \
+    {"from_midstate", (PyCFunction)(void (*)(void))sha256_from_midstate, METH_FASTCALL | METH_CLASS, FROM_MIDSTATE_DOC},
+#define MIDSTATE_DOC "(the eight chaining words as 32 big-endian bytes, the length in bytes) of a message so far \
+that ends at a 64-byte block boundary (ValueError otherwise): Bitcoin's and mining's midstate."
+#define FROM_MIDSTATE_DOC "A new object resumed from a midstate: the 32 bytes of chaining words after `length` bytes \
+(a multiple of 64), as midstate() gives them."
 METHODS(sha256_object, SHA256_KIND)
 #undef STATE_DOC
 #undef FROM_STATE_DOC
 #undef REDUCE
+#undef EXTRA_METHODS
+#define EXTRA_METHODS
 #define STATE_DOC "The saved state (libsha.h's layout): the key's two chaining states and the message so far. \
 As good as the key: keep it as secret. HMAC.from_state() resumes it; pickle refuses the object."
 #define FROM_STATE_DOC "A new HMAC object resumed from an HMAC object's saved state; ValueError if it is not one."
@@ -851,7 +938,7 @@ done:
     return result;
 }
 
-/* ---- hash_list: a list of bytes through the library's batch call, without ctypes' per-item work ---- */
+/* ---- hash_bytes_list: a list of bytes through the library's batch call, without ctypes' per-item work ---- */
 
 /* A slice's scratch, on the heap (thread stacks may be small): its items (a reference held on each
  * while the GIL is released), their bytes and their digests, `slice` of each. */
@@ -999,17 +1086,17 @@ static int hash_slice(PyObject *messages, Py_ssize_t first, Py_ssize_t count, un
     return code;
 }
 
-/* hash_list(messages, flags, start, ctx, slice, into, first, stop): the digests of messages[first:stop]
- * of a list or tuple of bytes (stop -1: to the end), `slice` messages (_batch.SLICE) a library call:
+/* hash_bytes_list(messages, flags, start, ctx, slice, into, first, stop): the digests of messages[first:stop]
+ * of a list or tuple of bytes (stop -1: to the end), `slice` messages (_many/lists.py's SLICE) a library call:
  * their pointers, lengths and digests stay in cache while the digests become objects. Returns a list
  * of bytes (of str with LIBSHA_HEX); or, when into is not 0, writes them end to end from that address
- * (a caller's out=, checked by the binding) and returns None. Worker threads (_many/batch.py) each
+ * (a caller's out=, checked by the binding) and returns None. Worker threads (_many/lists.py) each
  * take a part of one list, each part's objects made while the others hash. start 0:
  * from nothing, 1: after the SHA-256 context at address ctx, 2: under the HMAC context there (the
  * binding's own, alive for the call). NotImplemented when an item is not exact bytes, or the list lost
  * items while it was hashed (another thread): the binding's Python path takes every other kind, and
  * words the error for a list that changed size (written into out=, the binding's RuntimeError). */
-static PyObject *hash_list(PyObject *module, PyObject *args)
+static PyObject *hash_bytes_list(PyObject *module, PyObject *args)
 {
     PyObject *messages, *result = NULL;
     unsigned flags;
@@ -1019,26 +1106,26 @@ static PyObject *hash_list(PyObject *module, PyObject *args)
     struct list_scratch scratch = {NULL, NULL, NULL, NULL};
     Py_ssize_t n, size, first, stop = -1, from = 0, i, slice, width;
     (void)module;
-    if (!PyArg_ParseTuple(args, "OIiKnK|nn:hash_list", &messages, &flags, &start, &address, &slice, &into, &from,
+    if (!PyArg_ParseTuple(args, "OIiKnK|nn:hash_bytes_list", &messages, &flags, &start, &address, &slice, &into, &from,
                           &stop))
         return NULL;
     if (!PyList_Check(messages) && !PyTuple_Check(messages))
         Py_RETURN_NOTIMPLEMENTED;
     if (start < 0 || start > 2 || (start != 0 && address == 0))
-        return PyErr_Format(PyExc_ValueError, "hash_list: start %d with context %llu", start, address);
+        return PyErr_Format(PyExc_ValueError, "hash_bytes_list: start %d with context %llu", start, address);
     if (ready() < 0)
         return NULL;
     size = PyObject_Size(messages);
     if (stop < 0)
         stop = size;
     if (from < 0 || from > stop)
-        return PyErr_Format(PyExc_ValueError, "hash_list: messages [%zd, %zd) of %zd", from, stop, size);
+        return PyErr_Format(PyExc_ValueError, "hash_bytes_list: messages [%zd, %zd) of %zd", from, stop, size);
     if (stop > size) /* a part of a list that lost items since the caller split it */
         Py_RETURN_NOTIMPLEMENTED;
     n = stop - from;
     width = flags & LIBSHA_HEX ? 64 : 32;
     if (slice <= 0 || (size_t)slice > SIZE_MAX / 128)
-        return PyErr_Format(PyExc_ValueError, "hash_list: a slice of %zd messages", slice);
+        return PyErr_Format(PyExc_ValueError, "hash_bytes_list: a slice of %zd messages", slice);
     if (scratch_alloc(&scratch, slice) < 0)
         return PyErr_NoMemory();
     if (into != 0) {
@@ -1081,7 +1168,7 @@ done:
     return result;
 }
 
-/* all_bytes(messages): whether every item of a list or tuple is exact bytes, what hash_list takes: asked
+/* all_bytes(messages): whether every item of a list or tuple is exact bytes, what hash_bytes_list takes: asked
  * before a call that writes into a caller's buffer or splits the list over threads, so that neither
  * starts on a list the Python path must take instead. */
 static PyObject *all_bytes(PyObject *module, PyObject *messages)
@@ -1122,18 +1209,11 @@ static void replace(PyObject **slot, PyObject *value)
     Py_XDECREF(old);
 }
 
-static PyObject *setup(PyObject *module, PyObject *args)
+/* setup(ready): the function hashing calls until it is allowed (libsha/_binding.py's). */
+static PyObject *setup(PyObject *module, PyObject *ready_callable)
 {
-    PyObject *lib_callable, *view_errors, *check, *refuse_callable;
-    Py_ssize_t threshold;
     (void)module;
-    if (!PyArg_ParseTuple(args, "OOOOn:setup", &lib_callable, &view_errors, &check, &refuse_callable, &threshold))
-        return NULL;
-    replace(&refusal, refuse_callable);
-    replace(&ask_lib, lib_callable);
-    replace(&view_error, view_errors);
-    replace(&check_code, check);
-    gil_release_bytes = threshold;
+    replace(&ask_ready, ready_callable);
     Py_RETURN_NONE;
 }
 
@@ -1148,9 +1228,9 @@ static PyObject *bind(PyObject *module, PyObject *args)
     Py_ssize_t ctx_size, hmac_ctx_size;
     size_t i;
     (void)module;
-    if (!PyArg_ParseTuple(args, "(KKKKKKKKKKKKKKKKKKK)nn:bind", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6],
+    if (!PyArg_ParseTuple(args, "(KKKKKKKKKKKKKKKKKKKKK)nn:bind", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6],
                           &a[7], &a[8], &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15], &a[16], &a[17], &a[18],
-                          &ctx_size, &hmac_ctx_size))
+                          &a[19], &a[20], &ctx_size, &hmac_ctx_size))
         return NULL;
     if ((size_t)ctx_size != sizeof(libsha_sha256_ctx) || (size_t)hmac_ctx_size != sizeof(libsha_hmac_sha256_ctx))
         return PyErr_Format(PyExc_ValueError, "libsha._accel was built for contexts of %zu and %zu bytes; this library "
@@ -1173,11 +1253,12 @@ static PyObject *bind(PyObject *module, PyObject *args)
     ENTRY(export_state, export_f, a[13]), ENTRY(import_state, import_f, a[14]);
     ENTRY(hmac_export_state, hmac_export_f, a[15]), ENTRY(hmac_import_state, hmac_import_f, a[16]);
     ENTRY(batch, batch_f, a[17]), ENTRY(hkdf, hkdf_f, a[18]);
+    ENTRY(midstate, midstate_f, a[19]), ENTRY(init_midstate, init_midstate_f, a[20]);
     libsha_atomic_store_uint(&allowed, 1);
     Py_RETURN_NONE;
 }
 
-/* allow(False): hashing asks _native.lib() again first (an invalid LIBSHA_IMPL, nothing selected). */
+/* allow(False): hashing calls ready() again first (an invalid LIBSHA_IMPL, nothing selected). */
 static PyObject *allow(PyObject *module, PyObject *flag)
 {
     int yes = PyObject_IsTrue(flag);
@@ -1201,9 +1282,9 @@ static PyMethodDef module_functions[] = {
      "HMAC-SHA256 of msg under key (any C-contiguous buffers), as 32 bytes."},
     {"update_many", update_many, METH_VARARGS, NULL},
     {"hkdf", (PyCFunction)(void (*)(void))hkdf, METH_FASTCALL, NULL},
-    {"hash_list", hash_list, METH_VARARGS, NULL},
+    {"hash_bytes_list", hash_bytes_list, METH_VARARGS, NULL},
     {"all_bytes", all_bytes, METH_O, NULL},
-    {"setup", setup, METH_VARARGS, NULL},
+    {"setup", setup, METH_O, NULL},
     {"bind", bind, METH_VARARGS, NULL},
     {"allow", allow, METH_O, NULL},
     {NULL, NULL, 0, NULL},
@@ -1255,18 +1336,35 @@ static int add_type(PyObject *module, PyType_Spec *spec, const char *attribute, 
     return 0;
 }
 
+/* The binding's words (libsha/_errors.py, libsha/_buffers.py), held for the process's life. */
+static int import_words(void)
+{
+    PyObject *errors = PyImport_ImportModule("libsha._errors"), *buffers;
+    if (errors == NULL)
+        return -1;
+    check_code = PyObject_GetAttrString(errors, "check");
+    refusal = PyObject_GetAttrString(errors, "refuse");
+    Py_DECREF(errors);
+    if ((buffers = PyImport_ImportModule("libsha._buffers")) == NULL)
+        return -1;
+    view_error = PyObject_GetAttrString(buffers, "contiguous_view");
+    Py_DECREF(buffers);
+    return check_code != NULL && refusal != NULL && view_error != NULL ? 0 : -1;
+}
+
 PyMODINIT_FUNC PyInit__accel(void)
 {
     PyObject *module = PyModule_Create(&module_def), *names;
     if (module == NULL)
         return NULL;
-    /* What bind() takes, in its order: _native.py hands over these functions' addresses. */
-    names = Py_BuildValue("(sssssssssssssssssss)", "libsha_sha256", "libsha_sha256_init", "libsha_sha256_update",
+    /* What bind() takes, in its order: _binding.py hands over these functions' addresses. */
+    names = Py_BuildValue("(sssssssssssssssssssss)", "libsha_sha256", "libsha_sha256_init", "libsha_sha256_update",
                           "libsha_sha256_final", "libsha_sha256_wipe", "libsha_hmac_sha256", "libsha_hmac_sha256_init",
                           "libsha_hmac_sha256_update", "libsha_hmac_sha256_final", "libsha_hmac_sha256_wipe",
                           "libsha_hex", "libsha_sha256_update_many", "libsha_hmac_sha256_update_many",
                           "libsha_sha256_export", "libsha_sha256_import", "libsha_hmac_sha256_export",
-                          "libsha_hmac_sha256_import", "libsha_sha256_batch", "libsha_hkdf_sha256");
+                          "libsha_hmac_sha256_import", "libsha_sha256_batch", "libsha_hkdf_sha256",
+                          "libsha_sha256_midstate", "libsha_sha256_init_midstate");
     if (names == NULL || PyModule_AddObject(module, "ENTRY_POINTS", names) < 0) {
         Py_XDECREF(names);
         Py_DECREF(module);
@@ -1275,6 +1373,10 @@ PyMODINIT_FUNC PyInit__accel(void)
     /* Where an object's C context starts, for the tests that edit a context's length field. */
     if (PyModule_AddIntConstant(module, "SHA256_CONTEXT_OFFSET", (long)offsetof(Sha256, ctx)) < 0
         || PyModule_AddIntConstant(module, "HMAC_CONTEXT_OFFSET", (long)offsetof(Hmac, ctx)) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    if (import_words() < 0 || PyModule_AddIntConstant(module, "GIL_RELEASE_BYTES", GIL_RELEASE_BYTES) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -1,31 +1,83 @@
-"""The binding's two paths, and what differs between them.
+"""The one switch between the binding's two paths, decided here once, at import.
 
-Where the accelerator (libsha/_accel.c, CPython 3.11+ with the GIL) loads, its C types and functions
-are the API: a module that defines the ctypes path's version of a name hands it to take_accelerated,
-which puts the accelerator's in its place. The ctypes path (PyPy, free-threaded and older CPython,
-the py3-none wheels, LIBSHA_BINDING=ctypes) keeps the module's own. Every call that reaches the
-accelerator otherwise (batches of a list, update_many, hkdf) asks _native.ACCEL at the call.
+Where the accelerator (libsha/_accel.c, CPython 3.11+: each version's own build, free-threaded ones
+included, or the abi3 one) loads, its C types and functions are the API; the ctypes path (PyPy, older
+CPython, the py3-none wheels, LIBSHA_BINDING=ctypes) is the Python written over ctypes. A module that
+has something of each path hands the ctypes path's to take_accelerated, which puts the accelerator's
+(an attribute of _accel of that name, or a Python function of the accelerated path given by name) in
+its place. Nothing else asks which path runs; binding() says which one does.
 
 REPLACED records what each module defined for the ctypes path, so that the tests can run one process
-on either path (tests/support/binding.py swaps these names and _native.ACCEL).
+on either path (tests/support/binding.py swaps these names back).
 """
 
 from __future__ import annotations
 
+import ctypes
+import os
+
 from . import _native
+from ._errors import ConfigurationError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+# "ctypes": the ctypes path even where the accelerator loads; "accelerated": the accelerator or an error.
+ENV_BINDING = "LIBSHA_BINDING"
+
 # module name -> {name: the ctypes path's object}, for every module that called take_accelerated
 REPLACED: dict[str, dict[str, Any]] = {}
 
 
-def take_accelerated(namespace: dict[str, Any], *names: str) -> None:
-    """In a module's globals, the accelerator's objects of these names in place of the module's own
-    (kept in REPLACED), where the accelerator loads; nothing changes where it does not."""
-    REPLACED[namespace["__name__"]] = {name: namespace[name] for name in names}
-    if _native.ACCEL is not None:
+def _accelerator() -> Any:
+    """libsha._accel where it was built and loads here, unless LIBSHA_BINDING says ctypes; else None."""
+    choice = os.environ.get(ENV_BINDING, "")
+    if choice not in ("", "ctypes", "accelerated"):
+        raise ConfigurationError(f"{ENV_BINDING}={choice!r}: it is 'ctypes', 'accelerated' or unset")
+    if choice == "ctypes":
+        return None
+    try:
+        from . import _accel  # type: ignore[attr-defined,unused-ignore]  # (absent from py3-none wheels)
+    except ImportError as exc:
+        if choice == "accelerated":
+            raise ConfigurationError(f"{ENV_BINDING}=accelerated, but the accelerator does not load here: {exc}") from None
+        return None
+    return _accel
+
+
+_ACCEL: Any = _accelerator()
+
+
+def take_accelerated(namespace: dict[str, Any], *names: str, **accelerated: Any) -> None:
+    """In a module's globals, the accelerated path's objects in place of the module's own (kept in
+    REPLACED) where the accelerator loads: for each of `names` the accelerator's attribute of that name;
+    for each name=value of `accelerated`, the accelerator's attribute `value` where it is a str, else
+    the value itself (a Python function of the accelerated path). Nothing changes where it does not load."""
+    REPLACED[namespace["__name__"]] = {name: namespace[name] for name in (*names, *accelerated)}
+    if _ACCEL is not None:
         for name in names:
-            namespace[name] = getattr(_native.ACCEL, name)
+            namespace[name] = getattr(_ACCEL, name)
+        for name, value in accelerated.items():
+            namespace[name] = getattr(_ACCEL, value) if isinstance(value, str) else value
+
+
+def binding(build: bool = False) -> str:
+    """'accelerated' (the C methods of libsha._accel) or 'ctypes': the path the binding's calls take;
+    with build, the accelerator's build too ('accelerated (abi3)', 'accelerated (cp313t)')."""
+    if _ACCEL is None:
+        return "ctypes"
+    return f"accelerated ({_ACCEL.BUILD})" if build else "accelerated"
+
+
+def _ready() -> None:
+    """The accelerator's first step while hashing is not allowed: the library loaded and allowed
+    (lib() raises ConfigurationError otherwise), and its entry points bound to the accelerator."""
+    library = _native.lib()
+    addresses = tuple(ctypes.cast(getattr(library, name), ctypes.c_void_p).value for name in _ACCEL.ENTRY_POINTS)
+    _ACCEL.bind(addresses, library.libsha_sha256_ctx_size(), library.libsha_hmac_sha256_ctx_size())
+
+
+if _ACCEL is not None:
+    _ACCEL.setup(_ready)
+    _native.on_withdraw(lambda: _ACCEL.allow(False))

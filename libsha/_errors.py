@@ -24,16 +24,24 @@ ERR_NOMEM = -10
 ERR_FORMAT = -11
 
 
-# The hash objects' TypeErrors, raised by both binding paths (the accelerator's C methods through refuse()).
-_REFUSALS = {
-    "data and string": "sha256() takes 'data' or 'string', not both",
-    "pickle": "cannot pickle {name!r} object: its state is as good as the key (state() gives it, where that is meant)",
+# The hash objects' refusals, raised by both binding paths (the accelerator's C methods through
+# refuse()): the exception and its words, about a `subject` ({subject}, or {a_type} for its type).
+REFUSALS: dict[str, tuple[type[Exception], str]] = {
+    "data and string": (TypeError, "sha256() takes 'data' or 'string', not both"),
+    "pickle": (TypeError, "cannot pickle {subject!r} object: its state is as good as the key (state() gives it, "
+                          "where that is meant)"),
+    "no midstate": (ValueError, "no midstate: the message so far does not end at a 64-byte block boundary"),
+    "midstate length type": (TypeError, "length must be an int, not {a_type}"),
+    "midstate length": (ValueError, "a midstate's length is a multiple of 64 below 2**61, not {subject}"),
+    "midstate words type": (TypeError, "words are 32 bytes, not {a_type}"),
+    "midstate words size": (ValueError, "a midstate's words are 32 bytes, not {subject}"),
 }
 
 
-def refuse(what: str, name: str = "") -> NoReturn:
-    """Raises the TypeError of _REFUSALS[what] (name: the object's type, where the message names it)."""
-    raise TypeError(_REFUSALS[what].format(name=name))
+def refuse(what: str, subject: object = "") -> NoReturn:
+    """Raises the refusal REFUSALS[what] about subject (the object's type name, a wrong value)."""
+    kind, words = REFUSALS[what]
+    raise kind(words.format(subject=subject, a_type=a_type(subject)))
 
 
 def a_type(value: object) -> str:

@@ -9,6 +9,7 @@ import stat
 from _thread import allocate_lock, start_new_thread
 
 from . import _errors, _native
+from ._header import FilesControl
 from ._cpus import usable_cpus, worker_count
 
 TYPE_CHECKING = False
@@ -30,7 +31,7 @@ def sha256_file(file: PathOrFile, /) -> bytes:
     """
     if isinstance(file, (str, bytes, os.PathLike)):
         path = _path(file)
-        control = _native.FilesControl(read_ahead=usable_cpus() > 1)
+        control = FilesControl(read_ahead=usable_cpus() > 1)
         out, errors = hash_paths([path], control)
         if errors[0]:
             raise _os_error(errors[0], path)
@@ -209,7 +210,7 @@ class FileHasher:
         # Where the workers leave a core free (fewer asked for, or fewer batches: one large file), C reads
         # large files in a second thread meanwhile. (Asking for it mid-call, once a worker had run out of
         # batches, measured no faster.)
-        self._control = _native.FilesControl(read_ahead=self._workers < cpus)
+        self._control = FilesControl(read_ahead=self._workers < cpus)
         self._started = False
 
     def bytes_read(self) -> int:

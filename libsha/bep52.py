@@ -21,7 +21,8 @@ from . import _native
 from ._buffers import borrow, contiguous_view
 from ._cpus import worker_count
 from ._errors import check
-from ._many.batch import PART_WORK, rows_batch, run_batch
+from ._many.descriptor import rows_batch, run_batch
+from ._threads import PART_WORK
 from ._trees.nodes import count
 
 TYPE_CHECKING = False

@@ -11,6 +11,8 @@ import ctypes
 import operator
 
 from . import _errors, _native
+from . import _binding
+from ._header import X86Cpuid
 from ._errors import ConfigurationError
 from ._errors import check as _check
 
@@ -331,7 +333,7 @@ def decide_x86(vendor: str, leaf1: Sequence[int], leaf7: Sequence[int] = (0, 0, 
         raise TypeError(f"vendor must be a str, such as 'GenuineIntel', not {type(vendor).__name__}")
     if len(vendor) != 12 or not vendor.isascii():
         raise ValueError(f"vendor must be CPUID's 12 ASCII characters, such as 'GenuineIntel', not {vendor!r}")
-    id_ = _native.X86Cpuid()
+    id_ = X86Cpuid()
     id_.max_leaf = _register(max_leaf, "max_leaf", 1 << 32)
     id_.vendor = vendor.encode()
     id_.leaf1[:] = _registers(leaf1, "leaf1")
@@ -369,7 +371,7 @@ def binding(build: bool = False) -> str:
     With build=True, which build of the accelerator runs, as its wheel's ABI tag says it:
     'accelerated (abi3)' for CPython with the GIL, 'accelerated (cp313t)' or 'accelerated (cp314t)'
     on free-threaded CPython; 'ctypes' stays 'ctypes'."""
-    return _native.binding(build)
+    return _binding.binding(build)
 
 
 def build_type() -> str:

@@ -27,6 +27,7 @@ import sys
 from . import _native
 from ._buffers import borrow, contiguous_view
 from ._errors import check
+from ._header import RFC6962_MAX_PROOF, Rfc6962Log
 from ._trees.nodes import count, fixed, node_buffer
 
 TYPE_CHECKING = False
@@ -59,7 +60,7 @@ def entries_root(entries: Any) -> bytes:
     """root(leaf_hashes(entries)) without the leaf hashes as objects: from a list or tuple of
     bytes-like entries they go to one buffer, from numpy rows or an Arrow column to one array."""
     if type(entries) is list or type(entries) is tuple:
-        from ._many.batch import hash_list_joined
+        from ._many.lists import hash_list_joined
         from ._many.starts import after_prefix
 
         with after_prefix(_LEAF) as start:
@@ -150,15 +151,15 @@ class Tree:
 
     def _proof(self, call: Any, first: int, size: int) -> list[bytes]:
         proof = _PROOF_BUFFER()
-        made = ctypes.c_size_t(_native.RFC6962_MAX_PROOF)
+        made = ctypes.c_size_t(RFC6962_MAX_PROOF)
         check(call(proof, ctypes.byref(made), self._nodes, self._n, first, size))
         return list(_PROOF_NODES[made.value].unpack_from(proof))
 
 
 # A proof's buffer, and its nodes cut out as bytes in one call (a slice a node took longer than the
 # library's call): a log serving proofs answers one request a proof.
-_PROOF_BUFFER = ctypes.c_char * (32 * _native.RFC6962_MAX_PROOF)
-_PROOF_NODES = tuple(struct.Struct("32s" * k) for k in range(_native.RFC6962_MAX_PROOF + 1))
+_PROOF_BUFFER = ctypes.c_char * (32 * RFC6962_MAX_PROOF)
+_PROOF_NODES = tuple(struct.Struct("32s" * k) for k in range(RFC6962_MAX_PROOF + 1))
 
 
 def _proof_nodes(proof: Sequence[Any]) -> bytes | None:
@@ -211,7 +212,7 @@ class Log:
     __slots__ = ("_log",)
 
     def __init__(self) -> None:
-        self._log = _native.Rfc6962Log()
+        self._log = Rfc6962Log()
         _native.lib().libsha_rfc6962_log_init(ctypes.byref(self._log))
 
     @property

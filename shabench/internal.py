@@ -7,6 +7,7 @@ alone, so they are declared here, on the loaded library, the first time shabench
 from ctypes import CDLL, c_char_p, c_int, c_size_t, c_uint, c_uint64, c_void_p
 
 from libsha import _native
+from libsha import _signatures
 
 # name: (restype, argtypes), as in libsha/src/bench/bench.h
 SIGNATURES = {
@@ -44,6 +45,6 @@ def lib() -> CDLL:
     global _declared
     loaded = _native.lib()
     if _declared is not loaded:
-        _native.declare(loaded, SIGNATURES)  # AttributeError: a libsha without them (not this version)
+        _signatures.declare(loaded, SIGNATURES)  # AttributeError: a libsha without them (not this version)
         _declared = loaded
     return loaded

@@ -8,7 +8,9 @@ import operator
 
 from .. import _native
 from .._buffers import borrow, taken_and_wiped
+from .._binding import take_accelerated
 from .._errors import AlreadyFinalized, InvalidKey, check
+from .._header import DIGEST_SIZE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,7 +18,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Buffer
 
-MAX_LENGTH = 255 * _native.DIGEST_SIZE
+MAX_LENGTH = 255 * DIGEST_SIZE
 
 
 def _length(length: object) -> int:
@@ -36,9 +38,11 @@ def _optional(value: object) -> object:
 def hkdf(key_material: Buffer, length: int = 32, salt: Buffer | None = None, info: Buffer | None = None) -> bytes:
     """HKDF-SHA256 of key_material: extract (under salt; None is RFC 5869's 32 zero bytes), then
     expand to `length` bytes (0 to 8160) with info, in one C call; the PRK never reaches Python."""
-    length = _length(length)
-    if _native.ACCEL is not None:  # the one call as a C function (libsha/_accel.c)
-        return _native.ACCEL.hkdf(key_material, length, salt, info)  # type: ignore[no-any-return]
+    return _hkdf_call(key_material, _length(length), salt, info)
+
+
+def _hkdf_call(key_material: Buffer, length: int, salt: Buffer | None, info: Buffer | None) -> bytes:
+    """The ctypes path's one call (length checked; the accelerator's hkdf does the same in C)."""
     lib = _native.lib()
     out = ctypes.create_string_buffer(max(length, 1))
     salt_bytes, info_bytes = _optional(salt), _optional(info)
@@ -48,12 +52,15 @@ def hkdf(key_material: Buffer, length: int = 32, salt: Buffer | None = None, inf
     return taken_and_wiped(out, length)
 
 
+take_accelerated(globals(), _hkdf_call="hkdf")  # the accelerator's where it loads (libsha/_binding.py)
+
+
 def hkdf_extract(salt: Buffer | None, key_material: Buffer) -> bytes:
     """HKDF-SHA256's extract step: the 32-byte PRK, HMAC-SHA256(salt, key_material)."""
     out = _native.Digest()
     with borrow(_optional(salt), "salt") as (sp, slen), borrow(key_material, "key_material") as (ikm, ikm_len):
         check(_native.lib().libsha_hkdf_sha256_extract(out, sp, slen, ikm, ikm_len), "hkdf_extract")
-    return taken_and_wiped(out, _native.DIGEST_SIZE)
+    return taken_and_wiped(out, DIGEST_SIZE)
 
 
 def hkdf_expand(prk: Buffer, length: int = 32, info: Buffer | None = None) -> bytes:

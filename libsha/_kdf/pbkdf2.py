@@ -7,10 +7,11 @@ import operator
 from contextlib import ExitStack
 
 from .. import _native
-from .._many.batch import run_parts
+from .._threads import run_parts
 from .._buffers import borrow, contiguous_view, item_view, taken_and_wiped, writable_out
 from .._errors import a_type, check
 from .._cpus import worker_count
+from .._header import DIGEST_SIZE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ def _iterations(iterations: object) -> int:
 
 def _dklen(dklen: object) -> int:
     if dklen is None:
-        return _native.DIGEST_SIZE
+        return DIGEST_SIZE
     length = operator.index(dklen)  # type: ignore[arg-type]
     if length < 1:
         raise ValueError("key length must be greater than 0.")

@@ -10,11 +10,12 @@ import ctypes
 import importlib
 import sys
 
-from .. import _native
 from .._buffers import writable_out
 from .._errors import NonContiguousError
 from .._errors import a_type, check
-from .batch import hash_list, hash_list_into, offsets_batch, rows_batch, run_batch, views_batch
+from .._header import HEX
+from .descriptor import offsets_batch, rows_batch, run_batch, views_batch
+from .lists import hash_list, hash_list_into
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def numpy_rows(array: Any, flags: int, workers: int, hex: bool, start: Start | N
             run_batch(target.address, batch, flags, workers, start, lambda i: i * length)
         return out
     digests = numpy.empty((n, 64) if hex else (n, 32), dtype=numpy.uint8)
-    flags |= _native.HEX if hex else 0
+    flags |= HEX if hex else 0
     run_batch(digests.ctypes.data, batch, flags, workers, start, lambda i: i * length)
     return digests.view("S64").reshape(n).astype("U64") if hex else digests
 
@@ -105,7 +106,7 @@ def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = No
     # fresh 64 MB bytearray is mapped and faulted in page by page on each call.
     out = pyarrow.allocate_buffer(64 * n if hex else 32 * n)  # hex: made in the same call
     if n:
-        _chunk_call(out.address, column, flags | (_native.HEX if hex else 0), workers, start)
+        _chunk_call(out.address, column, flags | (HEX if hex else 0), workers, start)
     if column.null_count == 0:
         validity = None
     elif column.offset != 0:  # the bitmap is shared with the parent: take a fresh one

@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 
 from . import columns
-from .. import _native
-from .batch import hash_list, hash_list_into
+from .._header import DOUBLE
+from .lists import hash_list, hash_list_into
 from .._buffers import writable_out
 from .._cpus import worker_count
 from .starts import Start, after_prefix, under_key
@@ -53,7 +53,7 @@ def sha256_many(messages: Any, *, prefix: Any = None, double: bool = False, thre
     non-contiguous or input-overlapping buffer is refused before anything is
     written (as are a column with nulls, and hex=True, which makes text).
     """
-    flags = _native.DOUBLE if _flag(double, "double") else 0
+    flags = DOUBLE if _flag(double, "double") else 0
     as_hex = _flag(hex, "hex")
     count = worker_count(threads, "threads")
     if prefix is None:

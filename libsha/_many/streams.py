@@ -6,6 +6,7 @@ import ctypes
 from contextlib import ExitStack
 
 from .. import _native
+from .._binding import take_accelerated
 from .._buffers import borrow, item_view
 from .._errors import a_type, check
 from .._one import hmac as _hmac
@@ -41,9 +42,12 @@ def update_many(hashers: Iterable[_sha256.sha256 | _hmac.HMAC], chunks: Iterable
         if first != i:
             raise ValueError(f"hasher {i} is hasher {first} again: each stream takes one chunk per call")
     views = [item_view(chunk, f"chunk {i}", _WHAT) for i, chunk in enumerate(chunks)]
-    if _native.ACCEL is not None:  # the accelerator's objects: it locks them and calls C itself
-        _native.ACCEL.update_many(hashers, views, hmac)
-        return
+    _update_streams(hashers, views, hmac)
+
+
+def _update_streams(hashers: list[Any], views: list[memoryview], hmac: bool) -> None:
+    """The ctypes path's: every object locked, their contexts' addresses and the chunks' pointers to
+    the library's many-streams call (the accelerator's update_many does the same in C)."""
     with ExitStack() as held:
         contexts = _contexts(hashers, held)
         n = len(hashers)
@@ -82,3 +86,5 @@ def _kind(hashers: list[Any]) -> bool:
             )
     return hmac
 
+
+take_accelerated(globals(), _update_streams="update_many")  # the accelerator's where it loads (libsha/_binding.py)

@@ -10,6 +10,7 @@ from .._binding import take_accelerated
 from . import state as _state
 from .._buffers import borrow
 from .._errors import check, refuse
+from .._header import BLOCK_SIZE, DIGEST_SIZE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,8 +36,8 @@ class HMAC:
     """
 
     name = "hmac-sha256"
-    digest_size = _native.DIGEST_SIZE
-    block_size = _native.BLOCK_SIZE
+    digest_size = DIGEST_SIZE
+    block_size = BLOCK_SIZE
     __module__ = "libsha"  # its public home, as the accelerator's type says it
 
     __slots__ = ("_ctx", "_lock")

@@ -10,6 +10,7 @@ from .._binding import take_accelerated
 from . import state as _state
 from .._buffers import borrow
 from .._errors import check, refuse
+from .._header import BLOCK_SIZE, DIGEST_SIZE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,8 +32,8 @@ class sha256:
     """
 
     name = "sha256"
-    digest_size = _native.DIGEST_SIZE
-    block_size = _native.BLOCK_SIZE
+    digest_size = DIGEST_SIZE
+    block_size = BLOCK_SIZE
     __module__ = "libsha"  # its public home, as the accelerator's type says it
 
     __slots__ = ("_ctx", "_lock")
@@ -103,13 +104,16 @@ class sha256:
     def midstate(self) -> tuple[bytes, int]:
         """(the eight chaining words as 32 big-endian bytes, the length in bytes) of a message so far
         that ends at a 64-byte block boundary (ValueError otherwise): Bitcoin's and mining's midstate."""
-        return _state.midstate(self.state())
+        with self._lock:
+            return _state.midstate(self._ctx)
 
     @classmethod
     def from_midstate(cls, words: Buffer, length: int, /) -> sha256:
         """A new object resumed from a midstate: the 32 bytes of chaining words after `length` bytes
         (a multiple of 64), as midstate() gives them."""
-        return cls.from_state(_state.from_midstate(words, length))
+        other = sha256.__new__(sha256)
+        other._ctx, other._lock = _state.context_of_midstate(words, length), allocate_lock()
+        return other
 
     def _context_copy(self) -> Any:
         """A new C context holding the message so far."""
@@ -128,11 +132,7 @@ class sha256:
 
 _SEALED = True
 
-_ctypes_sha256 = sha256
 take_accelerated(globals(), "sha256")  # the accelerator's type where it loads (libsha/_accel.c)
-if sha256 is not _ctypes_sha256:
-    for _name in ("midstate", "from_midstate"):  # the C type's too: one definition, over its state()
-        setattr(sha256, _name, _ctypes_sha256.__dict__[_name])
 
 _NAMES = frozenset({"sha256", "sha-256", "sha2-256"})  # hashlib's and OpenSSL's names for it, in any case
 

@@ -1,6 +1,6 @@
 """Saved states through the library (libsha_sha256_export and _import; libsha.h gives the layout):
-contexts to bytes and back, and midstates. The hash objects' state(), from_state(), pickling and
-midstates, and the batch calls' prefixes, all go through here."""
+contexts to bytes and back, and midstates: the ctypes path's objects' state(), from_state(), pickling
+and midstates (the accelerator's call the same library functions, with the same refusals)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import ctypes
 
 from .. import _native
 from .._buffers import borrow
-from .._errors import ERR_ARGUMENT, a_type, check
+from .._errors import ERR_ARGUMENT, a_type, check, refuse
+from .._header import HMAC_STATE_SIZE, STATE_SIZE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,19 +20,19 @@ if TYPE_CHECKING:
 
 def export(ctx: Any) -> bytes:
     """A SHA-256 context's saved state."""
-    out = ctypes.create_string_buffer(_native.STATE_SIZE)
+    out = ctypes.create_string_buffer(STATE_SIZE)
     check(_native.lib().libsha_sha256_export(ctx, out))
     return out.raw
 
 
 def export_hmac(ctx: Any) -> bytes:
     """An HMAC context's saved state (as good as its key)."""
-    out = ctypes.create_string_buffer(_native.HMAC_STATE_SIZE)
+    out = ctypes.create_string_buffer(HMAC_STATE_SIZE)
     try:
         check(_native.lib().libsha_hmac_sha256_export(ctx, out))
         return out.raw
     finally:
-        ctypes.memset(out, 0, _native.HMAC_STATE_SIZE)
+        ctypes.memset(out, 0, HMAC_STATE_SIZE)
 
 
 def context_of(state: Buffer) -> Any:
@@ -56,38 +57,30 @@ def _imported(state: Buffer, kind: Any, function: str) -> Any:
     return ctx
 
 
-def midstate(state: bytes) -> tuple[bytes, int]:
-    """(the 32-byte chaining words, the length in bytes) of a saved state at a block boundary."""
-    ctx = context_of(state)
+def midstate(ctx: Any) -> tuple[bytes, int]:
+    """(the 32-byte chaining words, the length in bytes) of a SHA-256 context at a block boundary."""
     words = ctypes.create_string_buffer(32)
     length = ctypes.c_uint64()
-    lib = _native.lib()
-    try:
-        code = lib.libsha_sha256_midstate(ctx, words, ctypes.byref(length))
-        if code == ERR_ARGUMENT:  # bytes wait after the last whole block
-            raise ValueError("no midstate: the message so far does not end at a 64-byte block boundary")
-        check(code)
-        return words.raw, length.value
-    finally:
-        lib.libsha_sha256_wipe(ctx)
+    code = _native.lib().libsha_sha256_midstate(ctx, words, ctypes.byref(length))
+    if code == ERR_ARGUMENT:  # bytes wait after the last whole block
+        refuse("no midstate")
+    check(code)
+    return words.raw, length.value
 
 
-def from_midstate(words: Buffer, length: int) -> bytes:
-    """The saved state of a context at a block boundary: its chaining words and its length in bytes."""
+def context_of_midstate(words: Buffer, length: int) -> Any:
+    """A new SHA-256 context at a block boundary: its chaining words and its length in bytes."""
     if not isinstance(length, int) or isinstance(length, bool):
-        raise TypeError(f"length must be an int, not {a_type(length)}")
+        refuse("midstate length type", length)
     if isinstance(words, str):
-        raise TypeError(f"words are 32 bytes, not {a_type(words)}")
+        refuse("midstate words type", words)
     lib = _native.lib()
     ctx = _native.Context()
     with borrow(words, "words") as (pointer, nbytes):
         if nbytes != 32:  # (C reads 32 bytes from the pointer: the size is checked here)
-            raise ValueError(f"a midstate's words are 32 bytes, not {nbytes}")
+            refuse("midstate words size", nbytes)
         code = lib.libsha_sha256_init_midstate(ctx, pointer, length) if 0 <= length < 1 << 64 else ERR_ARGUMENT
     if code == ERR_ARGUMENT:  # the library's check: a multiple of 64, within SHA-256's limit
-        raise ValueError(f"a midstate's length is a multiple of 64 below 2**61, not {length}")
+        refuse("midstate length", length)
     check(code)
-    try:
-        return export(ctx)
-    finally:
-        lib.libsha_sha256_wipe(ctx)
+    return ctx

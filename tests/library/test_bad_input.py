@@ -76,9 +76,9 @@ def test_a_list_another_thread_shortens_while_it_is_hashed(rng, threads, into):
     # never a read past its end nor a digest of another message. An item goes every 0.2 ms from a
     # moment after the call starts; when the other thread runs is the scheduler's choice (CI's
     # machine is loaded), so tries go on until one has hit a call in progress.
-    from libsha._many import batch as _batch
+    from libsha._many import lists as _lists
 
-    original = [rng.randbytes(1024) for _ in range(3 * _batch.SLICE + 5)]
+    original = [rng.randbytes(1024) for _ in range(3 * _lists.SLICE + 5)]
     want = [hashlib.sha256(m).digest() for m in original]
     outcomes: collections.Counter[str] = collections.Counter()
     deadline = time.monotonic() + 60
@@ -91,7 +91,7 @@ def test_a_list_another_thread_shortens_while_it_is_hashed(rng, threads, into):
         def shorten():
             go.wait()  # (the calling thread never waits for this one: a loaded machine wakes it late)
             time.sleep(delay)
-            while not stop.is_set() and len(messages) > _batch.SLICE:
+            while not stop.is_set() and len(messages) > _lists.SLICE:
                 messages.pop()
                 time.sleep(0.0002)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import libsha
-from libsha import _elf, _native
+from libsha import _elf, _loader, _native
 
 from support.paths import ROOT
 
@@ -76,7 +76,7 @@ def test_override_pointing_at_the_real_library_works(tmp_path):
     "platform, first", [("linux", "libsha.so"), ("darwin", "libsha.dylib"), ("win32", "libsha.dll")]
 )
 def test_platform_file_names(platform, first):
-    names = _native.library_filenames(platform)
+    names = _loader.library_filenames(platform)
     assert names[0] == first and sorted(names) == ["libsha.dll", "libsha.dylib", "libsha.so"]
 
 

@@ -8,7 +8,7 @@ import importlib.metadata
 import pytest
 
 import libsha
-from libsha import _errors, _native
+from libsha import _errors, _header, _native, _signatures
 from support.binding import accelerator_internals, ctypes_internals
 from support.data import pattern251
 from support.header import header_text, struct
@@ -204,7 +204,7 @@ def test_constants_mirrored_from_the_header():
 
     header = header_text()
     defines = {m[1]: m[2] for m in re.finditer(r"#define LIBSHA_(\w+) \(?(-?\d+)u?\)?", header)}
-    mirrored = {k: v for k, v in vars(_native).items()
+    mirrored = {k: v for k, v in vars(_header).items()
                 if re.fullmatch(r"FILE_\w+|DIGEST_SIZE|BLOCK_SIZE|DOUBLE|HEX|POINTERS|OFFSETS(32|64)|ROWS|VIEWS", k)}
     mirrored.update({k: v for k, v in vars(_errors).items() if re.fullmatch(r"OK|ERR_\w+", k)})
     mirrored.update({k: v for k, v in vars(dispatch).items() if re.fullmatch(r"USE_(?!ALL$)\w+", k)})
@@ -226,12 +226,12 @@ def test_constants_mirrored_from_the_header():
     # libsha_files_control: the same fields, in order, of the same widths.
     struct = re.search(r"typedef struct libsha_files_control \{(.*?)\} libsha_files_control;", header, re.S)[1]
     fields = [(name, int(bits) // 8) for bits, name in re.findall(r"uint(\d+)_t (\w+);", struct)]
-    assert [(name, ctypes.sizeof(t)) for name, t in _native.FilesControl._fields_] == fields
+    assert [(name, ctypes.sizeof(t)) for name, t in _header.FilesControl._fields_] == fields
     # libsha_batch: the same fields, in order (pointers, sizes and the int layout).
     struct = re.search(r"typedef struct libsha_batch \{(.*?)\} libsha_batch;", header, re.S)[1]
     struct = re.sub(r"/\*.*?\*/", "", struct, flags=re.S)
     names = [name for declaration in struct.split(";") for name in re.findall(r"\**(\w+)\s*(?:,|$)", declaration.strip())]
-    assert [name for name, _ in _native.Batch._fields_] == names
+    assert [name for name, _ in _header.Batch._fields_] == names
 
 
 def test_the_internal_loops_are_declared_as_their_header_says():
@@ -246,7 +246,7 @@ def test_the_internal_loops_are_declared_as_their_header_says():
     defines = {m[1]: int(m[2]) for m in re.finditer(r"#define LIBSHA_INTERNAL_(BENCH_\w+) (\d+)", header)}
     assert defines == {k: v for k, v in vars(internal).items() if k.startswith("BENCH_")}
     assert all(name.startswith("libsha_internal_") for name in internal.SIGNATURES)
-    assert not set(internal.SIGNATURES) & set(_native.SIGNATURES)
+    assert not set(internal.SIGNATURES) & set(_signatures.SIGNATURES)
 
 
 def test_digests_written_into_new_bytes_objects_are_fresh():

@@ -12,8 +12,8 @@ import pytest
 import libsha
 from support.bitcoin import BLOCK, block_transactions
 from support.data import WIDEST_LANES, merkle_root_by_hashlib, pattern251, sha256d
-from libsha import _errors, _native
-from libsha._many.batch import offsets_batch, views_batch
+from libsha import _errors, _header, _native
+from libsha._many.descriptor import offsets_batch, views_batch
 
 pytestmark = pytest.mark.core
 
@@ -73,7 +73,7 @@ def views_of(messages, data, starts):
 @pytest.mark.parametrize("double", [False, True])
 def test_offsets_and_views_forms_on_every_implementation(lanes_row, rng, double):
     # The C forms Arrow columns use, on batches that fill every lane and finish at different blocks.
-    flags = _native.DOUBLE if double else 0
+    flags = _header.DOUBLE if double else 0
     for n in (1, 15, 16, 17, 40):
         messages = mixed_batch(rng, n)
         starts = [sum(map(len, messages[:i])) for i in range(n + 1)]
@@ -115,22 +115,22 @@ def test_input_forms():
 
 
 def test_many_slices_and_long_messages(rng):
-    from libsha._many import batch as _batch
+    from libsha._many import lists as _lists
 
-    messages = [rng.randbytes(rng.randrange(0, 3)) for _ in range(2 * _batch.SLICE + 5)]
+    messages = [rng.randbytes(rng.randrange(0, 3)) for _ in range(2 * _lists.SLICE + 5)]
     assert libsha.sha256_many(messages) == by_hashlib(messages)
-    same = [rng.randbytes(33) for _ in range(_batch.SLICE + 1)]  # one length: the cached offsets
+    same = [rng.randbytes(33) for _ in range(_lists.SLICE + 1)]  # one length: the cached offsets
     assert libsha.sha256_many(same) == by_hashlib(same)
     # Messages past the chunk's byte budget go in chunks of their own.
-    big = [b"a" * (_batch.SLICE_BYTES // 2 + 1), b"b", b"c" * (_batch.SLICE_BYTES + 3), b""]
+    big = [b"a" * (_lists.SLICE_BYTES // 2 + 1), b"b", b"c" * (_lists.SLICE_BYTES + 3), b""]
     assert libsha.sha256_many(big, threads=2) == by_hashlib(big)
 
 
 @pytest.mark.parametrize("threads", [0, 1, 2, 3, 8])
 def test_threads_keep_the_order(rng, threads):
-    from libsha._many import batch as _batch
+    from libsha._many import lists as _lists
 
-    messages = [rng.randbytes(rng.randrange(200)) for _ in range(3 * _batch.SLICE + 11)]
+    messages = [rng.randbytes(rng.randrange(200)) for _ in range(3 * _lists.SLICE + 11)]
     assert libsha.sha256_many(messages, threads=threads, double=True) == by_hashlib(messages, True)
 
 
@@ -182,10 +182,10 @@ def test_bad_options(kwargs, kind, words):
 
 def test_a_str_added_by_another_thread_is_still_refused():
     # Each chunk is checked as it is taken: nothing unchecked reaches C.
-    from libsha._many import batch as _batch
+    from libsha._many import lists as _lists
 
-    messages = [b"x"] * (_batch.SLICE + 1) + ["late"]
-    with pytest.raises(TypeError, match=f"message {_batch.SLICE + 1} is a str"):
+    messages = [b"x"] * (_lists.SLICE + 1) + ["late"]
+    with pytest.raises(TypeError, match=f"message {_lists.SLICE + 1} is a str"):
         libsha.sha256_many(messages)
 
 
@@ -316,7 +316,7 @@ def test_c_contracts():
     unknown.layout = 5
     assert batch(out, unknown, 0) == _errors.ERR_ARGUMENT
     offsets = (ctypes.c_int64 * 3)(2, 5, 9)  # a slice: the first offset above 0
-    assert batch(out, offsets_batch(8, data, ctypes.addressof(offsets), 2), _native.DOUBLE) == _errors.OK
+    assert batch(out, offsets_batch(8, data, ctypes.addressof(offsets), 2), _header.DOUBLE) == _errors.OK
     assert out.raw == sha256d(b"234") + sha256d(b"5678")
     # Output over the input is refused.
     buffer = ctypes.create_string_buffer(b"0123456789" * 10)

@@ -26,7 +26,9 @@ def test_the_accelerator_says_which_build_runs():
         assert build == "ctypes"
         return
     import sysconfig
-    if libsha._native.ACCEL.BUILD == "abi3":
+    from libsha import _accel
+
+    if _accel.BUILD == "abi3":
         assert build == "accelerated (abi3)" and not sysconfig.get_config_var("Py_GIL_DISABLED")
     else:
         free = "t" if sysconfig.get_config_var("Py_GIL_DISABLED") else ""
@@ -93,7 +95,7 @@ def test_the_accelerator_holds_no_sha256_of_its_own():
     assert b"libsha_sha256_transform" not in data
     with libsha.dispatch.using("standard"):
         assert libsha.sha256(b"abc").hexdigest() == hashlib.sha256(b"abc").hexdigest()
-    assert set(_accel.ENTRY_POINTS) <= set(libsha._native.SIGNATURES)  # libsha.h's functions, nothing else
+    assert set(_accel.ENTRY_POINTS) <= set(libsha._signatures.SIGNATURES)  # libsha.h's functions, nothing else
 
 
 @pytest.mark.skipif(not ACCELERATED, reason="the accelerator does not load here")

@@ -12,14 +12,14 @@ import pytest
 
 import libsha
 from conftest import runnable_implementations
-from libsha import _native
+from libsha import _header
 from support.data import pattern251
 
 pytestmark = [pytest.mark.core, pytest.mark.binding]
 
 H0 = (0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19)
 LIMIT = (1 << 61) - 1
-SIZE, HMAC_SIZE = _native.STATE_SIZE, _native.HMAC_STATE_SIZE
+SIZE, HMAC_SIZE = _header.STATE_SIZE, _header.HMAC_STATE_SIZE
 
 
 def chaining(message, start=H0):

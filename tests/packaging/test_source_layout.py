@@ -167,3 +167,65 @@ def test_the_checks_see_a_bad_layout(mutation, monkeypatch, tmp_path):
                         "void libsha_selftest_probe(void) { (void)libsha_find(0, 0); }\n")
         with pytest.raises(AssertionError, match="selftest.c"):
             test_no_file_depends_on_itself()
+
+
+# The Python package's rooms, bottom to top, the same way: each module imports only its own room and
+# the rooms below it (lazy imports inside functions included). The switch between the binding's paths
+# (_binding) sits above what both paths share and below every pipeline. The modules of the first row
+# (the base) and of the last (the public face) may import each other; test_package_layout.py holds
+# them free of cycles.
+PYTHON_LAYERS = [
+    {"_errors", "_header", "_signatures", "_elf", "_loader", "_native", "_buffers", "_cpus", "_checkout",
+     "_threads", "_accel"},
+    {"_binding"},
+    {"_one"},
+    {"_many"},
+    {"_trees", "_kdf"},
+    {"_files"},
+    {"__init__", "__main__", "dispatch", "ssz", "rfc6962", "bep52", "cli", "sum", "oracle", "reference"},
+]
+PYTHON_RANK = {room: rank for rank, layer in enumerate(PYTHON_LAYERS) for room in layer}
+PACKAGE = ROOT / "libsha"
+
+
+def room_of(module):
+    """The room of a module named relative to the package ("_many.lists" -> "_many")."""
+    return module.split(".")[0] or "__init__"
+
+
+def python_imports():
+    """(module file, the module it imports, relative to libsha) for every import of libsha's own modules."""
+    import ast
+
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        here = list(parts[:-1])  # the module's package, relative to libsha
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = here[: len(here) - (node.level - 1)] if node.level > 1 else here
+                    target = base + (node.module.split(".") if node.module else [])
+                    names = [target + [alias.name] for alias in node.names] if not node.module else [target]
+                elif node.module and (node.module == "libsha" or node.module.startswith("libsha.")):
+                    names = [node.module.split(".")[1:] or ["__init__"]]
+                else:
+                    continue
+            elif isinstance(node, ast.Import):
+                names = [a.name.split(".")[1:] for a in node.names if a.name.startswith("libsha.")]
+            else:
+                continue
+            for name in names:
+                yield path, ".".join(name) or "__init__"
+
+
+def test_no_python_module_imports_a_room_above_it_or_beside_it():
+    rooms = {room_of(".".join(p.relative_to(PACKAGE).with_suffix("").parts)) for p in PACKAGE.rglob("*.py")}
+    assert rooms <= set(PYTHON_RANK), f"rooms of libsha/ not in PYTHON_LAYERS: {rooms - set(PYTHON_RANK)}"
+    wrong = []
+    for path, imported in python_imports():
+        user = room_of(".".join(path.relative_to(PACKAGE).with_suffix("").parts))
+        used = room_of(imported)
+        shared = PYTHON_RANK[used] == PYTHON_RANK[user] in (0, len(PYTHON_LAYERS) - 1)
+        if used in PYTHON_RANK and used != user and PYTHON_RANK[used] >= PYTHON_RANK[user] and not shared:
+            wrong.append(f"{path.relative_to(ROOT)} imports libsha.{imported}")
+    assert not wrong, "\n".join(wrong)

@@ -2,9 +2,9 @@
 
 Every test marked `binding` (pyproject.toml) runs once on each path this interpreter has: the
 accelerator (libsha/_accel.c) where it loads, and the ctypes path everywhere. The ctypes path is put
-in place for a test by swapping what libsha/_binding.py records (each module's ctypes-path objects,
-and libsha's public names for them) and _native.ACCEL, which the other calls ask; the library
-itself is the same. A test of one path's insides says so with `internals_of(path)`.
+in place for a test by swapping back what libsha/_binding.py's one switch replaced (each module's
+ctypes-path objects, and libsha's public names for them); the library itself is the same. A test of
+one path's insides says so with `internals_of(path)`.
 """
 
 import importlib
@@ -13,7 +13,7 @@ import os
 import pytest
 
 import libsha
-from libsha import _binding, _native
+from libsha import _binding
 
 LOADED = libsha.dispatch.binding()  # the path this process took at import
 # The paths a binding test runs on here: the accelerator's first where it loads. LIBSHA_TEST_PATHS
@@ -49,7 +49,6 @@ def use_path(path, monkeypatch):
     assert path == "ctypes", f"the {path} path does not load here"
     for module, name, value in list(_ctypes_objects()):
         monkeypatch.setattr(module, name, value)
-    monkeypatch.setattr(_native, "ACCEL", None)
 
 
 def internals_of(path):

@@ -1,6 +1,7 @@
-"""The batch primitives under sha256_many and its adapters: the batch descriptor (libsha_batch) in
-each layout and the one call that hashes it (run_batch, split over worker threads by run_parts), and
-a list of messages hashed in slices (hash_list)."""
+"""A Python list (or tuple) of messages hashed: on the ctypes path in slices, each joined and handed
+to the batch call (descriptor.py), over threads where asked; on the accelerated path by the
+accelerator's hash_bytes_list, which reads a list of bytes in place, the ctypes path's slices taking
+every other kind of item. _binding chooses between the two at import."""
 
 from __future__ import annotations
 
@@ -10,13 +11,16 @@ from array import array
 from bisect import bisect_right
 from itertools import accumulate
 
-from .. import _native
+from .._binding import take_accelerated
 from .._buffers import address_of_bytes, item_view, writable_out
 from .._errors import check
+from .._header import HEX
+from .._threads import run_parts
+from .descriptor import hash_batch, offsets_batch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Iterable
+    from typing import Any, Iterable
 
     from typing_extensions import Buffer
 
@@ -43,7 +47,7 @@ def hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: 
               start: Start | None = None) -> list[Any]:
     """Digests (bytes, or str with hex) of a list or tuple of bytes-like messages, in order (each
     after start's prefix or under its key, if given)."""
-    digests = _hash_list(msgs, flags, workers, hex, start, None)
+    digests = _digests(msgs, flags, workers, hex, start, None)
     assert digests is not None
     return digests
 
@@ -51,34 +55,15 @@ def hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: 
 def hash_list_into(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, start: Start | None,
                    out: writable_out) -> None:
     """hash_list's digests written end to end into a caller's buffer (out=), checked by writable_out."""
-    _hash_list(msgs, flags, workers, False, start, out)
+    _digests(msgs, flags, workers, False, start, out)
 
 
-def _hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: bool, start: Start | None,
-               out: writable_out | None) -> list[Any] | None:
-    flags |= _native.HEX if hex else 0
+def _ctypes_digests(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: bool, start: Start | None,
+                    out: writable_out | None) -> list[Any] | None:
+    """The ctypes path's: the list in slices (over threads where asked), each joined into one buffer
+    and handed to the batch call; the digests as a list, or into out."""
+    flags |= HEX if hex else 0
     width = 64 if hex else 32
-    accel = _native.ACCEL
-    if accel is not None:
-        _native.lib()  # (refused as every hashing call is while LIBSHA_IMPL is invalid)
-        kind, address = (0, 0) if start is None else start.accel_arguments()
-        # A caller's buffer is written only when no item can send the list to the Python path midway.
-        takes = out is None or accel.all_bytes(msgs)
-        if takes and (workers == 1 or len(msgs) <= SLICE):
-            made: list[Any] | None = accel.hash_list(msgs, flags, kind, address, SLICE, out.address if out else 0)
-            if made is not NotImplemented:  # (it takes lists of bytes objects only)
-                return made
-            if out is not None:  # (all bytes a moment before: it lost items meanwhile)
-                raise RuntimeError(_CHANGED_SIZE)
-        elif takes:
-            parts = _accel_parts(accel, msgs, flags, workers, kind, address, out, width)
-            if parts is not None:
-                if out is not None:
-                    return None
-                joined: list[Any] = []
-                for _, made in sorted(parts, key=lambda p: p[0]):
-                    joined += made
-                return joined
     if out is not None:
         _overlaps_refused(msgs, out)
     if workers == 1 or len(msgs) <= SLICE:
@@ -94,9 +79,38 @@ def _hash_list(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex:
     return _python_parts(msgs, flags, workers, hex, start, out)
 
 
+def _accelerated_digests(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: bool,
+                         start: Start | None, out: writable_out | None) -> list[Any] | None:
+    """The accelerated path's: a list of bytes read in place by the accelerator (in parts over
+    threads where asked); a list holding other items goes the ctypes path's way."""
+    from .. import _accel as loaded  # (this path runs where it loads)
+
+    _accel: Any = loaded
+    flags |= HEX if hex else 0
+    kind, address = (0, 0) if start is None else start.accel_arguments()
+    # A caller's buffer is written only when no item can send the list to the Python path midway.
+    if out is None or _accel.all_bytes(msgs):
+        if workers == 1 or len(msgs) <= SLICE:
+            made: list[Any] | None = _accel.hash_bytes_list(msgs, flags, kind, address, SLICE, out.address if out else 0)
+            if made is not NotImplemented:  # (it takes lists of bytes objects only)
+                return made
+            if out is not None:  # (all bytes a moment before: it lost items meanwhile)
+                raise RuntimeError(_CHANGED_SIZE)
+        else:
+            parts = _accel_parts(_accel, msgs, flags, workers, kind, address, out, 64 if hex else 32)
+            if parts is not None:
+                if out is not None:
+                    return None
+                joined: list[Any] = []
+                for _, made in sorted(parts, key=lambda p: p[0]):
+                    joined += made
+                return joined
+    return _ctypes_digests(msgs, flags, workers, hex, start, out)
+
+
 def _accel_parts(accel: Any, msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, kind: int, address: int,
                  out: writable_out | None, width: int) -> list[tuple[int, list[Any]]] | None:
-    """The accelerator's hash_list on parts of the list over up to `workers` threads: each part's
+    """The accelerator's hash_bytes_list on parts of the list over up to `workers` threads: each part's
     digests into its place in out, or as (first, its list of digests), each part's objects made by its
     own thread while the others hash (no list shared between threads: free-threaded, each write to
     one would take its lock). None where an item is not exact bytes (only without out, which
@@ -114,7 +128,7 @@ def _accel_parts(accel: Any, msgs: list[Any] | tuple[Any, ...], flags: int, work
 
     def part(first: int, stop: int) -> int:
         into = out.address + width * first if out is not None else 0
-        made = accel.hash_list(msgs, flags, kind, address, SLICE, into, first, stop)
+        made = accel.hash_bytes_list(msgs, flags, kind, address, SLICE, into, first, stop)
         if made is NotImplemented:
             if out is not None:  # (all bytes a moment before: it lost items meanwhile)
                 raise RuntimeError(_CHANGED_SIZE)
@@ -175,17 +189,27 @@ def hash_list_joined(msgs: list[Any] | tuple[Any, ...], start: Start | None) -> 
     """The digests of a list or tuple of bytes-like messages end to end in one buffer, 32 bytes
     each: no bytes object a digest (a Merkle tree's leaves, read by the next call in place)."""
     out = ctypes.create_string_buffer(32 * len(msgs))
-    accel = _native.ACCEL
-    if accel is not None:
-        _native.lib()  # (refused as every hashing call is while LIBSHA_IMPL is invalid)
-        kind, address = (0, 0) if start is None else start.accel_arguments()
-        if accel.hash_list(msgs, 0, kind, address, SLICE, ctypes.addressof(out)) is not NotImplemented:
-            return out
+    _joined_into(ctypes.addressof(out), msgs, start)
+    return out
+
+
+def _ctypes_joined_into(address: int, msgs: list[Any] | tuple[Any, ...], start: Start | None) -> None:
+    """The ctypes path's hash_list_joined: slice by slice to address."""
     done = 0
     for part, offsets, count in _slices(msgs):
-        _hash_slice_at(ctypes.addressof(out) + 32 * done, part, offsets, count, 0, start)
+        _hash_slice_at(address + 32 * done, part, offsets, count, 0, start)
         done += count
-    return out
+
+
+def _accelerated_joined_into(address: int, msgs: list[Any] | tuple[Any, ...], start: Start | None) -> None:
+    """The accelerated path's: the accelerator reads a list of bytes in place; other items go the
+    ctypes path's way."""
+    from .. import _accel as loaded  # (this path runs where it loads)
+
+    _accel: Any = loaded
+    kind, context = (0, 0) if start is None else start.accel_arguments()
+    if _accel.hash_bytes_list(msgs, 0, kind, context, SLICE, address) is NotImplemented:
+        _ctypes_joined_into(address, msgs, start)
 
 
 def _slices(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[list[Any] | tuple[Any, ...], array[int], int]]:
@@ -231,7 +255,7 @@ def _uniform_offsets(length: int, count: int) -> array[int]:
 
 def _hash_slice(messages: list[Any] | tuple[Any, ...], offsets: array[int], count: int, flags: int,
                 start: Start | None) -> ctypes.Array[ctypes.c_char]:
-    out = ctypes.create_string_buffer((64 if flags & _native.HEX else 32) * count)
+    out = ctypes.create_string_buffer((64 if flags & HEX else 32) * count)
     _hash_slice_at(ctypes.addressof(out), messages, offsets, count, flags, start)
     return out
 
@@ -256,126 +280,7 @@ def _unpack_hex(out: ctypes.Array[ctypes.c_char], count: int) -> Iterable[str]:
     return map(out.raw.decode("ascii").__getitem__, _HEX_SLICES[:count])
 
 
-# ---- The batch descriptor: every layout built here, and hashed by one call ----
-
-def offsets_batch(width: int, data: int | None, offsets: int, n: int) -> _native.Batch:
-    """Arrow's layout: n + 1 offsets of `width` bytes (4 or 8) into data."""
-    if width == 4:
-        return _native.Batch(layout=_native.OFFSETS32, n=n, data=data, offsets32=offsets)
-    return _native.Batch(layout=_native.OFFSETS64, n=n, data=data, offsets64=offsets)
-
-
-def rows_batch(data: int, stride: int, length: int, n: int) -> _native.Batch:
-    """Rows of one length, stride bytes apart."""
-    return _native.Batch(layout=_native.ROWS, n=n, data=data, stride=stride, len=length)
-
-
-def views_batch(views: int, buffers: Any, sizes: Any, nbuffers: int, n: int) -> _native.Batch:
-    """Arrow's binary views into nbuffers buffers (ctypes arrays of their addresses and sizes)."""
-    return _native.Batch(layout=_native.VIEWS, n=n, views=views, buffers=ctypes.addressof(buffers),
-                         buffer_sizes=ctypes.addressof(sizes), nbuffers=nbuffers)
-
-
-# What one message takes in each layout's arrays, for a part's (a slice of the batch) first message.
-_STEP = {_native.POINTERS: (("msgs", ctypes.sizeof(ctypes.c_void_p)), ("lens", ctypes.sizeof(ctypes.c_size_t))),
-         _native.OFFSETS32: (("offsets32", 4),), _native.OFFSETS64: (("offsets64", 8),), _native.VIEWS: (("views", 16),)}
-
-
-def batch_part(batch: _native.Batch, first: int, stop: int) -> _native.Batch:
-    """Messages [first, stop) of batch, as a batch of their own (no byte copied: offsets need no rebasing,
-    the C side reads data + offsets[i])."""
-    part = _native.Batch.from_buffer_copy(batch)
-    part.n = stop - first
-    if batch.layout == _native.ROWS:
-        part.data = (batch.data or 0) + batch.stride * first if batch.len else batch.data
-    for field, size in _STEP.get(batch.layout, ()):
-        setattr(part, field, getattr(batch, field) + size * first)
-    return part
-
-
-def hash_batch(out: int, batch: _native.Batch, start: Start | None, flags: int) -> int:
-    """libsha_sha256_batch: the batch's digests (or hex) to address out, from start if given; the return code."""
-    prefix, hmac = (None, None) if start is None else start.contexts()
-    code: int = _native.lib().libsha_sha256_batch(out, ctypes.byref(batch), prefix, hmac, flags)
-    return code
-
-
-def run_batch(out: int, batch: _native.Batch, flags: int, workers: int, start: Start | None,
-              bytes_before: Callable[[int], int] | None, what: str = "sha256_many") -> None:
-    """The batch hashed to address out, in parts over up to `workers` threads (see run_parts)."""
-    size = 64 if flags & _native.HEX else 32
-
-    def part(first: int, stop: int) -> int:
-        return hash_batch(out + size * first, batch_part(batch, first, stop), start, flags)
-
-    run_parts(part, batch.n, workers, what, bytes_before)
-
-
-# A part of a split batch is worth a thread from about this much work: a
-# message's bytes plus a block for its padding and call (1 ms at 0.5 GB/s).
-PART_WORK = 512 << 10
-# Parts per worker: the workers take parts as they finish, so one held back
-# (a vCPU the host wakes late, another process) leaves its share to the others.
-PARTS_PER_WORKER = 2
-
-
-def run_parts(call: Callable[[int, int], int], n: int, workers: int, what: str = "",
-              bytes_before: Callable[[int], int] | None = None) -> None:
-    """call(first, stop) over [0, n) in contiguous parts of about equal work, on up to `workers` threads.
-
-    Each part is one C call that releases the GIL; the first error is raised.
-    bytes_before(i), the bytes of messages 0 .. i - 1, splits a batch by its
-    bytes, not its count (without it every message counts as one block). The
-    calling thread is one of the workers.
-    """
-    def work(i: int) -> int:
-        return (bytes_before(i) if bytes_before is not None else 0) + 64 * i
-
-    total = work(n)
-    workers = max(1, min(workers, n, total // PART_WORK))  # small batches: one call, no threads
-    if workers == 1:
-        check(call(0, n), what)
-        return
-    parts = min(n, workers * PARTS_PER_WORKER, max(workers, total // PART_WORK))
-    bounds = [0] + [_first_reaching(work, total * k // parts, n) for k in range(1, parts)] + [n]
-    from queue import Empty, SimpleQueue
-    from threading import Thread
-
-    todo: SimpleQueue[tuple[int, int]] = SimpleQueue()
-    for first, stop in zip(bounds[:-1], bounds[1:]):
-        if first < stop:
-            todo.put((first, stop))
-    codes: list[int] = []
-    errors: list[BaseException] = []
-
-    def take_parts() -> None:
-        try:
-            while not errors:
-                codes.append(call(*todo.get_nowait()))
-        except Empty:
-            pass
-        except BaseException as exc:  # raised in the calling thread, after every helper is done
-            errors.append(exc)
-
-    helpers = [Thread(target=take_parts, daemon=True) for _ in range(workers - 1)]
-    for helper in helpers:
-        helper.start()
-    take_parts()
-    for helper in helpers:
-        helper.join()
-    if errors:
-        raise errors[0]
-    for code in codes:
-        check(code, what)
-
-
-def _first_reaching(work: Callable[[int], int], target: int, n: int) -> int:
-    """The least i in [0, n] with work(i) >= target (work grows with i)."""
-    low, high = 0, n
-    while low < high:
-        middle = (low + high) // 2
-        if work(middle) < target:
-            low = middle + 1
-        else:
-            high = middle
-    return low
+# Each path's list call: the ctypes path's, and the accelerated path's where the accelerator loads
+# (libsha/_binding.py).
+_digests, _joined_into = _ctypes_digests, _ctypes_joined_into
+take_accelerated(globals(), _digests=_accelerated_digests, _joined_into=_accelerated_joined_into)
