@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Bounded differential fuzzing (run by CI after tools/sanitize.sh), then the coverage it reached:
-#   1. libFuzzer, tests/fuzz/fuzz_kdf.c: PBKDF2 and HKDF against OpenSSL's, FUZZ_KDF_SECONDS (20);
-#      tests/fuzz/fuzz_sha256.c: the C API against OpenSSL's libcrypto, FUZZ_SECONDS (60),
-#      tests/fuzz/fuzz_streams.c: many streams at once against OpenSSL's streams, FUZZ_STREAMS_SECONDS (30),
-#      and tests/fuzz/fuzz_trees.c: the Merkle trees against plain ones over OpenSSL, FUZZ_TREES_SECONDS (30);
+#   1. libFuzzer, two harnesses at a time: tests/fuzz/fuzz_sha256.c: the C API against OpenSSL's libcrypto,
+#      FUZZ_SECONDS (60), then fuzz_kdf.c: PBKDF2 and HKDF against OpenSSL's, FUZZ_KDF_SECONDS (20); beside
+#      them fuzz_streams.c: many streams at once against OpenSSL's streams, FUZZ_STREAMS_SECONDS (30),
+#      fuzz_state.c: saved states, FUZZ_STATE_SECONDS (20), and fuzz_trees.c: the Merkle trees against
+#      plain ones over OpenSSL, FUZZ_TREES_SECONDS (30);
 #   2. atheris, tests/fuzz/fuzz_python.py: the Python API against hashlib, ATHERIS_SECONDS (45),
 #      on a libsha built with ASan+UBSan+fuzzer-no-link, so C edges guide it and ASan checks it;
 #   3. source coverage (llvm-cov) of libsha's C files when each harness replays its grown corpus.
 # Each harness starts from a copy of its committed seed corpus (tests/fuzz/corpus*).
 #   PYTHON=<python with libsha and atheris, e.g. the test venv> tools/fuzz.sh [WORKDIR]
 set -euo pipefail
-# Every build below on every core: these steps run after the suite, alone.
+# Every build below on every core.
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(realpath -m "${1:-$(mktemp -d)}")
@@ -47,36 +48,35 @@ fresh_corpus() {  # fresh_corpus SEEDS DIR: fuzzing adds files, never to the che
 # libFuzzer's last status line ("#N DONE cov: E ft: F ...") and its stats, nothing else.
 summary() { grep -E "DONE|stat::number_of_executed_units|stat::average_exec_per_sec|ERROR|SUMMARY|Traceback|Error"; }
 
-echo "== libFuzzer: C API against OpenSSL (${FUZZ_SECONDS:-60} s, ASan+UBSan)"
+# The five libFuzzer harnesses, each for its own seconds, two at a time (one core each), in two lanes
+# of about equal length; each harness's summary printed in this order once both lanes are done.
 build "$work/fuzz" "-fsanitize=address,undefined -fno-sanitize-recover=all"
-fresh_corpus "$repo/tests/fuzz/corpus" "$work/corpus-c"
-"$work/fuzz/fuzz_sha256" -max_total_time="${FUZZ_SECONDS:-60}" -timeout=10 -print_final_stats=1 \
-  "$work/corpus-c" 2>&1 | summary
-test "${PIPESTATUS[0]}" -eq 0
-
-echo "== libFuzzer: many streams at once against OpenSSL's streams (${FUZZ_STREAMS_SECONDS:-30} s, ASan+UBSan)"
-fresh_corpus "$repo/tests/fuzz/corpus_streams" "$work/corpus-streams"
-"$work/fuzz/fuzz_streams" -max_total_time="${FUZZ_STREAMS_SECONDS:-30}" -timeout=10 -print_final_stats=1 \
-  "$work/corpus-streams" 2>&1 | summary
-test "${PIPESTATUS[0]}" -eq 0
-
-echo "== libFuzzer: saved states, as they come and valid ones damaged (${FUZZ_STATE_SECONDS:-20} s, ASan+UBSan)"
-fresh_corpus "$repo/tests/fuzz/corpus_state" "$work/corpus-state"
-"$work/fuzz/fuzz_state" -max_total_time="${FUZZ_STATE_SECONDS:-20}" -timeout=10 -print_final_stats=1 \
-  "$work/corpus-state" 2>&1 | summary
-test "${PIPESTATUS[0]}" -eq 0
-
-echo "== libFuzzer: PBKDF2 and HKDF against OpenSSL's (${FUZZ_KDF_SECONDS:-20} s, ASan+UBSan)"
-fresh_corpus "$repo/tests/fuzz/corpus_kdf" "$work/corpus-kdf"
-"$work/fuzz/fuzz_kdf" -max_total_time="${FUZZ_KDF_SECONDS:-20}" -timeout=10 -print_final_stats=1 \
-  "$work/corpus-kdf" 2>&1 | summary
-test "${PIPESTATUS[0]}" -eq 0
-
-echo "== libFuzzer: the Merkle trees against plain ones over OpenSSL (${FUZZ_TREES_SECONDS:-30} s, ASan+UBSan)"
-fresh_corpus "$repo/tests/fuzz/corpus_trees" "$work/corpus-trees"
-"$work/fuzz/fuzz_trees" -max_total_time="${FUZZ_TREES_SECONDS:-30}" -timeout=10 -print_final_stats=1 \
-  "$work/corpus-trees" 2>&1 | summary
-test "${PIPESTATUS[0]}" -eq 0
+harness() {  # harness NAME SECONDS SEEDS CORPUS: one harness's run, its status and summary to $work/NAME.*
+  fresh_corpus "$repo/tests/fuzz/$3" "$work/$4"
+  local status=0
+  "$work/fuzz/fuzz_$1" -max_total_time="$2" -timeout=10 -print_final_stats=1 "$work/$4" > "$work/$1.out" 2>&1 || status=$?
+  echo "$status" > "$work/$1.status"
+}
+rm -f "$work"/*.status
+(harness sha256 "${FUZZ_SECONDS:-60}" corpus corpus-c; harness kdf "${FUZZ_KDF_SECONDS:-20}" corpus_kdf corpus-kdf) &
+lane=$!
+harness streams "${FUZZ_STREAMS_SECONDS:-30}" corpus_streams corpus-streams
+harness state "${FUZZ_STATE_SECONDS:-20}" corpus_state corpus-state
+harness trees "${FUZZ_TREES_SECONDS:-30}" corpus_trees corpus-trees
+wait "$lane"
+failed=0
+while read -r name title; do
+  echo "== libFuzzer: $title"
+  summary < "$work/$name.out" || true
+  [ "$(cat "$work/$name.status")" = 0 ] || { echo "fuzz_$name failed:"; tail -n 60 "$work/$name.out"; failed=1; }
+done <<EOF_HARNESSES
+sha256 C API against OpenSSL (${FUZZ_SECONDS:-60} s, ASan+UBSan)
+streams many streams at once against OpenSSL's streams (${FUZZ_STREAMS_SECONDS:-30} s, ASan+UBSan)
+state saved states, as they come and valid ones damaged (${FUZZ_STATE_SECONDS:-20} s, ASan+UBSan)
+kdf PBKDF2 and HKDF against OpenSSL's (${FUZZ_KDF_SECONDS:-20} s, ASan+UBSan)
+trees the Merkle trees against plain ones over OpenSSL (${FUZZ_TREES_SECONDS:-30} s, ASan+UBSan)
+EOF_HARNESSES
+[ "$failed" = 0 ]
 
 echo "== atheris: Python API against hashlib (${ATHERIS_SECONDS:-45} s, ASan+UBSan library)"
 if ! (cd "$work" && "$python" -c "import atheris, libsha") 2>/dev/null; then  # not the checkout's libsha/

@@ -12,7 +12,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(realpath -m "${1:-$(mktemp -d)}")
 python=${PYTHON:-python3}
 mkdir -p "$work"
-# Every build below on every core: these steps run after the suite, alone.
+# Every build below on every core.
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}
 
 build() {  # build DIR FLAGS
@@ -26,7 +26,7 @@ echo "== ASan + UBSan"
 # tests' portable 16-lane row for the CPUs that do not.)
 build "$work/asan" "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir "$work/asan" --output-on-failure | tail -3
+ctest --test-dir "$work/asan" --output-on-failure -j "$CMAKE_BUILD_PARALLEL_LEVEL" | tail -3
 # Python itself is not instrumented: preload the runtimes; CPython's allocations are not leaks to report.
 # From $work: in the checkout, its libsha/ would shadow the installed package.
 # The package itself built with the sanitizers, its library and its accelerator (libsha._accel)
@@ -37,11 +37,13 @@ sanitized="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 cd "$work"
 LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)" PYTHONPATH="$work/asan-site" \
   "$python" -c "import libsha; print('== pytest on', libsha.__file__, 'binding:', libsha.dispatch.binding())"
-# The accelerator's path alone (LIBSHA_TEST_PATHS): its C methods call every entry point the ctypes
-# path calls, and the ctypes path's own Python runs in the suite before this.
+# The tests that reach C through the binding (`core` and `binding`: every entry point, the accelerator's
+# C methods), on the accelerator's path alone (LIBSHA_TEST_PATHS): its C methods call every entry point
+# the ctypes path calls, and the ctypes path's own Python runs in the suite before this. The tools, the
+# examples and the packaging tests call the same entry points again through the same binding.
 LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)" PYTHONPATH="$work/asan-site" \
   LIBSHA_TEST_PATHS=accelerated "$python" -m pytest "$repo/tests" -q -p no:cacheprovider -n 2 --dist worksteal \
-  -m "not build and not emulated and not external and not slow and not tooling" | tail -2
+  -m "(core or binding) and not build and not emulated and not external and not slow and not tooling" | tail -2
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 echo "== TSan"
@@ -54,12 +56,23 @@ TSAN_OPTIONS=halt_on_error=1 "$work/tsan/test_threads" 1000
 echo "== valgrind memcheck"
 if command -v valgrind >/dev/null 2>&1; then
   build "$work/plain" ""
-  valgrind --error-exitcode=1 --quiet "$work/plain/test_libsha" "$repo/reference/vectors" | tail -6
-  valgrind --error-exitcode=1 --quiet "$work/plain/test_kdf" "$repo/reference/vectors" | tail -1
+  # test_libsha (the longest) on one core, the others in turn on the other; each one's last lines
+  # printed in this order, and any failure fails the step.
+  (status=0; valgrind --error-exitcode=1 --quiet "$work/plain/test_libsha" "$repo/reference/vectors" \
+     > "$work/valgrind-libsha.log" 2>&1 || status=$?; echo "$status" > "$work/valgrind-libsha.status") &
+  others=0
+  rm -f "$work/valgrind-others.log" && touch "$work/valgrind-others.log"
   # The pure decision tests and the saved states too; not the thread stress (valgrind serialises threads: minutes).
-  for t in test_x86_decide test_arm_sysctl test_states; do
-    if [ -x "$work/plain/$t" ]; then valgrind --error-exitcode=1 --quiet "$work/plain/$t" | tail -1; fi
+  for t in test_kdf test_x86_decide test_arm_sysctl test_states; do
+    if [ -x "$work/plain/$t" ]; then
+      valgrind --error-exitcode=1 --quiet "$work/plain/$t" "$repo/reference/vectors" > "$work/valgrind-$t.log" 2>&1 || others=1
+      tail -1 "$work/valgrind-$t.log" >> "$work/valgrind-others.log"
+    fi
   done
+  wait
+  tail -6 "$work/valgrind-libsha.log"
+  cat "$work/valgrind-others.log"
+  [ "$(cat "$work/valgrind-libsha.status")" = 0 ] && [ "$others" = 0 ]
 else
   echo "valgrind is not installed: skipped"
 fi

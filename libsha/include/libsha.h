@@ -8,19 +8,23 @@
  * libsha_trees.h; choosing or listing implementations is in libsha_dispatch.h,
  * which hashing never needs.
  *
- * Words, each for one idea:
- *   message  the bytes one digest is of.
- *   block    64 bytes, what the compression function takes.
- *   stream   a message fed to a context in chunks, one libsha_sha256_update
- *            each.
- *   state    a context saved as bytes (libsha_sha256_export), or as its
- *            chaining words at a block boundary (a midstate).
- *   batch    the many messages of one call, described by a libsha_batch in
- *            one of its layouts; each may start from a start context: after
- *            a prefix (a SHA-256 context) or under a key (an HMAC context).
- *   lane     one of the hashes a kernel runs side by side; a batch keeps as
- *            many messages in flight as the active row has lanes.
- *   row      an implementation (libsha_dispatch.h).
+ * Words, each for one idea (docs/architecture.md's glossary, word for word):
+ *   message  the bytes one digest is of
+ *   block    64 bytes, what the compression function takes; a message's tail is
+ *            its last bytes with the padding (one or two blocks)
+ *   stream   a message fed in chunks to a context (libsha_sha256_ctx, the
+ *            sha256 object); a chunk is one update's data (a file's read into
+ *            its stream; update_many's per stream)
+ *   state    a context saved as bytes (state(), libsha_sha256_export); a
+ *            midstate is its chaining words at a block boundary
+ *   batch    the many messages, streams' chunks or files of one call; a batch
+ *            of messages is described by a libsha_batch in one of its layouts
+ *            (pointers, Arrow offsets of 32 or 64 bits, rows, Arrow views)
+ *   lane     one of a lane kernel's parallel hashes; its width is how many
+ *            lanes it has
+ *   row      an implementation: the set of kernels the dispatcher chose or the
+ *            caller named, printed as Bitcoin Core prints it
+ *            (libsha.dispatch.implementation())
  *
  * Thread safety: every function may be called from any thread at any time.
  * The active implementation is chosen on first use and switched atomically;

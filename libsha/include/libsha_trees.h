@@ -1,18 +1,20 @@
 /*
- * libsha's Merkle trees: a level of 64-byte nodes (hashtree's call),
+ * libsha's Merkle trees: a level made from 64-byte pairs (hashtree's call),
  * Ethereum's SSZ, Certificate Transparency's RFC 6962 / RFC 9162 and
  * BitTorrent v2's BEP 52, each level hashed in the active row's lanes.
  * Bitcoin's Merkle root is libsha.h's (libsha_merkle_root), beside SHA256D64.
  *
- * Words (docs/architecture.md's glossary), each for one idea:
- *   node   32 bytes of a tree: a leaf or the hash of two children.
- *   leaf   a node of the bottom level: a chunk (SSZ), an entry's leaf hash
- *          (RFC 6962), a 16 KiB block's digest (BEP 52).
- *   level  the nodes of one height, leaves at 0.
- *   chunk  SSZ's 32-byte unit of data, a leaf.
- *   layer  BEP 52's piece layer: the level whose nodes are the pieces' roots.
- *   piece  BEP 52's unit of a file: piece_length bytes, its root one node of
- *          the piece layer.
+ * Words, each for one idea (docs/architecture.md's glossary, word for word):
+ *   node     32 bytes of a Merkle tree: a leaf, or the hash of two nodes (its
+ *            children); a level call's input is pairs, 64 bytes each
+ *   leaf     a node of a tree's bottom level: a Bitcoin txid, 32 bytes of SSZ
+ *            data (what SSZ's spec calls a chunk), an RFC 6962 entry's leaf
+ *            hash, a BEP 52 16 KiB block's digest
+ *   level    a tree's nodes of one height, the leaves at 0; a level call
+ *            (sha256_64) makes the level above from pairs
+ *   layer    BEP 52's piece layer: the level whose nodes are the pieces' roots
+ *   piece    BEP 52's unit of a file, piece_length bytes (a power of two from
+ *            16 KiB), whose root is a node of the piece layer
  *
  * The threading, length and error conventions are libsha.h's, which this
  * header includes.

@@ -116,3 +116,41 @@ def test_the_header_names_only_what_it_declares():
         if member:
             body = re.search(r"typedef struct " + name + r" \{(.*?)\}", header, re.S)
             assert body and re.search(r"\b" + member + r"\b", body.group(1)), f"libsha.h names {name}.{member}"
+
+
+def glossary():
+    """{word: its meaning} from docs/architecture.md's "Words" table, the markup taken out."""
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    table = page[page.index("## Words"):page.index("## Files, folder by folder")]
+    words = {}
+    for word, meaning in re.findall(r"^\| \*\*([\w ]+)\*\* \| (.*) \|$", table, re.M):
+        words[word] = " ".join(re.sub(r"\*\*|`", "", meaning).split())
+    return words
+
+
+def header_words(text):
+    """{word: its meaning} of a public header's "Words" list (` *   word   meaning`, continued indented)."""
+    block = re.search(r"\* Words[^\n]*\n((?: \*  [^\n]*\n)+)", text)
+    if block is None:
+        return {}
+    words, current = {}, None
+    for line in block.group(1).splitlines():
+        entry = re.match(r" \*   (\w+)\s{2,}(.*)", line)
+        if entry:
+            current = entry.group(1)
+            words[current] = entry.group(2)
+        elif current and line.strip(" *"):
+            words[current] += " " + line.strip(" *")
+    return {word: " ".join(meaning.split()) for word, meaning in words.items()}
+
+
+def test_the_headers_words_are_the_glossarys():
+    # One source: each public header's word list repeats the glossary's rows, word for word.
+    meanings = glossary()
+    listed = 0
+    for path in sorted((ROOT / "libsha" / "include").glob("*.h")):
+        for word, meaning in header_words(path.read_text()).items():
+            listed += 1
+            assert word in meanings, f"{path.name} defines {word!r}, which docs/architecture.md's glossary does not"
+            assert meaning == meanings[word], f"{path.name}'s {word!r} differs from the glossary's:\n{meaning}\n{meanings[word]}"
+    assert listed >= 10
