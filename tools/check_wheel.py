@@ -11,7 +11,7 @@ header is parsed by hand here) and refuses the wheel, exit 1, listing every prob
   later, built for that version), cp3XY-cp3XYt-<platform> (free-threaded, 3.13 and later) or
   cp311-abi3-<platform> (the limited API's build, for later versions with the GIL);
 - the RECORD lists every file with its right hash and size;
-- the wheel holds exactly one native library, under the name the wheel's own `_native.py` looks
+- the wheel holds exactly one native library, under the name the wheel's own `_loader.py` looks
   for first on that OS, and no other binary;
 - the library is for the tag's OS and CPU, and on macOS its minimum version (LC_BUILD_VERSION, or
   LC_VERSION_MIN_MACOSX) is the one the tag claims;
@@ -53,7 +53,7 @@ ALLOWED_DEPENDENCIES = {
               r"libc\.musl-(x86_64|aarch64)\.so\.1", r"libc\.so"],
     "freebsd": [r"libc\.so\.7", r"libthr\.so\.3"],
 }
-# sys.platform on each OS, to ask the wheel's _native.py which file name it loads there.
+# sys.platform on each OS, to ask the wheel's _loader.py which file name it loads there.
 SYS_PLATFORM = {"macos": "darwin", "windows": "win32", "linux": "linux", "freebsd": "freebsd14"}
 BINARY_SUFFIXES = (".so", ".dylib", ".dll", ".pyd", ".a", ".lib", ".exe", ".o", ".obj")
 # Symbols a linker defines in every shared object (ELF's section ends; Mach-O's header and DSO
@@ -143,14 +143,14 @@ def record_problems(wheel: zipfile.ZipFile) -> list[str]:
 
 
 def loader_filename(unpacked: Path, os_name: str) -> str:
-    """The file name the wheel's own libsha/_native.py looks for first on that OS (run in a subprocess,
-    isolated from any installed libsha; importing _native loads no library)."""
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); import libsha._native as n; "
+    """The file name the wheel's own libsha/_loader.py looks for first on that OS (run in a subprocess,
+    isolated from any installed libsha; importing _loader loads no library)."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import libsha._loader as n; "
             "print(n.library_filenames(sys.argv[2])[0])")
     result = subprocess.run([sys.executable, "-I", "-c", code, str(unpacked), SYS_PLATFORM[os_name]],
                             capture_output=True, text=True)
     if result.returncode != 0:
-        raise RuntimeError(f"the wheel's libsha/_native.py did not say its library's name: {result.stderr.strip()}")
+        raise RuntimeError(f"the wheel's libsha/_loader.py did not say its library's name: {result.stderr.strip()}")
     return result.stdout.strip()
 
 
