@@ -83,21 +83,18 @@ def _accelerated_digests(msgs: list[Any] | tuple[Any, ...], flags: int, workers:
                          start: Start | None, out: writable_out | None) -> list[Any] | None:
     """The accelerated path's: a list of bytes read in place by the accelerator (in parts over
     threads where asked); a list holding other items goes the ctypes path's way."""
-    from .. import _accel as loaded  # (this path runs where it loads)
-
-    _accel: Any = loaded
     flags |= HEX if hex else 0
     kind, address = (0, 0) if start is None else start.accel_arguments()
     # A caller's buffer is written only when no item can send the list to the Python path midway.
-    if out is None or _accel.all_bytes(msgs):
+    if out is None or _all_bytes(msgs):
         if workers == 1 or len(msgs) <= SLICE:
-            made: list[Any] | None = _accel.hash_bytes_list(msgs, flags, kind, address, SLICE, out.address if out else 0)
+            made: list[Any] | None = _hash_bytes_list(msgs, flags, kind, address, SLICE, out.address if out else 0)
             if made is not NotImplemented:  # (it takes lists of bytes objects only)
                 return made
             if out is not None:  # (all bytes a moment before: it lost items meanwhile)
                 raise RuntimeError(_CHANGED_SIZE)
         else:
-            parts = _accel_parts(_accel, msgs, flags, workers, kind, address, out, 64 if hex else 32)
+            parts = _accel_parts(msgs, flags, workers, kind, address, out, 64 if hex else 32)
             if parts is not None:
                 if out is not None:
                     return None
@@ -108,7 +105,7 @@ def _accelerated_digests(msgs: list[Any] | tuple[Any, ...], flags: int, workers:
     return _ctypes_digests(msgs, flags, workers, hex, start, out)
 
 
-def _accel_parts(accel: Any, msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, kind: int, address: int,
+def _accel_parts(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, kind: int, address: int,
                  out: writable_out | None, width: int) -> list[tuple[int, list[Any]]] | None:
     """The accelerator's hash_bytes_list on parts of the list over up to `workers` threads: each part's
     digests into its place in out, or as (first, its list of digests), each part's objects made by its
@@ -128,7 +125,7 @@ def _accel_parts(accel: Any, msgs: list[Any] | tuple[Any, ...], flags: int, work
 
     def part(first: int, stop: int) -> int:
         into = out.address + width * first if out is not None else 0
-        made = accel.hash_bytes_list(msgs, flags, kind, address, SLICE, into, first, stop)
+        made = _hash_bytes_list(msgs, flags, kind, address, SLICE, into, first, stop)
         if made is NotImplemented:
             if out is not None:  # (all bytes a moment before: it lost items meanwhile)
                 raise RuntimeError(_CHANGED_SIZE)
@@ -204,11 +201,8 @@ def _ctypes_joined_into(address: int, msgs: list[Any] | tuple[Any, ...], start: 
 def _accelerated_joined_into(address: int, msgs: list[Any] | tuple[Any, ...], start: Start | None) -> None:
     """The accelerated path's: the accelerator reads a list of bytes in place; other items go the
     ctypes path's way."""
-    from .. import _accel as loaded  # (this path runs where it loads)
-
-    _accel: Any = loaded
     kind, context = (0, 0) if start is None else start.accel_arguments()
-    if _accel.hash_bytes_list(msgs, 0, kind, context, SLICE, address) is NotImplemented:
+    if _hash_bytes_list(msgs, 0, kind, context, SLICE, address) is NotImplemented:
         _ctypes_joined_into(address, msgs, start)
 
 
@@ -281,6 +275,9 @@ def _unpack_hex(out: ctypes.Array[ctypes.c_char], count: int) -> Iterable[str]:
 
 
 # Each path's list call: the ctypes path's, and the accelerated path's where the accelerator loads
-# (libsha/_binding.py).
+# (libsha/_binding.py), with the accelerator's two list functions it calls (None on the ctypes path).
 _digests, _joined_into = _ctypes_digests, _ctypes_joined_into
-take_accelerated(globals(), _digests=_accelerated_digests, _joined_into=_accelerated_joined_into)
+_hash_bytes_list: Any = None
+_all_bytes: Any = None
+take_accelerated(globals(), _digests=_accelerated_digests, _joined_into=_accelerated_joined_into,
+                 _hash_bytes_list="hash_bytes_list", _all_bytes="all_bytes")
