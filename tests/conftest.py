@@ -3,6 +3,8 @@ support/, one module per kind: rows (the library's rows by their kernels), data,
 (shared CMake trees), bitcoin, oracle, background (runs started when collection ends) and markers
 (what a test needs, enforced)."""
 
+import os
+
 import pytest
 
 import libsha
@@ -50,14 +52,28 @@ def _active(name):
 
 # Each kernel is tested once (its first row, best first): the binding's tests of one-stream paths
 # run on one row per one-way kernel, those of many messages, SHA256D64 and Merkle roots on one row
-# per set of lane kernels; every row's NIST vectors, boundaries and sweeps are the C test's.
-@pytest.fixture(params=rows.first_per(runnable_implementations(), rows.one_way))
+# per set of lane kernels; every row's NIST vectors, boundaries and sweeps are the C test's. The runs
+# that check another interpreter, a sanitized build or an emulated wheel of the same sources (PyPy's,
+# free-threaded CPython's, the ASan run's, the aarch64 wheel's) set LIBSHA_TEST_ROWS=active: their
+# binding tests run on the row the library chose, as the kernels' sweeps over every row are the main
+# run's and the C tests' (natively, under ASan, valgrind and qemu).
+ENV_ROWS = "LIBSHA_TEST_ROWS"
+
+
+def _rows_of(kernels_of):
+    names = rows.first_per(runnable_implementations(), kernels_of)
+    wanted = os.environ.get(ENV_ROWS, "")
+    assert wanted in ("", "active"), f"{ENV_ROWS}={wanted!r}: 'active' or unset"
+    return [libsha.dispatch.implementation()] if wanted == "active" else names
+
+
+@pytest.fixture(params=_rows_of(rows.one_way))
 def one_stream_row(request):
     """Runs the test once per one-stream kernel this CPU runs, on its first row, made active."""
     yield from _active(request.param)
 
 
-@pytest.fixture(params=rows.first_per(runnable_implementations(), rows.lane_kernels))
+@pytest.fixture(params=_rows_of(rows.lane_kernels))
 def lanes_row(request):
     """Runs the test once per set of lane kernels this CPU runs, on its first row, made active."""
     yield from _active(request.param)

@@ -74,5 +74,5 @@ EMULATED_TESTS="tests/one_message/test_nist.py tests/one_message/test_hmac.py te
   tests/one_message/test_states.py tests/many/test_many.py tests/many/test_sha256d64.py tests/many/test_merkle.py
   tests/kdf/test_hkdf.py tests/trees tests/rows/test_dispatch.py tests/library/test_native_api.py
   tests/library/test_loader.py tests/library/test_memory_safety.py"
-PYTHONPATH="$work/arm64-site" "$arm64_python" -P -m pytest -q -p no:cacheprovider -m "core and ($WHEEL_TESTS)" \
+LIBSHA_TEST_ROWS=active PYTHONPATH="$work/arm64-site" "$arm64_python" -P -m pytest -q -p no:cacheprovider -m "core and ($WHEEL_TESTS)" \
   $EMULATED_TESTS

@@ -31,11 +31,13 @@ assert not sys._is_gil_enabled(), 'importing libsha turned the GIL on'
 assert build.startswith('accelerated (cp'), 'the accelerator did not load on free-threaded CPython'
 "
 status=0
-LIBSHA_TEST_PATHS=accelerated "$dir/venv/bin/python" -m pytest "$repo/tests" -q -p no:cacheprovider \
-  -m "binding or free_threaded" -n 2 -rfE > "$dir/pytest.log" 2>&1 || status=$?
+LIBSHA_TEST_ROWS=active LIBSHA_TEST_PATHS=accelerated "$dir/venv/bin/python" -m pytest "$repo/tests" -q -p no:cacheprovider \
+  -m "binding or free_threaded" -n 2 -rfE --durations=12 > "$dir/pytest.log" 2>&1 || status=$?
 if [ "$status" -ne 0 ]; then
   tail -n 150 "$dir/pytest.log"
   exit "$status"
 fi
 grep -E "test_free_threading" "$dir/pytest.log" || true
-tail -n 2 "$dir/pytest.log"
+# Where the time went (the slowest tests), then the closing line.
+grep -A 12 "slowest [0-9]* durations" "$dir/pytest.log" || true
+tail -n 1 "$dir/pytest.log"

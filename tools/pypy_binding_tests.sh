@@ -22,10 +22,12 @@ cd "$dir"  # not the checkout, whose libsha/ would shadow the installed package
 # The whole output to a log: its last lines here, or on a failure its last 150 (-rfE: what failed
 # and why, xdist's own errors too, such as workers that collected different tests).
 status=0
-"$dir/venv/bin/python" -m pytest "$repo/tests" -q -p no:cacheprovider -m binding -n 2 -rfE > "$dir/pytest.log" 2>&1 \
+LIBSHA_TEST_ROWS=active "$dir/venv/bin/python" -m pytest "$repo/tests" -q -p no:cacheprovider -m binding -n 2 -rfE --durations=12 > "$dir/pytest.log" 2>&1 \
   || status=$?
 if [ "$status" -ne 0 ]; then
   tail -n 150 "$dir/pytest.log"
   exit "$status"
 fi
-tail -n 2 "$dir/pytest.log"
+# Where the time went (the slowest tests), then the closing line.
+grep -A 12 "slowest [0-9]* durations" "$dir/pytest.log" || true
+tail -n 1 "$dir/pytest.log"

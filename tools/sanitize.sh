@@ -42,7 +42,7 @@ LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.s
 # the ctypes path calls, and the ctypes path's own Python runs in the suite before this. The tools, the
 # examples and the packaging tests call the same entry points again through the same binding.
 LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)" PYTHONPATH="$work/asan-site" \
-  LIBSHA_TEST_PATHS=accelerated "$python" -m pytest "$repo/tests" -q -p no:cacheprovider -n 2 --dist worksteal \
+  LIBSHA_TEST_ROWS=active LIBSHA_TEST_PATHS=accelerated "$python" -m pytest "$repo/tests" -q -p no:cacheprovider -n 2 --dist worksteal \
   -m "(core or binding) and not build and not emulated and not external and not slow and not tooling" | tail -2
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
