@@ -89,15 +89,15 @@ def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = No
         _arrow_into(pyarrow, column, flags, workers, start, out)
         return out
     if isinstance(column, pyarrow.ChunkedArray):
-        _offset_width(column.type)  # refuse a wrong type even with no chunks
-        # Every chunk's result type is checked before the first is hashed.
-        types = {_result_for(pyarrow, len(chunk), hex, arrow_type) for chunk in column.chunks}
+        _offset_width(column.type)  # refuse a wrong type even with no arrays in it
+        # Every array's result type is checked before the first is hashed.
+        types = {_result_for(pyarrow, len(array), hex, arrow_type) for array in column.chunks}
         if len(types) > 1:
             raise ValueError("hex digests of a chunked column over 2 GiB of text: pass "
-                             "arrow_type=pyarrow.large_string(), or hash its chunks one by one")
-        chunks = [arrow(chunk, flags, workers, hex, arrow_type, start) for chunk in column.chunks]
+                             "arrow_type=pyarrow.large_string(), or hash its arrays (column.chunks) one by one")
+        arrays = [arrow(array, flags, workers, hex, arrow_type, start) for array in column.chunks]
         default = pyarrow.string() if hex else pyarrow.binary(32)
-        return pyarrow.chunked_array(chunks, type=types.pop() if types else arrow_type or default)
+        return pyarrow.chunked_array(arrays, type=types.pop() if types else arrow_type or default)
     _offset_width(column.type)
     n = len(column)
     result = _result_for(pyarrow, n, hex, arrow_type)
@@ -106,7 +106,7 @@ def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = No
     # fresh 64 MB bytearray is mapped and faulted in page by page on each call.
     out = pyarrow.allocate_buffer(64 * n if hex else 32 * n)  # hex: made in the same call
     if n:
-        _chunk_call(out.address, column, flags | (HEX if hex else 0), workers, start)
+        _array_call(out.address, column, flags | (HEX if hex else 0), workers, start)
     if column.null_count == 0:
         validity = None
     elif column.offset != 0:  # the bitmap is shared with the parent: take a fresh one
@@ -119,33 +119,33 @@ def arrow(column: Any, flags: int, workers: int, hex: bool, arrow_type: Any = No
 
 
 def _arrow_into(pyarrow: Any, column: Any, flags: int, workers: int, start: Start | None, out: Any) -> None:
-    """An Array's or ChunkedArray's digests end to end in out: every chunk checked (type, no nulls,
-    no buffer shared with out) before the first is hashed."""
-    chunks = column.chunks if isinstance(column, pyarrow.ChunkedArray) else [column]
+    """An Array's or ChunkedArray's digests end to end in out: every array of it checked (type, no
+    nulls, no buffer shared with out) before the first is hashed."""
+    arrays = column.chunks if isinstance(column, pyarrow.ChunkedArray) else [column]
     _offset_width(column.type)
     if column.null_count:
         raise ValueError(f"the column has {column.null_count} nulls, and out= has no place to say so: "
                          "drop them first (pyarrow.compute.drop_null), or leave out= and get a column back")
     n = len(column)
     with writable_out(out, 32 * n, n) as target:
-        for chunk in chunks:
-            for buffer in chunk.buffers():
+        for array in arrays:
+            for buffer in array.buffers():
                 if buffer is not None:
                     target.refuse_overlap(buffer.address, buffer.size, "the column's buffers")
         done = 0
-        for chunk in chunks:
-            if len(chunk):
-                _chunk_call(target.address + 32 * done, chunk, flags, workers, start)
-            done += len(chunk)
+        for array in arrays:
+            if len(array):
+                _array_call(target.address + 32 * done, array, flags, workers, start)
+            done += len(array)
 
 
-def _chunk_call(out: int, chunk: Any, flags: int, workers: int, start: Start | None) -> None:
+def _array_call(out: int, array: Any, flags: int, workers: int, start: Start | None) -> None:
     """One Array's digests (or hex) to address out, read in place."""
-    width, buffers = _offset_width(chunk.type), chunk.buffers()
+    width, buffers = _offset_width(array.type), array.buffers()
     if width == _VIEWS:
-        _views_call(out, buffers[1], buffers[2:], chunk.offset, len(chunk), flags, workers, start)
+        _views_call(out, buffers[1], buffers[2:], array.offset, len(array), flags, workers, start)
     else:
-        _offsets_checked_call(out, buffers[1], buffers[2], width, chunk.offset, len(chunk), flags, workers, start)
+        _offsets_checked_call(out, buffers[1], buffers[2], width, array.offset, len(array), flags, workers, start)
 
 
 def _result_for(pyarrow: Any, n: int, hex: bool, arrow_type: Any) -> Any:

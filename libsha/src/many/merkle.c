@@ -1,19 +1,19 @@
 /* The Bitcoin Merkle root (Bitcoin Core's ComputeMerkleRoot), in bounded memory.
  *
- * The leaves go through in chunks of CHUNK: each chunk is reduced to its
+ * The leaves go through in slices of SLICE: each slice is reduced to its
  * subtree root in buffers on the stack, level by level, on the widest D64
- * kernel (each level's pairs are adjacent 64-byte blobs). Chunk boundaries
- * fall on multiples of CHUNK, so below the chunk's root every level of the
- * tree has the same parity at its right end inside a chunk as in the whole
- * tree, and the last chunk can duplicate its odd last node locally. Above the
- * chunks, their roots are combined as a binary counter over a stack of one
+ * kernel (each level's pairs are adjacent 64-byte blobs). Slice boundaries
+ * fall on multiples of SLICE, so below the slice's root every level of the
+ * tree has the same parity at its right end inside a slice as in the whole
+ * tree, and the last slice can duplicate its odd last node locally. Above the
+ * slices, their roots are combined as a binary counter over a stack of one
  * node per level, which also applies the odd-level rule at the right edge.
  *
- * A chunk is reduced in two steps, so that the few narrow levels at the top
+ * A slice is reduced in two steps, so that the few narrow levels at the top
  * of a subtree (8, 4, 2, 1 pairs: half-empty or one-lane kernels) come once
- * per CHUNK leaves, not once per buffer: each piece of PIECE leaves goes down
- * PIECE_LEVELS levels (128, 64, 32, 16 pairs: whole 16-lane calls), and the
- * pieces' nodes together go down the rest. */
+ * per SLICE leaves, not once per buffer: each run of RUN leaves goes down
+ * RUN_LEVELS levels (128, 64, 32, 16 pairs: whole 16-lane calls), and the
+ * runs' nodes together go down the rest. */
 #include <stdint.h>
 #include <string.h>
 
@@ -21,11 +21,11 @@
 #include "many/many.h"
 #include "sha256_impl.h"
 
-#define PIECE_LEVELS 4
-#define PIECE ((size_t)256) /* leaves: 8 KiB of scratch */
-#define CHUNK_LEVELS 12
-#define CHUNK ((size_t)1 << CHUNK_LEVELS)               /* leaves */
-#define CHUNK_NODES (CHUNK >> PIECE_LEVELS)             /* a chunk's nodes after the first step */
+#define RUN_LEVELS 4
+#define RUN ((size_t)256) /* leaves: 8 KiB of scratch */
+#define SLICE_LEVELS 12
+#define SLICE ((size_t)1 << SLICE_LEVELS)               /* leaves */
+#define SLICE_NODES (SLICE >> RUN_LEVELS)             /* a slice's nodes after the first step */
 #define MAX_LEVELS 64
 
 /* Whether two nodes are equal: inline, once per pair (memcmp's call cost
@@ -59,32 +59,32 @@ static size_t reduce(const struct libsha_impl *impl, unsigned char *buf, size_t 
     return count;
 }
 
-/* The root of `count` (1..CHUNK) leaves into root: to the top of the tree
- * when this chunk is all of it; else through all CHUNK_LEVELS levels, so that
- * a short last chunk (even a single leaf) duplicates its way up as it would
+/* The root of `count` (1..SLICE) leaves into root: to the top of the tree
+ * when this slice is all of it; else through all SLICE_LEVELS levels, so that
+ * a short last slice (even a single leaf) duplicates its way up as it would
  * in the whole tree. */
-static void reduce_chunk(const struct libsha_impl *impl, const unsigned char *leaves, size_t count, int whole_tree,
+static void reduce_slice(const struct libsha_impl *impl, const unsigned char *leaves, size_t count, int whole_tree,
                          unsigned char root[32], int *mutated)
 {
     /* +1 node each: room for the duplicate an odd level appends. */
-    unsigned char piece[(PIECE + 1) * 32], nodes[(CHUNK_NODES + 1) * 32];
+    unsigned char run[(RUN + 1) * 32], nodes[(SLICE_NODES + 1) * 32];
     size_t done, made = 0;
 
-    if (whole_tree && count <= ((size_t)1 << PIECE_LEVELS)) {
+    if (whole_tree && count <= ((size_t)1 << RUN_LEVELS)) {
         /* The tree is shorter than the first step: straight to its top. */
-        memcpy(piece, leaves, 32 * count);
-        reduce(impl, piece, count, 0, mutated);
-        memcpy(root, piece, 32);
+        memcpy(run, leaves, 32 * count);
+        reduce(impl, run, count, 0, mutated);
+        memcpy(root, run, 32);
         return;
     }
-    for (done = 0; done < count; done += PIECE) {
-        size_t k = count - done < PIECE ? count - done : PIECE;
-        memcpy(piece, leaves + 32 * done, 32 * k);
-        k = reduce(impl, piece, k, PIECE_LEVELS, mutated);
-        memcpy(nodes + 32 * made, piece, 32 * k);
+    for (done = 0; done < count; done += RUN) {
+        size_t k = count - done < RUN ? count - done : RUN;
+        memcpy(run, leaves + 32 * done, 32 * k);
+        k = reduce(impl, run, k, RUN_LEVELS, mutated);
+        memcpy(nodes + 32 * made, run, 32 * k);
         made += k;
     }
-    reduce(impl, nodes, made, whole_tree ? 0 : CHUNK_LEVELS - PIECE_LEVELS, mutated);
+    reduce(impl, nodes, made, whole_tree ? 0 : SLICE_LEVELS - RUN_LEVELS, mutated);
     memcpy(root, nodes, 32);
 }
 
@@ -102,7 +102,7 @@ int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], con
                       size_t n, int *mutated)
 {
     unsigned char stack[MAX_LEVELS][32], node[32];
-    uint64_t units = 0; /* chunk roots pushed so far: a binary counter over stack[] */
+    uint64_t units = 0; /* slice roots pushed so far: a binary counter over stack[] */
     int found = 0;
     size_t done, level;
 
@@ -117,9 +117,9 @@ int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], con
         return LIBSHA_OK;
     }
 
-    for (done = 0; done < n; done += CHUNK) {
-        size_t count = n - done < CHUNK ? n - done : CHUNK;
-        reduce_chunk(impl, leaves + 32 * done, count, n <= CHUNK, node, mutated != NULL ? &found : NULL);
+    for (done = 0; done < n; done += SLICE) {
+        size_t count = n - done < SLICE ? n - done : SLICE;
+        reduce_slice(impl, leaves + 32 * done, count, n <= SLICE, node, mutated != NULL ? &found : NULL);
         ++units;
         /* Carry: a pair at a level combines into the next one up. */
         for (level = 0; !(units & ((uint64_t)1 << level)); ++level) {
