@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+from _thread import allocate_lock
 
 from . import _native
 from ._errors import ConfigurationError
@@ -70,12 +71,16 @@ def binding(build: bool = False) -> str:
     return f"accelerated ({_ACCEL.BUILD})" if build else "accelerated"
 
 
+_BINDING = allocate_lock()  # free-threaded, two threads' first hashes bind one at a time
+
+
 def _ready() -> None:
     """The accelerator's first step while hashing is not allowed: the library loaded and allowed
     (lib() raises ConfigurationError otherwise), and its entry points bound to the accelerator."""
     library = _native.lib()
     addresses = tuple(ctypes.cast(getattr(library, name), ctypes.c_void_p).value for name in _ACCEL.ENTRY_POINTS)
-    _ACCEL.bind(addresses, library.libsha_sha256_ctx_size(), library.libsha_hmac_sha256_ctx_size())
+    with _BINDING:
+        _ACCEL.bind(addresses, library.libsha_sha256_ctx_size(), library.libsha_hmac_sha256_ctx_size())
 
 
 if _ACCEL is not None:
