@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ctypes
 import hmac as _hmac
-import operator
 
 from .. import _native
 from .._buffers import borrow, taken_and_wiped
@@ -14,8 +13,6 @@ from .._header import DIGEST_SIZE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from typing_extensions import Buffer
 
 MAX_LENGTH = 255 * DIGEST_SIZE

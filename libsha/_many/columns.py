@@ -12,7 +12,7 @@ import sys
 
 from .._buffers import writable_out
 from .._errors import NonContiguousError
-from .._errors import a_type, check
+from .._errors import a_type
 from .._header import HEX
 from .descriptor import offsets_batch, rows_batch, run_batch, views_batch
 from .lists import hash_list, hash_list_into
