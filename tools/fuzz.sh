@@ -26,19 +26,14 @@ fi
 version=$("$clang" -dumpversion | cut -d. -f1)
 llvm_tool() { command -v "$1-$version" || command -v "$1"; }
 
-build() {  # build DIR CFLAGS [LDFLAGS]
+build() {  # build DIR CFLAGS [LDFLAGS]: one clang build for both fuzzers, in DIR.build: the libFuzzer
+  # harnesses beside the library, and the Python package (that library and its accelerator) installed into DIR.
   # With the tests' portable 16-lane row, so the harness's implementation byte also reaches the
   # lane-generic body and the scheduler's 16-lane paths on CPUs without AVX-512.
-  CC="$clang" cmake -S "$repo" -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBSHA_BUILD_FUZZERS=ON \
-    -DLIBSHA_TEST_PORTABLE_LANES=ON \
-    -DCMAKE_C_FLAGS="$2" -DCMAKE_SHARED_LINKER_FLAGS="${3:-}" -DCMAKE_EXE_LINKER_FLAGS="${3:-}" >/dev/null
-  cmake --build "$1" >/dev/null
-}
-
-package() {  # package DIR CFLAGS [LDFLAGS]: the Python package, its library and its accelerator, built with clang and these flags into DIR
   CC="$clang" "$python" -m pip install -q --no-deps --target "$1" "$repo" -C build-dir="$1.build" -C install.strip=false \
+    -C cmake.build-type=RelWithDebInfo -C cmake.define.LIBSHA_BUILD_FUZZERS=ON -C cmake.define.LIBSHA_TEST_PORTABLE_LANES=ON \
     -C cmake.define.CMAKE_C_FLAGS="$2" -C cmake.define.CMAKE_SHARED_LINKER_FLAGS="${3:-}" \
-    -C cmake.define.CMAKE_MODULE_LINKER_FLAGS="${3:-}" >/dev/null
+    -C cmake.define.CMAKE_MODULE_LINKER_FLAGS="${3:-}" -C cmake.define.CMAKE_EXE_LINKER_FLAGS="${3:-}" >/dev/null
 }
 
 fresh_corpus() {  # fresh_corpus SEEDS DIR: fuzzing adds files, never to the checkout
@@ -50,11 +45,12 @@ summary() { grep -E "DONE|stat::number_of_executed_units|stat::average_exec_per_
 
 # The five libFuzzer harnesses, each for its own seconds, two at a time (one core each), in two lanes
 # of about equal length; each harness's summary printed in this order once both lanes are done.
-build "$work/fuzz" "-fsanitize=address,undefined -fno-sanitize-recover=all"
+# fuzzer-no-link on the accelerator too (the library has it from CMake): its C methods guide atheris.
+build "$work/fuzz" "-fsanitize=address,undefined -fno-sanitize-recover=all -fsanitize=fuzzer-no-link"
 harness() {  # harness NAME SECONDS SEEDS CORPUS: one harness's run, its status and summary to $work/NAME.*
   fresh_corpus "$repo/tests/fuzz/$3" "$work/$4"
   local status=0
-  "$work/fuzz/fuzz_$1" -max_total_time="$2" -timeout=10 -print_final_stats=1 "$work/$4" > "$work/$1.out" 2>&1 || status=$?
+  "$work/fuzz.build/fuzz_$1" -max_total_time="$2" -timeout=10 -print_final_stats=1 "$work/$4" > "$work/$1.out" 2>&1 || status=$?
   echo "$status" > "$work/$1.status"
 }
 rm -f "$work"/*.status
@@ -92,10 +88,9 @@ else
   "$clang" -shared -o "$work/asan_with_fuzzer.so" -Wl,--whole-archive "$work/asan-objects/asan.a" \
     "$runtime/libclang_rt.fuzzer_no_main-x86_64.a" -Wl,--no-whole-archive -lpthread -ldl -lm -lrt -lstdc++
   fresh_corpus "$repo/tests/fuzz/corpus_python" "$work/corpus-python"
-  # The package built the same way, so the accelerator's C methods guide the fuzzer and ASan checks them.
-  package "$work/fuzz-site" "-fsanitize=address,undefined -fno-sanitize-recover=all -fsanitize=fuzzer-no-link"
+  # The package of the harnesses' build, so the accelerator's C methods guide the fuzzer and ASan checks them.
   # From $work: in the checkout, its libsha/ would shadow the installed package.
-  (cd "$work" && LD_PRELOAD="$work/asan_with_fuzzer.so" PYTHONPATH="$work/fuzz-site" \
+  (cd "$work" && LD_PRELOAD="$work/asan_with_fuzzer.so" PYTHONPATH="$work/fuzz" \
     ASAN_OPTIONS=detect_leaks=0:quarantine_size_mb=16:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1 \
     "$python" "$repo/tests/fuzz/fuzz_python.py" -max_total_time="${ATHERIS_SECONDS:-45}" -timeout=10 \
     -print_final_stats=1 "$work/corpus-python" 2>&1 | summary; exit "${PIPESTATUS[0]}")
@@ -108,25 +103,24 @@ report() {  # report NAME [OBJECTS...]: per-file region and line coverage from $
   "$profdata" merge -o "$work/$1.profdata" "$work/$1"-*.profraw
   local name=$1
   shift
-  [ $# -gt 0 ] || set -- "$work/coverage/libsha.so"
+  [ $# -gt 0 ] || set -- "$work/coverage.build/libsha.so"
   "$cov" report "$@" -instr-profile="$work/$name.profdata" \
     | awk -v repo="$repo/" 'BEGIN { printf "  %-28s %8s %8s\n", "file (with code)", "regions", "lines" }
         /^(TOTAL|[^ ]*\.[ch] )/ && $2 != "0" { sub(repo, ""); printf "  %-28s %8s %8s\n", $1, $4, $10 }'
 }
 rm -f "$work"/c-*.profraw "$work"/python-*.profraw
-LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_sha256" -runs=0 "$work/corpus-c" >/dev/null 2>&1
-LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_streams" -runs=0 "$work/corpus-streams" >/dev/null 2>&1
-LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_state" -runs=0 "$work/corpus-state" >/dev/null 2>&1
-LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_kdf" -runs=0 "$work/corpus-kdf" >/dev/null 2>&1
-LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage/fuzz_trees" -runs=0 "$work/corpus-trees" >/dev/null 2>&1
+LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage.build/fuzz_sha256" -runs=0 "$work/corpus-c" >/dev/null 2>&1
+LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage.build/fuzz_streams" -runs=0 "$work/corpus-streams" >/dev/null 2>&1
+LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage.build/fuzz_state" -runs=0 "$work/corpus-state" >/dev/null 2>&1
+LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage.build/fuzz_kdf" -runs=0 "$work/corpus-kdf" >/dev/null 2>&1
+LLVM_PROFILE_FILE="$work/c-%p.profraw" "$work/coverage.build/fuzz_trees" -runs=0 "$work/corpus-trees" >/dev/null 2>&1
 echo "libFuzzer corpora ($(ls "$work/corpus-c" | wc -l) + $(ls "$work/corpus-streams" | wc -l) streams + $(ls "$work/corpus-state" | wc -l) states + $(ls "$work/corpus-kdf" | wc -l) kdf + $(ls "$work/corpus-trees" | wc -l) trees inputs):"
 report c
 if [ -d "$work/corpus-python" ]; then
-  package "$work/coverage-site" "-fprofile-instr-generate -fcoverage-mapping" "-fprofile-instr-generate"
   # The preload again: the harness's own libFuzzer hooks need it.
-  (cd "$work" && LLVM_PROFILE_FILE="$work/python-%p.profraw" PYTHONPATH="$work/coverage-site" \
+  (cd "$work" && LLVM_PROFILE_FILE="$work/python-%p.profraw" PYTHONPATH="$work/coverage" \
     LD_PRELOAD="$work/asan_with_fuzzer.so" ASAN_OPTIONS=detect_leaks=0 \
     "$python" "$repo/tests/fuzz/fuzz_python.py" -runs=0 "$work/corpus-python" >/dev/null 2>&1)
   echo "atheris corpus ($(ls "$work/corpus-python" | wc -l) inputs), the package's library and accelerator:"
-  report python "$work/coverage-site/libsha/libsha.so" -object "$(ls "$work"/coverage-site/libsha/_accel*.so | head -n 1)"
+  report python "$work/coverage/libsha/libsha.so" -object "$(ls "$work"/coverage/libsha/_accel*.so | head -n 1)"
 fi
