@@ -13,6 +13,7 @@ import sys
 import pytest
 
 import libsha.cli
+from support.builds import locked, session_folder
 from support.snippets import ROOT, c_program, pages, snippets
 
 ALL = [s for page in pages() for s in snippets(page)]
@@ -69,21 +70,48 @@ def test_doctest_block(snippet, tmp_path):
     assert result.returncode == 0, f"{snippet.name}\n{result.stdout}{result.stderr}"
 
 
+# The C user's build (the README's C quick start, the C API page's blocks): the blocks that make it share
+# one copy of the checkout, one at a time, so the first of them builds and installs from nothing and the
+# others find its build folder done (cmake configures again, builds nothing), each with a HOME of its own.
+C_BUILD = "cmake -S . -B build"
+
+
+def fresh_copy(copy):
+    shutil.copytree(ROOT, copy, ignore=lambda folder, names: [n for n in names if n in SKIPPED_DIRS or n.endswith(".egg-info")])
+
+
 @pytest.fixture
-def checkout_copy(tmp_path):
+def checkout_copy(request, tmp_path, tmp_path_factory):
+    """(the checkout's copy the block runs in, its HOME)"""
     if not (ROOT / "CMakeLists.txt").exists():
         pytest.skip("the shell blocks run in a copy of the source checkout")
-    copy = tmp_path / "checkout"
-    shutil.copytree(ROOT, copy, ignore=lambda folder, names: [n for n in names if n in SKIPPED_DIRS or n.endswith(".egg-info")])
     (tmp_path / "home").mkdir()
-    return copy
+    snippet = request.node.callspec.params["snippet"]
+    if C_BUILD not in snippet.given + snippet.code:
+        fresh_copy(tmp_path / "checkout")
+        yield tmp_path / "checkout", tmp_path / "home"
+        return
+    folder = session_folder(tmp_path_factory) / "snippets-c-build"
+    folder.mkdir(exist_ok=True)
+    with locked(folder / "lock"):
+        copy = folder / "checkout"
+        if not copy.exists():
+            fresh_copy(copy)
+        before = set(os.listdir(copy))
+        try:
+            yield copy, tmp_path / "home"
+        finally:  # what the block made beside its build folder (a.out, the script) goes: the next starts clean
+            for name in set(os.listdir(copy)) - before - {"build"}:
+                path = copy / name
+                shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
 
 
 @pytest.mark.parametrize("snippet", params("sh"))
 def test_shell_block(snippet, checkout_copy):
-    script = checkout_copy / "snippet.sh"
+    copy, home = checkout_copy
+    script = copy / "snippet.sh"
     script.write_text("set -euo pipefail\n" + snippet.given + snippet.code)
-    result = run(["bash", str(script)], checkout_copy, clean_env(checkout_copy.parent / "home"))
+    result = run(["bash", str(script)], copy, clean_env(home))
     if result.returncode == SKIP:  # the block's given found a tool or library absent: its last line says which
         pytest.skip(f"{snippet.name}: {result.stdout.strip().splitlines()[-1]}")
     assert result.returncode == 0, f"{snippet.name}\n{result.stdout[-3000:]}{result.stderr[-3000:]}"
