@@ -24,16 +24,17 @@ build() {  # build DIR FLAGS
 echo "== ASan + UBSan"
 # (The AVX-512 rows run here where the CPU has them; tools/fuzz.sh's ASan+UBSan build carries the
 # tests' portable 16-lane row for the CPUs that do not.)
-build "$work/asan" "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+# One ASan+UBSan build (pip's, Release, with -g for the reports' lines) serves both runs: the package,
+# its library and its accelerator (libsha._accel), installed apart to be put first on the path, so the
+# binding's C methods are checked too; and the C tests, built in the same folder beside that library.
+sanitized="-g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+"$python" -m pip install -q --no-deps --target "$work/asan-site" "$repo" -C build-dir="$work/asan" \
+  -C install.strip=false -C cmake.define.CMAKE_C_FLAGS="$sanitized" \
+  -C cmake.define.LIBSHA_WARNINGS_AS_ERRORS=ON -C cmake.define.LIBSHA_BUILD_TESTS=ON
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir "$work/asan" --output-on-failure -j "$CMAKE_BUILD_PARALLEL_LEVEL" | tail -3
 # Python itself is not instrumented: preload the runtimes; CPython's allocations are not leaks to report.
 # From $work: in the checkout, its libsha/ would shadow the installed package.
-# The package itself built with the sanitizers, its library and its accelerator (libsha._accel)
-# both, installed apart and put first on the path: the binding's C methods are checked too.
-sanitized="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-"$python" -m pip install -q --no-deps --target "$work/asan-site" "$repo" -C build-dir="$work/asan-package" \
-  -C cmake.define.CMAKE_C_FLAGS="$sanitized" -C cmake.define.LIBSHA_WARNINGS_AS_ERRORS=ON
 cd "$work"
 LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)" PYTHONPATH="$work/asan-site" \
   "$python" -c "import libsha; print('== pytest on', libsha.__file__, 'binding:', libsha.dispatch.binding())"
