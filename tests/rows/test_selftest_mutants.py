@@ -107,20 +107,6 @@ def copied_sources(folder):
     return tree
 
 
-def keep_and_put_back_originals(build, mutated, originals):
-    """After a mutant's build: every object that does not include the mutated file was compiled from the
-    original sources, and is kept; those that do get their kept original back, written after the source
-    was restored, so the next mutant's build finds them up to date instead of compiling them again."""
-    for depfile in build.rglob("*.o.d"):
-        obj = depfile.with_suffix("")
-        if not obj.exists():
-            continue
-        if str(mutated) not in depfile.read_text():
-            originals.setdefault(obj, obj.read_bytes())
-        elif obj in originals:
-            obj.write_bytes(originals[obj])
-
-
 @contextlib.contextmanager
 def mutant_library(tmp_path_factory, name, options, source, text, mutant):
     """The library built with one mutation, in a tree shared by every mutant of its kind that this
@@ -129,28 +115,19 @@ def mutant_library(tmp_path_factory, name, options, source, text, mutant):
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     folder = session_folder(tmp_path_factory) / f"mutants-{name}-{worker}"
     folder.mkdir(exist_ok=True)
-    originals = ORIGINAL_OBJECTS.setdefault(folder, {})
     with locked(folder / "lock"):
         tree, build = copied_sources(folder), folder / "build"
         path = tree / source
         original = path.read_text()
         assert original.count(text) == 1, f"the mutation site moved in {source}: update the mutants"
-        built = False
         try:
             path.write_text(original.replace(text, mutant))
             if not (build / "CMakeCache.txt").exists():
                 run(["cmake", "-S", tree, "-B", build, *options])
             run(["cmake", "--build", build, "--target", "sha", "-j2"])
-            built = True
         finally:
             path.write_text(original)
-            if built:  # (after a failed build, an object may be a former mutant's)
-                keep_and_put_back_originals(build, path, originals)
         yield tree, build
-
-
-# Per tree (each worker's own): the objects compiled from the original sources, by path.
-ORIGINAL_OBJECTS: dict = {}
 
 
 CHECK = """
