@@ -256,8 +256,12 @@ void MULTIWAY_CHAINS(struct libsha_chain *const chains[], uint64_t count)
     CHAIN_WORDS(chains, offsetof(struct libsha_chain, u), u, 0);
     CHAIN_WORDS(chains, offsetof(struct libsha_chain, t), t, 0);
     for (; count > 0; --count) {
-        CHAIN_BLOCK(inner, u);
-        CHAIN_BLOCK(outer, u);
+        int half;
+        /* Inner then outer hash: one copy of the rounds (a loop too large for the compilers to unroll). */
+        for (half = 0; half < 2; ++half) {
+            const VEC *s = half == 0 ? inner : outer;
+            CHAIN_BLOCK(s, u);
+        }
         for (i = 0; i < 8; ++i)
             t[i] = OP_XOR(t[i], u[i]);
     }
@@ -304,18 +308,18 @@ static LIBSHA_ALWAYS_INLINE void TAIL_WORDS(const struct libsha_tail tails[], VE
 }
 
 /* The digests out: with LIBSHA_DOUBLE after the outer hash; after an HMAC's, from its outer
- * state (outer, when not NULL). */
-#define FINISH_FROM(out, flags, outer)                       \
-    do {                                                     \
-        if ((outer) != NULL) {                               \
-            OUTER_HASH_FROM(outer, 64);                      \
-        } else if ((flags) & LIBSHA_DOUBLE) {                \
-            OUTER_HASH();                                    \
-        }                                                    \
-        {                                                    \
-            const VEC digest_[8] = {a, b, c, d, e, f, g, h}; \
-            STORE_DIGESTS(out, digest_);                     \
-        }                                                    \
+ * state (outer, when not NULL). One outer hash for both: each copy of the rounds is compile time
+ * in every build, and the state is broadcast from memory either way. */
+#define FINISH_FROM(out, flags, outer)                                           \
+    do {                                                                         \
+        if ((outer) != NULL || ((flags) & LIBSHA_DOUBLE)) {                      \
+            const uint32_t *from_ = (outer) != NULL ? (outer) : LIBSHA_H0;       \
+            OUTER_HASH_FROM(from_, (outer) != NULL ? 64 : 0);                    \
+        }                                                                        \
+        {                                                                        \
+            const VEC digest_[8] = {a, b, c, d, e, f, g, h};                     \
+            STORE_DIGESTS(out, digest_);                                         \
+        }                                                                        \
     } while (0)
 
 /* The last block of LANES messages, each tail (< 56 bytes) padded here, and
@@ -362,19 +366,18 @@ static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], 
         SAVE_STATE();
         RING_ROUNDS64_KNOWN(kw);
         ADD_SAVED();
-        FINISH_FROM(out, flags, outer);
-        return;
+    } else {
+        for (lane = 0; lane < LANES; ++lane) {
+            tails[lane].rest = p[lane];
+            tails[lane].len = len % 64;
+            tails[lane].before = len - len % 64;
+            tails[lane].bits = bits;
+            tails[lane].kw = NULL;
+            tails[lane].outer = NULL;
+        }
+        TAIL_WORDS(tails, w);
+        COMPRESS_RING();
     }
-    for (lane = 0; lane < LANES; ++lane) {
-        tails[lane].rest = p[lane];
-        tails[lane].len = len % 64;
-        tails[lane].before = len - len % 64;
-        tails[lane].bits = bits;
-        tails[lane].kw = NULL;
-        tails[lane].outer = NULL;
-    }
-    TAIL_WORDS(tails, w);
-    COMPRESS_RING();
     FINISH_FROM(out, flags, outer);
 }
 
