@@ -64,19 +64,27 @@ def _ctypes_digests(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int,
     and handed to the batch call; the digests as a list, or into out."""
     flags |= HEX if hex else 0
     width = 64 if hex else 32
+    n = _count(msgs, out, width)
     if out is not None:
         _overlaps_refused(msgs, out)
-    if workers == 1 or len(msgs) <= SLICE:
+    if workers == 1 or n <= SLICE:
         digests: list[Any] = []
         done = 0
-        for sliced in _slices(msgs):
+        for sliced in _slices(msgs, n):
             if out is not None:
                 _hash_slice_at(out.address + width * done, *sliced, flags, start)
             else:
                 digests.extend(_unpack_any(_hash_slice(*sliced, flags, start), sliced[2], hex))
             done += sliced[2]
         return None if out is not None else digests
-    return _python_parts(msgs, flags, workers, hex, start, out)
+    return _python_parts(msgs, n, flags, workers, hex, start, out)
+
+
+def _count(msgs: list[Any] | tuple[Any, ...], out: writable_out | None, width: int) -> int:
+    """How many messages are hashed: as many as out= was sized for (a list another thread shortens
+    before they are read is refused against that count, never leaves out= part unwritten), else
+    the list's length now."""
+    return out.nbytes // width if out is not None else len(msgs)
 
 
 def _accelerated_digests(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: bool,
@@ -85,16 +93,17 @@ def _accelerated_digests(msgs: list[Any] | tuple[Any, ...], flags: int, workers:
     threads where asked); a list holding other items goes the ctypes path's way."""
     flags |= HEX if hex else 0
     kind, address = (0, 0) if start is None else start.accel_arguments()
+    n = _count(msgs, out, 64 if hex else 32)
     # A caller's buffer is written only when no item can send the list to the Python path midway.
     if out is None or _all_bytes(msgs):
-        if workers == 1 or len(msgs) <= SLICE:
-            made: list[Any] | None = _hash_bytes_list(msgs, flags, kind, address, SLICE, out.address if out else 0)
+        if workers == 1 or n <= SLICE:
+            made: list[Any] | None = _hash_bytes_list(msgs, flags, kind, address, SLICE, out.address if out else 0, 0, n)
             if made is not NotImplemented:  # (it takes lists of bytes objects only)
                 return made
             if out is not None:  # (all bytes a moment before: it lost items meanwhile)
                 raise RuntimeError(_CHANGED_SIZE)
         else:
-            parts = _accel_parts(msgs, flags, workers, kind, address, out, 64 if hex else 32)
+            parts = _accel_parts(msgs, n, flags, workers, kind, address, out, 64 if hex else 32)
             if parts is not None:
                 if out is not None:
                     return None
@@ -105,14 +114,13 @@ def _accelerated_digests(msgs: list[Any] | tuple[Any, ...], flags: int, workers:
     return _ctypes_digests(msgs, flags, workers, hex, start, out)
 
 
-def _accel_parts(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, kind: int, address: int,
+def _accel_parts(msgs: list[Any] | tuple[Any, ...], n: int, flags: int, workers: int, kind: int, address: int,
                  out: writable_out | None, width: int) -> list[tuple[int, list[Any]]] | None:
     """The accelerator's hash_bytes_list on parts of the list over up to `workers` threads: each part's
     digests into its place in out, or as (first, its list of digests), each part's objects made by its
     own thread while the others hash (no list shared between threads: free-threaded, each write to
     one would take its lock). None where an item is not exact bytes (only without out, which
-    all_bytes checked first): the Python path takes the list."""
-    n = len(msgs)
+    all_bytes checked first): the Python path takes the list. n: _count's."""
     # The parts are split by an estimate of each message's bytes: a sample's mean length (summing
     # every length would cost a tenth of hashing short messages).
     sample = msgs[:: max(1, n // 64)]
@@ -138,8 +146,8 @@ def _accel_parts(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, ki
     return None if refused else parts
 
 
-def _python_parts(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, hex: bool, start: Start | None,
-                  out: writable_out | None) -> list[Any] | None:
+def _python_parts(msgs: list[Any] | tuple[Any, ...], n: int, flags: int, workers: int, hex: bool,
+                  start: Start | None, out: writable_out | None) -> list[Any] | None:
     """The Python path's slices over worker threads: the calling thread checks and measures the next
     slices while the workers join and hash them (mostly without the GIL); a window of 2 slices per
     worker bounds the copies."""
@@ -151,7 +159,7 @@ def _python_parts(msgs: list[Any] | tuple[Any, ...], flags: int, workers: int, h
     done = 0
     with ThreadPoolExecutor(max_workers=workers) as pool:
         window: deque[Any] = deque()
-        for sliced in _slices(msgs):
+        for sliced in _slices(msgs, n):
             if len(window) >= 2 * workers:
                 future, count = window.popleft()
                 result = future.result()
@@ -185,34 +193,36 @@ def _unpack_any(out: ctypes.Array[ctypes.c_char], count: int, hex: bool) -> Iter
 def hash_list_joined(msgs: list[Any] | tuple[Any, ...], start: Start | None) -> ctypes.Array[ctypes.c_char]:
     """The digests of a list or tuple of bytes-like messages end to end in one buffer, 32 bytes
     each: no bytes object a digest (a Merkle tree's leaves, read by the next call in place)."""
-    out = ctypes.create_string_buffer(32 * len(msgs))
-    _joined_into(ctypes.addressof(out), msgs, start)
+    n = len(msgs)
+    out = ctypes.create_string_buffer(32 * n)
+    _joined_into(ctypes.addressof(out), msgs, n, start)  # (n: a list shortened meanwhile is refused)
     return out
 
 
-def _ctypes_joined_into(address: int, msgs: list[Any] | tuple[Any, ...], start: Start | None) -> None:
+def _ctypes_joined_into(address: int, msgs: list[Any] | tuple[Any, ...], n: int, start: Start | None) -> None:
     """The ctypes path's hash_list_joined: slice by slice to address."""
     done = 0
-    for part, offsets, count in _slices(msgs):
+    for part, offsets, count in _slices(msgs, n):
         _hash_slice_at(address + 32 * done, part, offsets, count, 0, start)
         done += count
 
 
-def _accelerated_joined_into(address: int, msgs: list[Any] | tuple[Any, ...], start: Start | None) -> None:
+def _accelerated_joined_into(address: int, msgs: list[Any] | tuple[Any, ...], n: int, start: Start | None) -> None:
     """The accelerated path's: the accelerator reads a list of bytes in place; other items go the
     ctypes path's way."""
     kind, context = (0, 0) if start is None else start.accel_arguments()
-    if _hash_bytes_list(msgs, 0, kind, context, SLICE, address) is NotImplemented:
-        _ctypes_joined_into(address, msgs, start)
+    if _hash_bytes_list(msgs, 0, kind, context, SLICE, address, 0, n) is NotImplemented:
+        _ctypes_joined_into(address, msgs, n, start)
 
 
-def _slices(msgs: list[Any] | tuple[Any, ...]) -> Iterable[tuple[list[Any] | tuple[Any, ...], array[int], int]]:
-    """(messages, their n + 1 offsets end to end, n) for each slice.
+def _slices(msgs: list[Any] | tuple[Any, ...], n: int) -> Iterable[tuple[list[Any] | tuple[Any, ...], array[int], int]]:
+    """(messages, their count + 1 offsets end to end, count) for each slice of the first n messages
+    (a list of another length is refused: it changed size since n was taken).
 
     Each slice is taken and checked under the GIL, so a list another
     thread changes meanwhile never hands C an unchecked object.
     """
-    first, n = 0, len(msgs)
+    first = 0
     while first < n:
         if len(msgs) != n:
             raise RuntimeError(_CHANGED_SIZE)
