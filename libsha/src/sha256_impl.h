@@ -52,6 +52,22 @@ struct libsha_tail {
     const uint32_t *outer;
 };
 
+/* The tails of `lanes` whole messages of len bytes each, their full blocks read up to p[lane]: each
+ * lane's rest, its length, and `bits`, the length in bits of what is hashed (any start's included). */
+static inline void libsha_same_length_tails(struct libsha_tail tails[], const unsigned char *const p[], int lanes,
+                                            size_t len, uint64_t bits)
+{
+    int lane;
+    for (lane = 0; lane < lanes; ++lane) {
+        tails[lane].rest = p[lane];
+        tails[lane].len = len % 64;
+        tails[lane].before = len - len % 64;
+        tails[lane].bits = bits;
+        tails[lane].kw = NULL;
+        tails[lane].outer = NULL;
+    }
+}
+
 /* Optional: finishes W lanes whose full blocks are done, each tail padded in
  * registers (tails[i].len < 56: one block), and with LIBSHA_DOUBLE the outer
  * hash too (from tails[0].outer where it is not NULL: an HMAC's); lane i's

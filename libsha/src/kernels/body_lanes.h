@@ -367,14 +367,7 @@ static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], 
         RING_ROUNDS64_KNOWN(kw);
         ADD_SAVED();
     } else {
-        for (lane = 0; lane < LANES; ++lane) {
-            tails[lane].rest = p[lane];
-            tails[lane].len = len % 64;
-            tails[lane].before = len - len % 64;
-            tails[lane].bits = bits;
-            tails[lane].kw = NULL;
-            tails[lane].outer = NULL;
-        }
+        libsha_same_length_tails(tails, p, LANES, len, bits);
         TAIL_WORDS(tails, w);
         COMPRESS_RING();
     }

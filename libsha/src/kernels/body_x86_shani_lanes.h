@@ -126,12 +126,7 @@ static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], 
             kw = LIBSHA_PAD64_KW;
         LANES_BLOCK(LANES_COMPRESS_KW(kw))
     } else {
-        for (lane = 0; lane < LANES; ++lane) {
-            tails[lane].rest = p[lane];
-            tails[lane].len = len % 64;
-            tails[lane].before = len - len % 64;
-            tails[lane].bits = bits;
-        }
+        libsha_same_length_tails(tails, p, LANES, len, bits);
         EACH(TAIL_LANE, tails)
         EACH(SWAP_BLOCK_LANE, _)
         LANES_BLOCK(LANES_COMPRESS())
