@@ -93,7 +93,8 @@ def _accelerated_digests(msgs: list[Any] | tuple[Any, ...], flags: int, workers:
     threads where asked); a list holding other items goes the ctypes path's way."""
     flags |= HEX if hex else 0
     kind, address = (0, 0) if start is None else start.accel_arguments()
-    n = _count(msgs, out, 64 if hex else 32)
+    width = 64 if hex else 32
+    n = _count(msgs, out, width)
     # A caller's buffer is written only when no item can send the list to the Python path midway.
     if out is None or _all_bytes(msgs):
         if workers == 1 or n <= SLICE:
@@ -103,7 +104,7 @@ def _accelerated_digests(msgs: list[Any] | tuple[Any, ...], flags: int, workers:
             if out is not None:  # (all bytes a moment before: it lost items meanwhile)
                 raise RuntimeError(_CHANGED_SIZE)
         else:
-            parts = _accel_parts(msgs, n, flags, workers, kind, address, out, 64 if hex else 32)
+            parts = _accel_parts(msgs, n, flags, workers, kind, address, out, width)
             if parts is not None:
                 if out is not None:
                     return None
