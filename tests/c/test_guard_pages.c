@@ -17,6 +17,12 @@
  * digest is also checked. Each kernel once (kernel_sets.h): a row's one-stream paths where its
  * one-way kernel is new, its many-message paths where its lane kernels are. With a name as
  * argument, only that implementation, all of it.
+ *   test_guard_pages [NAME] [--lane-positions] [--skip NAME]
+ * --lane-positions: only the offsets that put the guarded message in each lane position once
+ * (0..MESSAGES-1), which also reach every alignment of a scalar: for ASan+UBSan, whose own checks
+ * (the library's stack and globals, alignment) need no more, beside the plain build's full sweep.
+ * --skip NAME: not that row; under an emulator, 'standard' (the portable C, swept by every native
+ * build) leaves the sweep to the target's own kernels.
  */
 #include <stdio.h>
 #include <string.h>
@@ -232,10 +238,23 @@ int main(int argc, char **argv)
     size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (MAX_LEN + OFFSETS + page - 1) / page;
     unsigned char *in = guarded(pages, page), *out = guarded(pages, page);
     unsigned char *in_end = in + pages * page, *out_end = out + pages * page;
-    size_t i, len, offset, widest;
-    const char *name;
-    int runnable, one_way_new, lanes_new;
+    size_t i, len, offset, widest, offsets = OFFSETS;
+    const char *name, *only = NULL, *skip = NULL;
+    int runnable, one_way_new, lanes_new, a;
     static struct kernel_sets seen;
+
+    for (a = 1; a < argc; ++a) {
+        if (strcmp(argv[a], "--lane-positions") == 0) {
+            offsets = MESSAGES;
+        } else if (strcmp(argv[a], "--skip") == 0 && a + 1 < argc) {
+            skip = argv[++a];
+        } else if (argv[a][0] != '-' && only == NULL) {
+            only = argv[a];
+        } else {
+            printf("usage: %s [NAME] [--lane-positions] [--skip NAME]\n", argv[0]);
+            return 2;
+        }
+    }
 
     if (in == NULL || out == NULL) {
         printf("cannot map guard pages\n");
@@ -258,7 +277,7 @@ int main(int argc, char **argv)
 
     for (i = 0; (name = libsha_implementation_at(i, &runnable)) != NULL; ++i) {
         long before = passed;
-        if (!runnable || (argc > 1 && strcmp(name, argv[1]) != 0))
+        if (!runnable || (only != NULL && strcmp(name, only) != 0) || (skip != NULL && strcmp(name, skip) == 0))
             continue;
         if (libsha_select(name) != LIBSHA_OK) {
             check(0, name, "select (its self-test)", 0, 0);
@@ -266,24 +285,24 @@ int main(int argc, char **argv)
         }
         new_kernels(&seen, name, &one_way_new, &lanes_new, &widest);
         for (len = 0; len <= MAX_LEN; ++len) {
-            for (offset = 0; offset < OFFSETS; ++offset) {
+            for (offset = 0; offset < offsets; ++offset) {
                 unsigned char *at[2] = {in + offset, in_end - offset - len}; /* after the lower guard, before the upper */
                 size_t k;
                 for (k = 0; k < 2; ++k) {
                     memcpy(at[k], pattern, len);
-                    if (one_way_new || argc > 1)
+                    if (one_way_new || only != NULL)
                         one_stream_placement(name, at[k], len, offset, out_end);
-                    if (lanes_new || argc > 1)
+                    if (lanes_new || only != NULL)
                         lanes_placement(name, at[k], len, offset, out_end);
                 }
             }
         }
-        printf("%s: %ld cases passed%s%s\n", name, passed - before, one_way_new || argc > 1 ? ", one-stream paths" : "",
-               lanes_new || argc > 1 ? ", many-message paths" : "");
+        printf("%s: %ld cases passed%s%s\n", name, passed - before, one_way_new || only != NULL ? ", one-stream paths" : "",
+               lanes_new || only != NULL ? ", many-message paths" : "");
     }
     printf("%ld passed, %ld failed\n", passed, failed);
-    if (argc > 1 && passed == 0) {
-        printf("no runnable implementation named %s\n", argv[1]);
+    if (only != NULL && passed == 0) {
+        printf("no runnable implementation named %s\n", only);
         return 1;
     }
     return failed != 0;

@@ -42,7 +42,7 @@ def build_and_ctest(tmp_path, toolchain, env=None):
     under_wine = "WINEPREFIX" in env
     if under_wine:
         boot_wine_prefix(env)
-    # An emulated test's limit: guard_pages takes 3.5 minutes under qemu-aarch64 on an idle core,
+    # An emulated test's limit: guard_pages (the ARM kernels') takes 2 minutes under qemu-aarch64 on an idle core,
     # and CI shares its two cores with the suite's other workers and the cross builds.
     result = subprocess.run(["ctest", "--test-dir", str(build), "-V", "-j1" if under_wine else "-j2", "--timeout", "900"],
                             capture_output=True, text=True, env=env)
