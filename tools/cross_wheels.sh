@@ -52,14 +52,15 @@ for target in "x86_64-freebsd freebsd_14_0_amd64" "aarch64-freebsd freebsd_14_0_
 done
 
 # The win_amd64 wheel's DLL, not a fresh build's, under the C tests: the tests are built with the
-# same toolchain, then the wheel's libsha.dll replaces the one beside them.
+# same toolchain, then the wheel's libsha.dll replaces the one beside them. Configured as the suite's
+# Windows tree (tests/packaging/test_cross.py), so ccache compiles the two once.
 wine=$(command -v wine || command -v wine64 || ls /usr/lib/wine/wine64 2>/dev/null || true)
 amd64_wheel=$(ls "$work"/wheels/*-win_amd64.whl 2>/dev/null || true)
 if [ -z "$wine" ] || [ -z "$amd64_wheel" ]; then
   echo "cross_wheels: the win_amd64 wheel's DLL not run: needs wine64 and mingw-w64 (.ci/run installs them)" >&2
 else
   cmake -S "$repo" -B "$work/win-tests" -DCMAKE_TOOLCHAIN_FILE="$repo/cmake/toolchains/x86_64-w64-mingw32.cmake" \
-    -DLIBSHA_BUILD_TESTS=ON >/dev/null
+    -DLIBSHA_BUILD_TESTS=ON -DLIBSHA_WARNINGS_AS_ERRORS=ON >/dev/null
   cmake --build "$work/win-tests" --target test_libsha >/dev/null
   "$work/tools/bin/python" -m zipfile -e "$amd64_wheel" "$work/win-wheel"
   cp "$work/win-wheel/libsha/libsha.dll" "$work/win-tests/libsha.dll"
