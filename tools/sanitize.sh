@@ -15,10 +15,12 @@ mkdir -p "$work"
 # Every build below on every core.
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc 2>/dev/null || echo 2)}
 
-build() {  # build DIR FLAGS
-  cmake -S "$repo" -B "$1" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBSHA_BUILD_TESTS=ON -DLIBSHA_WARNINGS_AS_ERRORS=ON \
-    -DCMAKE_C_FLAGS="$2" >/dev/null
-  cmake --build "$1" >/dev/null
+build() {  # build DIR FLAGS TARGET...: the library and the C tests a step runs, no others
+  local dir=$1 flags=$2
+  shift 2
+  cmake -S "$repo" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLIBSHA_BUILD_TESTS=ON -DLIBSHA_WARNINGS_AS_ERRORS=ON \
+    -DCMAKE_C_FLAGS="$flags" >/dev/null
+  cmake --build "$dir" --target sha "$@" >/dev/null
 }
 
 echo "== ASan + UBSan"
@@ -55,7 +57,7 @@ LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.s
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 echo "== TSan"
-build "$work/tsan" "-fsanitize=thread"
+build "$work/tsan" "-fsanitize=thread" test_threads
 TSAN_OPTIONS=halt_on_error=1 "$work/tsan/test_threads" 1000
 # Python is not instrumented; its locks are seen through the runtime's interceptors, libsha's accesses directly.
 (cd "$work" && TSAN_OPTIONS=halt_on_error=1 LD_PRELOAD="$(gcc -print-file-name=libtsan.so)" \
@@ -63,24 +65,23 @@ TSAN_OPTIONS=halt_on_error=1 "$work/tsan/test_threads" 1000
 
 echo "== valgrind memcheck"
 if command -v valgrind >/dev/null 2>&1; then
-  build "$work/plain" ""
+  # The pure decision tests and the saved states too; not the thread stress (valgrind serialises threads: minutes).
+  others="test_kdf test_x86_decide test_arm_sysctl test_states"
+  build "$work/plain" "" test_libsha $others
   # test_libsha (the longest) on one core, the others in turn on the other; each one's last lines
   # printed in this order, and any failure fails the step.
   (status=0; valgrind --error-exitcode=1 --quiet "$work/plain/test_libsha" "$repo/reference/vectors" \
      > "$work/valgrind-libsha.log" 2>&1 || status=$?; echo "$status" > "$work/valgrind-libsha.status") &
-  others=0
+  failed=0
   rm -f "$work/valgrind-others.log" && touch "$work/valgrind-others.log"
-  # The pure decision tests and the saved states too; not the thread stress (valgrind serialises threads: minutes).
-  for t in test_kdf test_x86_decide test_arm_sysctl test_states; do
-    if [ -x "$work/plain/$t" ]; then
-      valgrind --error-exitcode=1 --quiet "$work/plain/$t" "$repo/reference/vectors" > "$work/valgrind-$t.log" 2>&1 || others=1
-      tail -1 "$work/valgrind-$t.log" >> "$work/valgrind-others.log"
-    fi
+  for t in $others; do
+    valgrind --error-exitcode=1 --quiet "$work/plain/$t" "$repo/reference/vectors" > "$work/valgrind-$t.log" 2>&1 || failed=1
+    tail -1 "$work/valgrind-$t.log" >> "$work/valgrind-others.log"
   done
   wait
   tail -6 "$work/valgrind-libsha.log"
   cat "$work/valgrind-others.log"
-  [ "$(cat "$work/valgrind-libsha.status")" = 0 ] && [ "$others" = 0 ]
+  [ "$(cat "$work/valgrind-libsha.status")" = 0 ] && [ "$failed" = 0 ]
 else
   echo "valgrind is not installed: skipped"
 fi
