@@ -71,14 +71,7 @@ def file_tree(path: str | os.PathLike[str] | bytes, piece_length: int, *,
                     break
         finally:
             view.release()
-    if nbytes == 0:
-        return None, b""
-    lib = _native.lib()
-    nodes = lib.libsha_bep52_layer_nodes(nbytes, length)
-    root, layer = ctypes.create_string_buffer(32), ctypes.create_string_buffer(max(32 * nodes, 1))
-    joined = ctypes.create_string_buffer(bytes(leaves), len(leaves))
-    check(lib.libsha_bep52_tree_of_leaves(root, layer, joined, len(leaves) // 32, length), "bep52")
-    return root.raw, layer.raw[: 32 * nodes]
+    return _tree_of_leaves(bytes(leaves), nbytes, length) if nbytes else (None, b"")
 
 
 _CHUNK = 1024 * BLOCK_SIZE  # file_tree's reads: 16 MiB, whole blocks
@@ -101,15 +94,21 @@ def _leaves(view: memoryview, workers: int) -> bytes:
 
 
 def _tree(view: memoryview, piece_length: int, workers: int) -> tuple[bytes | None, bytes]:
-    lib = _native.lib()
     nbytes = view.nbytes
+    if workers > 1 and nbytes >= 2 * PART_WORK:  # the leaves in parts over the workers (run_parts)
+        return _tree_of_leaves(_leaves(view, workers), nbytes, piece_length)
+    lib = _native.lib()
     nodes = lib.libsha_bep52_layer_nodes(nbytes, piece_length)
-    root = ctypes.create_string_buffer(32)
-    layer = ctypes.create_string_buffer(max(32 * nodes, 1))
-    if workers == 1 or nbytes < 2 * PART_WORK:
-        with borrow(view, "data", address=True) as (address, _):
-            check(lib.libsha_bep52_tree(root, layer, address, nbytes, piece_length), "bep52")
-    else:  # the leaves in parts over the workers (run_parts), then the tree over them in one call
-        leaves = _leaves(view, workers)
-        check(lib.libsha_bep52_tree_of_leaves(root, layer, leaves, len(leaves) // 32, piece_length), "bep52")
+    root, layer = ctypes.create_string_buffer(32), ctypes.create_string_buffer(max(32 * nodes, 1))
+    with borrow(view, "data", address=True) as (address, _):
+        check(lib.libsha_bep52_tree(root, layer, address, nbytes, piece_length), "bep52")
     return (root.raw if nbytes else None), layer.raw[: 32 * nodes]
+
+
+def _tree_of_leaves(leaves: bytes, nbytes: int, piece_length: int) -> tuple[bytes | None, bytes]:
+    """(pieces root, piece layer) from the leaves of nbytes (> 0) of a file, in one call."""
+    lib = _native.lib()
+    nodes = lib.libsha_bep52_layer_nodes(nbytes, piece_length)
+    root, layer = ctypes.create_string_buffer(32), ctypes.create_string_buffer(max(32 * nodes, 1))
+    check(lib.libsha_bep52_tree_of_leaves(root, layer, leaves, len(leaves) // 32, piece_length), "bep52")
+    return root.raw, layer.raw[: 32 * nodes]
