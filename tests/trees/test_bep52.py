@@ -1,11 +1,6 @@
 """libsha.bep52 against the reference (over hashlib) and libtorrent 2's create_torrent: block
 counts around the C slices, every piece level, a file and its bytes, bad input."""
 
-import os
-import subprocess
-import sys
-import time
-
 import pytest
 
 from libsha import bep52
@@ -50,47 +45,6 @@ def test_a_file_against_libtorrent(tmp_path, rng):
         assert bep52.file_tree(path, piece_length) == libtorrent.tree(path, piece_length), (size, piece_length)
         assert bep52.file_tree(path, piece_length, threads=0) == bep52.file_tree(path, piece_length)
         assert bep52.tree(path.read_bytes(), piece_length) == bep52.file_tree(str(path), piece_length)
-
-
-@pytest.mark.parametrize("change", ["shrinks", "grows"])
-def test_a_file_that_changes_between_reads_gives_the_tree_of_what_was_read(tmp_path, rng, monkeypatch, change):
-    path = tmp_path / "f"
-    data = rng.randbytes(5 * B + 100)
-    path.write_bytes(data)
-    monkeypatch.setattr(bep52, "_CHUNK", B)  # one block a read: the file changes after the first
-    first = bep52._leaves
-    calls = []
-
-    def leaves_then_change(view, workers):
-        if not calls:
-            if change == "shrinks":
-                os.truncate(path, B + 100)
-            else:
-                with open(path, "ab") as f:
-                    f.write(b"more" * 5000)
-        calls.append(view.nbytes)
-        return first(view, workers)
-
-    monkeypatch.setattr(bep52, "_leaves", leaves_then_change)
-    got = bep52.file_tree(path, B)
-    read = path.read_bytes()  # as the change left it: all of it was read
-    assert len(read) == (B + 100 if change == "shrinks" else len(data) + 20000)
-    assert got == bep52.tree(read, B) and sum(calls) == len(read)
-
-
-def test_a_file_truncated_by_another_process_while_hashed_is_no_signal(tmp_path):
-    # The tree used to map the file: a truncation mid-hash killed the process with SIGBUS.
-    path = tmp_path / "big"
-    with open(path, "wb") as f:
-        f.truncate(256 << 20)  # sparse: no time spent writing it
-    code = ("import sys; from libsha import bep52\n"
-            "for _ in range(40): bep52.file_tree(sys.argv[1], 1 << 20)\nprint('done')")
-    child = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True,
-                             cwd=tmp_path)
-    time.sleep(0.05)
-    os.truncate(path, 1000)
-    out, _ = child.communicate(timeout=300)
-    assert child.returncode == 0 and out.strip() == "done", child.returncode
 
 
 def test_an_empty_file_has_no_pieces_root(tmp_path):
