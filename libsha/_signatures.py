@@ -4,7 +4,7 @@ knows them (tests/library/test_native_api.py holds the table to the headers)."""
 from __future__ import annotations
 
 import ctypes
-from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint, c_uint64, c_void_p
+from ctypes import POINTER, c_char_p, c_int, c_size_t, c_uint, c_uint32, c_uint64, c_void_p
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,6 +67,19 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "libsha_bep52_tree": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint64]),
     "libsha_bep52_tree_of_leaves": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint64]),
     "libsha_bep52_layer_nodes": (c_uint64, [c_uint64, c_uint64]),
+    "libsha_fsverity_tree_size": (c_uint64, [c_uint64, c_uint32]),
+    "libsha_fsverity_leaves": (c_int, [c_void_p, c_void_p, c_size_t, c_uint32, c_void_p, c_size_t]),
+    "libsha_fsverity_tree_of_leaves": (c_int, [c_void_p, c_void_p, c_void_p, c_uint64, c_uint32, c_void_p, c_size_t]),
+    "libsha_fsverity_tree": (c_int, [c_void_p, c_void_p, c_void_p, c_size_t, c_uint32, c_void_p, c_size_t]),
+    "libsha_fsverity_descriptor": (c_int, [c_void_p, c_void_p, c_void_p, c_uint64, c_uint32, c_void_p, c_size_t]),
+    "libsha_dmverity_tree_size": (c_uint64, [c_uint64, c_uint32]),
+    "libsha_dmverity_leaves": (c_int, [c_void_p, c_void_p, c_size_t, c_uint32, c_void_p, c_size_t, c_int]),
+    "libsha_dmverity_tree_of_leaves": (c_int, [c_void_p, c_void_p, c_void_p, c_uint64, c_uint32, c_void_p, c_size_t,
+                                               c_int]),
+    "libsha_dmverity_tree": (c_int, [c_void_p, c_void_p, c_void_p, c_uint64, c_uint32, c_uint32, c_void_p, c_size_t,
+                                     c_int]),
+    "libsha_dmverity_superblock": (c_int, [c_void_p, c_void_p, c_uint64, c_uint32, c_uint32, c_void_p, c_size_t,
+                                           c_int]),
     "libsha_sha256_64": (c_int, [c_void_p, c_void_p, c_size_t]),
     "libsha_ssz_merkleize": (c_int, [c_void_p, c_void_p, c_size_t, c_uint64]),
     "libsha_ssz_mix_in_length": (c_int, [c_void_p, c_void_p, c_uint64]),

@@ -1,7 +1,8 @@
 /*
  * libsha's Merkle trees: a level made from 64-byte pairs (hashtree's call),
  * Ethereum's SSZ, Certificate Transparency's RFC 6962 / RFC 9162 and
- * BitTorrent v2's BEP 52, each level hashed in the active row's lanes.
+ * BitTorrent v2's BEP 52, the kernel's fs-verity and dm-verity, each level hashed
+ * in the active row's lanes.
  * Bitcoin's Merkle root is libsha.h's (libsha_merkle_root), beside SHA256D64.
  *
  * Words, each for one idea (docs/architecture.md's glossary, word for word):
@@ -166,6 +167,83 @@ LIBSHA_API int libsha_bep52_tree_of_leaves(unsigned char root[32], unsigned char
                                            size_t blocks, uint64_t piece_length);
 /* The nodes of that piece layer: 0 when len <= piece_length or piece_length is not valid. */
 LIBSHA_API uint64_t libsha_bep52_layer_nodes(uint64_t len, uint64_t piece_length);
+
+/*
+ * The kernel's block hash trees: fs-verity's (a file's; Android's APK
+ * Signature Scheme v4, composefs, IMA) and dm-verity's (a device's; Android
+ * Verified Boot's hashtree, ChromeOS, systemd's signed images). A block's
+ * digest is SHA-256 of the block and a salt; the digests of one level are
+ * packed end to end into hash blocks, the last one zero-filled, each level
+ * above hashes the blocks of the one below, up to a level of one block, whose
+ * digest is the root hash. The tree is stored top level first, each level's
+ * blocks in order: what the kernel reads, `fsverity digest --out-merkle-tree`
+ * and `veritysetup format` write. A tree over one block is empty, the block's
+ * digest the root. The leaves (the bottom level's digests) may be made in
+ * parts, on several threads, then given to the _tree_of_leaves call, which
+ * takes them from their own buffer or in place at the tree's bottom level.
+ */
+
+/* fs-verity (Documentation/filesystems/fsverity.rst; fsverity-utils): block
+ * size a power of two from 1 KiB to 64 KiB, data and hash blocks alike; the
+ * salt (0-32 bytes) zero-padded to 64 before each block; the file's last block
+ * zero-filled; an empty file's root 32 zero bytes. */
+#define LIBSHA_FSVERITY_MAX_SALT 32
+#define LIBSHA_FSVERITY_DESCRIPTOR_SIZE 256
+/* The tree's bytes for a file of data_size bytes (0: one block or less, or a
+ * block size out of range). */
+LIBSHA_API uint64_t libsha_fsverity_tree_size(uint64_t data_size, uint32_t block_size);
+/* out[32*i..] = the digest of data[0..len)'s block i, ceil(len / block_size)
+ * of them; out must not overlap data. */
+LIBSHA_API int libsha_fsverity_leaves(unsigned char *out, const void *data, size_t len, uint32_t block_size,
+                                      const void *salt, size_t salt_len);
+/* The tree of a file of data_size bytes from its leaves (ceil(data_size /
+ * block_size) of them) to tree (libsha_fsverity_tree_size bytes; may be NULL
+ * when that is 0), its root hash to root. */
+LIBSHA_API int libsha_fsverity_tree_of_leaves(unsigned char root[32], unsigned char *tree,
+                                              const unsigned char *leaves, uint64_t data_size, uint32_t block_size,
+                                              const void *salt, size_t salt_len);
+/* The same of data[0..len) in memory; tree must not overlap data. */
+LIBSHA_API int libsha_fsverity_tree(unsigned char root[32], unsigned char *tree, const void *data, size_t len,
+                                    uint32_t block_size, const void *salt, size_t salt_len);
+/* The struct fsverity_descriptor of that tree (`--out-descriptor`; sig_size 0)
+ * to descriptor, and the file digest, its SHA-256 (what `fsverity digest`
+ * prints and FS_IOC_MEASURE_VERITY returns), to digest; either may be NULL. */
+LIBSHA_API int libsha_fsverity_descriptor(unsigned char descriptor[LIBSHA_FSVERITY_DESCRIPTOR_SIZE],
+                                          unsigned char digest[32], const unsigned char root[32], uint64_t data_size,
+                                          uint32_t block_size, const void *salt, size_t salt_len);
+
+/* dm-verity (Documentation/admin-guide/device-mapper/verity.rst; cryptsetup's
+ * veritysetup): data and hash block sizes each a power of two from 512 bytes
+ * to 64 KiB; a salt of 0-256 bytes before each block (format 1) or after it
+ * (format 0, Chrome OS's); whole data blocks only, at least one. */
+#define LIBSHA_DMVERITY_MAX_SALT 256
+#define LIBSHA_DMVERITY_SUPERBLOCK_SIZE 512
+/* The tree's bytes over data_blocks blocks (0: one block, or a block size out
+ * of range); veritysetup's hash area, after the superblock's hash block. */
+LIBSHA_API uint64_t libsha_dmverity_tree_size(uint64_t data_blocks, uint32_t hash_block_size);
+/* out[32*i..] = the digest of data block i, for i < blocks; out must not overlap data. */
+LIBSHA_API int libsha_dmverity_leaves(unsigned char *out, const void *data, size_t blocks, uint32_t data_block_size,
+                                      const void *salt, size_t salt_len, int format);
+/* The tree over data_blocks leaves to tree (libsha_dmverity_tree_size bytes;
+ * NULL allowed when 0), its root hash to root. */
+LIBSHA_API int libsha_dmverity_tree_of_leaves(unsigned char root[32], unsigned char *tree,
+                                              const unsigned char *leaves, uint64_t data_blocks,
+                                              uint32_t hash_block_size, const void *salt, size_t salt_len,
+                                              int format);
+/* The same of data_blocks blocks in memory; tree must not overlap data. */
+LIBSHA_API int libsha_dmverity_tree(unsigned char root[32], unsigned char *tree, const void *data,
+                                    uint64_t data_blocks, uint32_t data_block_size, uint32_t hash_block_size,
+                                    const void *salt, size_t salt_len, int format);
+/* veritysetup's 512-byte superblock for that tree (struct verity_sb: the
+ * hash device's uuid, the sizes, the salt). */
+LIBSHA_API int libsha_dmverity_superblock(unsigned char superblock[LIBSHA_DMVERITY_SUPERBLOCK_SIZE],
+                                          const unsigned char uuid[16], uint64_t data_blocks,
+                                          uint32_t data_block_size, uint32_t hash_block_size, const void *salt,
+                                          size_t salt_len, int format);
+/* Each call above returns LIBSHA_OK, LIBSHA_ERR_NULL (a pointer NULL where
+ * bytes are read or written) or LIBSHA_ERR_ARGUMENT (a block size, salt length
+ * or format out of range, no data blocks for dm-verity, sizes past the address
+ * space, an overlap); on error nothing is written. */
 
 #ifdef __cplusplus
 }
