@@ -14,15 +14,15 @@ end to end, as the .torrent's "piece layers" maps the root to, b"" for a file of
 from __future__ import annotations
 
 import ctypes
-import mmap
 import os
 
 from . import _native
 from ._buffers import borrow, contiguous_view
 from ._cpus import worker_count
 from ._errors import check
-from ._many.descriptor import rows_batch, run_batch
+from ._many.descriptor import hash_batch, rows_batch, run_batch
 from ._threads import PART_WORK
+from ._trees.file_blocks import file_leaves
 from ._trees.nodes import count
 
 TYPE_CHECKING = False
@@ -49,22 +49,20 @@ def tree(data: Any, piece_length: int, *, threads: int = 1) -> tuple[bytes | Non
 
 def file_tree(path: str | os.PathLike[str] | bytes, piece_length: int, *,
               threads: int = 1) -> tuple[bytes | None, bytes]:
-    """(pieces root, piece layer) of the file at `path`, mapped into memory and hashed in place
-    (threads as tree's)."""
+    """(pieces root, piece layer) of the file at `path`, read as sha256_file reads (large reads, the
+    next one while this one is hashed; never mapped): a file that shrinks or grows meanwhile gives
+    the tree of the bytes read (threads as tree's)."""
     length = _piece_length(piece_length)
     workers = worker_count(threads, "threads")
-    with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        if size == 0:
-            return None, b""
-        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-            if hasattr(mapped, "madvise") and hasattr(mmap, "MADV_SEQUENTIAL"):
-                mapped.madvise(mmap.MADV_SEQUENTIAL)
-            view = memoryview(mapped)
-            try:
-                return _tree(view, length, workers)
-            finally:
-                view.release()
+    def leaves_of(out: int, data: int, nbytes: int) -> int:
+        whole, rest = divmod(nbytes, BLOCK_SIZE)
+        code = hash_batch(out, rows_batch(data, BLOCK_SIZE, BLOCK_SIZE, whole), None, 0)
+        if rest and code == 0:  # the file's last block, as short as it is
+            code = hash_batch(out + 32 * whole, rows_batch(data + BLOCK_SIZE * whole, rest, rest, 1), None, 0)
+        return code
+
+    leaves, nbytes = file_leaves(path, BLOCK_SIZE, leaves_of, workers, "bep52")
+    return _tree_of_leaves(_native.lib(), leaves, nbytes, length)
 
 
 def _tree(view: memoryview, piece_length: int, workers: int) -> tuple[bytes | None, bytes]:
@@ -85,5 +83,15 @@ def _tree(view: memoryview, piece_length: int, workers: int) -> tuple[bytes | No
                 rest = nbytes - BLOCK_SIZE * whole
                 tail = rows_batch(address + BLOCK_SIZE * whole, rest, rest, 1)
                 run_batch(ctypes.addressof(leaves) + 32 * whole, tail, 0, 1, None, None, "bep52")
-            check(lib.libsha_bep52_tree_of_leaves(root, layer, leaves, blocks, piece_length), "bep52")
+            return _tree_of_leaves(lib, leaves, nbytes, piece_length)
+    return (root.raw if nbytes else None), layer.raw[: 32 * nodes]
+
+
+def _tree_of_leaves(lib: Any, leaves: Any, nbytes: int, piece_length: int) -> tuple[bytes | None, bytes]:
+    """The tree of a file of nbytes bytes from its leaves (a buffer C reads: bytes, a ctypes array)."""
+    nodes = lib.libsha_bep52_layer_nodes(nbytes, piece_length)
+    root = ctypes.create_string_buffer(32)
+    layer = ctypes.create_string_buffer(max(32 * nodes, 1))
+    blocks = -(-nbytes // BLOCK_SIZE)
+    check(lib.libsha_bep52_tree_of_leaves(root, layer, leaves, blocks, piece_length), "bep52")
     return (root.raw if nbytes else None), layer.raw[: 32 * nodes]

@@ -1,0 +1,119 @@
+"""A file's blocks for the trees over files (BEP 52's, fs-verity's, dm-verity's): read, never
+mapped, so a file cut short by another process meanwhile gives the tree of the bytes read or an
+error, never SIGBUS. One thread reads as sha256_file reads a file object (large reads, the next
+one on a second thread while this one is hashed); several each read a chunk of their own at its
+offset and hash it while it is still in their core's cache."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import stat
+
+from .._errors import check
+from .._files import read_ahead
+from .._threads import run_parts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
+# One thread's read: 4 MiB keeps both buffers in the caches. Several threads' chunks: 1 MiB, so a
+# chunk is hashed from the core's own cache where the read left it.
+CHUNK = 4 << 20
+THREAD_CHUNK = 1 << 20
+
+
+def file_leaves(path: Any, block: int, leaves_of: Callable[[int, int, int], int], workers: int, what: str,
+                *, partial: bool = True, limit: int | None = None) -> tuple[bytes, int]:
+    """(the leaves end to end, the bytes read) of the file at path, at most `limit` bytes of it:
+    leaves_of(out, data, nbytes) writes the digests of nbytes at address data to address out and
+    returns libsha's code; nbytes is whole blocks but for the file's end, whose short block has a leaf
+    where `partial` (fs-verity's, BEP 52's) and none where not (dm-verity's). A file that shrinks or
+    grows meanwhile gives the leaves of its bytes up to the first read that came back short. A
+    directory, a vanished file or a failed read raise OSError naming the file."""
+    with open(path, "rb", buffering=0) as f:
+        try:
+            mode = os.fstat(f.fileno()).st_mode
+            if workers > 1 and hasattr(os, "preadv") and (stat.S_ISREG(mode) or stat.S_ISBLK(mode)):
+                return _in_parallel(f.fileno(), block, leaves_of, workers, what, partial, limit)
+            return _in_turn(f.readinto, block, leaves_of, what, partial, limit)
+        except OSError as exc:
+            if exc.filename is None:  # a read's error names no file: this one
+                raise OSError(exc.errno, exc.strerror, os.fsdecode(path)) from exc
+            raise
+
+
+def _blocks(nbytes: int, block: int, partial: bool) -> int:
+    return -(-nbytes // block) if partial else nbytes // block
+
+
+def _in_turn(readinto: Any, block: int, leaves_of: Callable[[int, int, int], int], what: str, partial: bool,
+             limit: int | None) -> tuple[bytes, int]:
+    room = ctypes.create_string_buffer(32 * (CHUNK // block))
+    out = ctypes.addressof(room)
+    parts: list[bytes] = []
+    total = 0
+    for view in read_ahead(readinto, CHUNK):
+        nbytes = len(view) if limit is None else min(len(view), limit - total)
+        check(leaves_of(out, ctypes.addressof(ctypes.c_char.from_buffer(view)), nbytes), what)
+        parts.append(room.raw[: 32 * _blocks(nbytes, block, partial)])
+        total += nbytes
+        if limit is not None and total >= limit:
+            break
+    return b"".join(parts), total
+
+
+def _in_parallel(fd: int, block: int, leaves_of: Callable[[int, int, int], int], workers: int, what: str,
+                 partial: bool, limit: int | None) -> tuple[bytes, int]:
+    """Chunk i is bytes [i * THREAD_CHUNK, ...) read with preadv by whichever worker takes it; the
+    chunks are taken in order, so the first short one (the file's end) bounds those still taken."""
+    from threading import Lock
+
+    taken = Lock()
+    state = {"next": 0, "end": -1}  # the next chunk to take; the first short chunk's index, once read
+    done: dict[int, tuple[bytes, int]] = {}
+
+    def work(first: int, stop: int) -> int:  # run_parts' call: each worker with its own buffers
+        try:
+            return take_chunks(memoryview(bytearray(THREAD_CHUNK)), ctypes.create_string_buffer(32 * (THREAD_CHUNK // block)))
+        except BaseException:
+            with taken:
+                state["end"] = 0  # the other workers stop at their next chunk
+            raise
+
+    def take_chunks(view: memoryview, room: Any) -> int:
+        data = ctypes.addressof(ctypes.c_char.from_buffer(view))
+        while True:
+            with taken:
+                i = state["next"]
+                if 0 <= state["end"] < i:
+                    return 0
+                state["next"] = i + 1
+            at = i * THREAD_CHUNK
+            want = THREAD_CHUNK if limit is None else max(0, min(THREAD_CHUNK, limit - at))
+            nbytes = 0
+            while nbytes < want:
+                got = os.preadv(fd, [view[nbytes:want]], at + nbytes)
+                if not got:
+                    break
+                nbytes += got
+            code: int = leaves_of(ctypes.addressof(room), data, nbytes)
+            if code:
+                with taken:
+                    state["end"] = 0
+                return code
+            done[i] = (room.raw[: 32 * _blocks(nbytes, block, partial)], nbytes)
+            if nbytes < THREAD_CHUNK:
+                with taken:
+                    state["end"] = i if state["end"] < 0 else min(state["end"], i)
+                return 0
+
+    # One part per worker: each takes chunks until the end (run_parts raises the first error).
+    run_parts(work, workers, workers, what, lambda i: i << 40)
+    parts, total = [], 0
+    for i in range(state["end"] + 1):
+        leaves, nbytes = done[i]
+        parts.append(leaves)
+        total += nbytes
+    return b"".join(parts), total

@@ -1,0 +1,99 @@
+"""What fs-verity's and dm-verity's Python calls share: their arguments' checks and messages, and
+where a tree goes (returned, into a caller's buffer, or a file written whole or not at all)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from .._buffers import contiguous_view, writable_out
+from .._errors import a_type
+from .nodes import count
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def block_size(value: object, name: str, low: int, high: int) -> int:
+    """A block size: a power of two from low to high, or a ValueError naming it."""
+    size = count(value, name)
+    if size < low or size > high or size & (size - 1):
+        raise ValueError(f"{name} must be a power of two from {low} to {high}, not {value}")
+    return size
+
+
+def salt_bytes(salt: object, limit: int, tree: str) -> bytes:
+    """The salt as bytes, at most `limit` of them."""
+    if salt is None:
+        return b""
+    data = bytes(contiguous_view(salt, "salt"))
+    if len(data) > limit:
+        raise ValueError(f"{tree}'s salt is at most {limit} bytes, not {len(data)}")
+    return data
+
+
+def blocks_of(nbytes: int, block: int) -> int:
+    return -(-nbytes // block)
+
+
+def bottom_offset(tree_size: int, leaves: int, block: int) -> int:
+    """Where the leaves' level starts in a tree of tree_size bytes (the top level first)."""
+    return tree_size - blocks_of(32 * leaves, block) * block
+
+
+class TreeOut:
+    """Where a tree goes (out=): None, returned as bytes; a writable buffer of exactly its size;
+    a path, written whole to a new file that then replaces it (nothing half-written is ever
+    there); or a binary file object, written at its position. Checked before anything is hashed."""
+
+    def __init__(self, out: object, nbytes: int) -> None:
+        self.out, self.nbytes = out, nbytes
+        self.path = isinstance(out, (str, bytes, os.PathLike))
+        if out is None or self.path:
+            return
+        if hasattr(out, "write") and not isinstance(out, (bytearray, memoryview)):
+            return
+        writable_out(out, nbytes, 1, "tree").__exit__()  # its type and size errors, now
+
+    def put(self, tree: bytes) -> bytes | None:
+        """Writes the tree where it goes; the tree itself where it goes nowhere else."""
+        if self.out is None:
+            return tree
+        if self.path:
+            write_whole(self.out, tree)
+        elif hasattr(self.out, "write") and not isinstance(self.out, (bytearray, memoryview)):
+            written = self.out.write(tree)
+            if written is not None and written != len(tree):
+                raise OSError(f"the tree's file took {written} of its {len(tree)} bytes")
+        else:
+            with writable_out(self.out, self.nbytes, 1, "tree") as w:
+                w.view[:] = tree
+        return None
+
+
+def write_whole(path: Any, data: bytes) -> None:
+    """data as the file at path: written to a new file beside it, which then replaces it, so the
+    path holds the old file or the whole new one, never a part (a new file's mode: 0666 less umask)."""
+    path = os.fspath(path)
+    folder = os.path.dirname(path) or (b"." if isinstance(path, bytes) else ".")
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=b".libsha-" if isinstance(path, bytes) else ".libsha-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            if hasattr(os, "fchmod"):
+                mask = os.umask(0)
+                os.umask(mask)
+                os.fchmod(f.fileno(), 0o666 & ~mask)
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+
+
+def refuse_file_object(value: object, name: str) -> None:
+    if not isinstance(value, (str, bytes, os.PathLike)):
+        raise TypeError(f"{name} is a path (str, bytes or os.PathLike), not {a_type(value)}")

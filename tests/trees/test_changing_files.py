@@ -1,0 +1,103 @@
+"""Every tree over a file (BEP 52's, fs-verity's, dm-verity's) on a file that changes while it is
+read: the tree of the bytes read, never a signal (a mapped file cut short by another process used
+to kill bep52.file_tree's caller with SIGBUS)."""
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from libsha import bep52, dmverity, fsverity
+from libsha._trees import file_blocks
+
+pytestmark = pytest.mark.core
+
+B = 16384  # BEP 52's block; a multiple of the others' here
+TREES = {
+    "bep52": (lambda path, **kw: bep52.file_tree(path, B, **kw), lambda data: bep52.tree(data, B)),
+    "fsverity": (lambda path, **kw: fsverity.file_tree(path, **kw), lambda data: fsverity.tree(data)),
+    "dmverity": (lambda path, **kw: dmverity.file_tree(path, **kw), lambda data: dmverity.tree(data)),
+}
+
+
+@pytest.mark.parametrize("tree", TREES)
+@pytest.mark.parametrize("change", ["shrinks", "grows"])
+def test_a_file_that_changes_between_reads_gives_the_tree_of_what_was_read(tmp_path, rng, monkeypatch, tree, change):
+    path = tmp_path / "f"
+    path.write_bytes(rng.randbytes(5 * B + 100))
+    monkeypatch.setattr(file_blocks, "CHUNK", B)  # one block a read: the file changes after the first
+    reads = file_blocks.read_ahead
+
+    def read_then_change(readinto, size):
+        calls = []
+
+        def reading(view):  # the file changes as soon as the first read returns
+            n = readinto(view)
+            if not calls:
+                if change == "shrinks":
+                    os.truncate(path, B + 100)
+                else:
+                    with open(path, "ab") as f:
+                        f.write(rng.randbytes(20000))
+            calls.append(n)
+            return n
+
+        yield from reads(reading, size)
+
+    monkeypatch.setattr(file_blocks, "read_ahead", read_then_change)
+    file_tree, tree_of = TREES[tree]
+    got = file_tree(path)
+    read = path.read_bytes()  # as the change left it: every read after the first saw it
+    assert len(read) == (B + 100 if change == "shrinks" else 5 * B + 100 + 20000)
+    assert got == tree_of(read)
+
+
+@pytest.mark.parametrize("change", ["shrinks", "grows"])
+def test_threads_reading_a_changing_file_give_the_tree_of_what_they_read(tmp_path, rng, monkeypatch, change):
+    path = tmp_path / "f"
+    before = rng.randbytes(64 * 4096 + 100)
+    path.write_bytes(before)
+    monkeypatch.setattr(file_blocks, "THREAD_CHUNK", 4096)
+    preadv, calls = os.preadv, []
+
+    def preadv_then_change(fd, buffers, offset):
+        n = preadv(fd, buffers, offset)
+        if not calls:
+            if change == "shrinks":
+                os.truncate(path, 3 * 4096 + 100)
+            else:
+                with open(path, "ab") as f:
+                    f.write(rng.randbytes(20000))
+        calls.append(n)
+        return n
+
+    monkeypatch.setattr(os, "preadv", preadv_then_change)
+    got = fsverity.file_tree(path, threads=2)
+    after = path.read_bytes()
+    # Whatever the threads' order, the bytes read are a prefix of the file as it was or as it is.
+    source = before if change == "shrinks" else after
+    assert got.size <= len(source) and got == fsverity.tree(source[: got.size])
+    assert got.size >= len(after) if change == "shrinks" else got.size >= len(before)
+
+
+def test_a_file_truncated_by_another_process_while_hashed_is_no_signal(tmp_path):
+    path = tmp_path / "big"
+    with open(path, "wb") as f:
+        f.truncate(256 << 20)  # sparse: no time spent writing it
+    code = ("import sys\nfrom libsha import bep52, dmverity, fsverity\n"
+            "for _ in range(10):\n"
+            "    for threads in (1, 2):\n"
+            "        bep52.file_tree(sys.argv[1], 1 << 20, threads=threads)\n"
+            "        fsverity.file_tree(sys.argv[1], threads=threads)\n"
+            "        try:\n"
+            "            dmverity.file_tree(sys.argv[1], threads=threads)\n"
+            "        except ValueError:\n"  # cut to less than a block
+            "            pass\n"
+            "print('done')")
+    child = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    time.sleep(0.05)
+    os.truncate(path, 1000)
+    out, _ = child.communicate(timeout=300)
+    assert child.returncode == 0 and out.strip() == "done", child.returncode
