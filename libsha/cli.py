@@ -1,6 +1,9 @@
-"""The `libsha` command: `libsha sum` (a sha256sum), and what a C, C++, Rust or Go build needs.
+"""The `libsha` command: `libsha sum` (a sha256sum), the kernel trees' tools, and what a C, C++,
+Rust or Go build needs.
 
     libsha sum FILE...                      # as GNU sha256sum; libsha sum --help
+    libsha fsverity digest FILE...          # as fsverity-utils' fsverity digest
+    libsha verity format DATA HASH          # as cryptsetup's veritysetup format
     cc prog.c $(libsha --cflags --libs)     # also: python -m libsha --cflags --libs
 """
 
@@ -19,6 +22,8 @@ BUILD_FLAGS = (
 
 USAGE = """\
 usage: libsha sum [OPTION]... [FILE]...     SHA-256 of files, as GNU sha256sum (libsha sum --help)
+       libsha fsverity digest FILE...       fs-verity file digests, as fsverity-utils' (--help)
+       libsha verity format DATA HASH       a dm-verity hash tree, as veritysetup format's (--help)
        libsha [--include-dir] [--library] [--cflags] [--libs] [--version]
 
 """ + "".join(f"  {flag:<14} {text}\n" for flag, text in BUILD_FLAGS) + "  -h, --help     this help\n"
@@ -72,6 +77,14 @@ def main(argv: list[str] | None = None) -> int:
         from .sum import main as sum_main
 
         return sum_main(args[1:])
+    if args[:2] == ["fsverity", "digest"]:
+        from .tree_commands.fsverity_digest import main as fsverity_digest
+
+        return fsverity_digest(args[2:])
+    if args[:2] == ["verity", "format"]:
+        from .tree_commands.veritysetup_format import main as verity_format
+
+        return verity_format(args[2:])
     return build_flags(args)
 
 
