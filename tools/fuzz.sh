@@ -3,8 +3,8 @@
 #   1. libFuzzer, two harnesses at a time: tests/fuzz/fuzz_sha256.c: the C API against OpenSSL's libcrypto,
 #      FUZZ_SECONDS (60), then fuzz_kdf.c: PBKDF2 and HKDF against OpenSSL's, FUZZ_KDF_SECONDS (20); beside
 #      them fuzz_streams.c: many streams at once against OpenSSL's streams, FUZZ_STREAMS_SECONDS (30),
-#      fuzz_state.c: saved states, FUZZ_STATE_SECONDS (20), and fuzz_trees.c: the Merkle trees against
-#      plain ones over OpenSSL, FUZZ_TREES_SECONDS (30);
+#      fuzz_state.c: saved states, FUZZ_STATE_SECONDS (20), and fuzz_trees.c: the Merkle trees (fs-verity's
+#      and dm-verity's too) against plain ones over OpenSSL, FUZZ_TREES_SECONDS (30);
 #   2. atheris, tests/fuzz/fuzz_python.py: the Python API against hashlib, ATHERIS_SECONDS (45),
 #      on a libsha built with ASan+UBSan+fuzzer-no-link, so C edges guide it and ASan checks it;
 #   3. source coverage (llvm-cov) of libsha's C files when each harness replays its grown corpus.

@@ -4,13 +4,17 @@
  * first byte picks: the level call on the bytes' 64-byte blocks, in place and not; SSZ merkleize of
  * the bytes packed into chunks under a limit the second byte sets; RFC 6962's root, log, tree and
  * proofs over the bytes' 32-byte pieces as leaf hashes, every proof checked to verify and a damaged
- * one not to; BEP 52's tree of the bytes repeated to a length the fifth byte sets. Each piece in an
- * allocation of its own size. Under ASan and UBSan: no read or write outside a buffer.
+ * one not to; BEP 52's tree of the bytes repeated to a length the fifth byte sets; fs-verity's and
+ * dm-verity's trees of the same bytes, block sizes, salt length and format from the fifth and sixth
+ * bytes, against a plain tree over OpenSSL's EVP streams (the leaves, the tree, its root, the
+ * descriptor's digest, the superblock's fields). Each piece in an allocation of its own size. Under
+ * ASan and UBSan: no read or write outside a buffer.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/evp.h>
 #include <openssl/sha.h>
 
 #include "fuzz_piece.h"
@@ -204,6 +208,161 @@ static void check_bep52(const uint8_t *bytes, size_t len, unsigned hi, unsigned 
     free(again);
 }
 
+/* One block's digest the plain way: the salt before it (zero-padded to 64 bytes where padded) or
+ * after it, the block zero-filled to `block` bytes. */
+static void salted_digest(const uint8_t *salt, size_t salt_len, int padded, int after, const uint8_t *p, size_t len,
+                          size_t block, uint8_t out[32])
+{
+    static const uint8_t zeros[65536];
+    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    EVP_DigestInit_ex(c, EVP_sha256(), NULL);
+    if (!after && salt_len > 0) {
+        EVP_DigestUpdate(c, salt, salt_len);
+        if (padded && salt_len % 64 != 0)
+            EVP_DigestUpdate(c, zeros, 64 - salt_len % 64);
+    }
+    EVP_DigestUpdate(c, p, len);
+    EVP_DigestUpdate(c, zeros, block - len);
+    if (after)
+        EVP_DigestUpdate(c, salt, salt_len);
+    EVP_DigestFinal_ex(c, out, NULL);
+    EVP_MD_CTX_free(c);
+}
+
+/* The tree over n >= 1 leaves the plain way: each level's digests packed into zero-filled hash
+ * blocks, levels made bottom up until one block, laid out top first into tree (*tree_len bytes). */
+static void plain_verity(const uint8_t *leaves, size_t n, size_t hb, const uint8_t *salt, size_t salt_len, int padded,
+                         int after, uint8_t *tree, size_t *tree_len, uint8_t root[32])
+{
+    uint8_t *stored[64], *cur = malloc(32 * n);
+    size_t sizes[64], count = n, at = 0, i;
+    int depth = 0, d;
+    memcpy(cur, leaves, 32 * n);
+    while (count > 1) {
+        const size_t blocks = (32 * count + hb - 1) / hb;
+        uint8_t *level = calloc(blocks, hb), *up = malloc(32 * blocks);
+        memcpy(level, cur, 32 * count);
+        for (i = 0; i < blocks; ++i)
+            salted_digest(salt, salt_len, padded, after, level + hb * i, hb, hb, up + 32 * i);
+        stored[depth] = level;
+        sizes[depth++] = blocks * hb;
+        free(cur);
+        cur = up;
+        count = blocks;
+    }
+    memcpy(root, cur, 32);
+    free(cur);
+    for (d = depth - 1; d >= 0; --d) {
+        memcpy(tree + at, stored[d], sizes[d]);
+        at += sizes[d];
+        free(stored[d]);
+    }
+    *tree_len = at;
+}
+
+/* A piece of the input, cycled to n bytes, in an allocation of its own size. */
+static uint8_t *cycled(const uint8_t *bytes, size_t len, size_t n)
+{
+    uint8_t *p = malloc(n + 1);
+    size_t i;
+    for (i = 0; i < n; ++i)
+        p[i] = bytes[i % len];
+    return p;
+}
+
+static void check_fsverity(const uint8_t *data, size_t total, const uint8_t *salt, size_t salt_len, size_t block)
+{
+    const size_t n = (total + block - 1) / block, room = (size_t)libsha_fsverity_tree_size(total, (uint32_t)block);
+    uint8_t *leaves = malloc(32 * n + 1), *again = malloc(32 * n + 1), *tree = malloc(room + 1);
+    uint8_t *plain = malloc(room + 1), root[32], want[32], descriptor[LIBSHA_FSVERITY_DESCRIPTOR_SIZE], digest[32];
+    size_t i, plain_len = 0;
+    for (i = 0; i < n; ++i)
+        salted_digest(salt, salt_len, 1, 0, data + block * i, total - block * i < block ? total - block * i : block,
+                      block, leaves + 32 * i);
+    if (libsha_fsverity_tree(root, tree, data, total, (uint32_t)block, salt, salt_len) != LIBSHA_OK)
+        abort();
+    if (n == 0)
+        memset(want, 0, 32);
+    else
+        plain_verity(leaves, n, block, salt, salt_len, 1, 0, plain, &plain_len, want);
+    if (memcmp(root, want, 32) != 0 || plain_len != room || memcmp(tree, plain, room) != 0)
+        abort();
+    if (libsha_fsverity_leaves(again, data, total, (uint32_t)block, salt, salt_len) != LIBSHA_OK
+        || memcmp(again, leaves, 32 * n) != 0)
+        abort();
+    memset(tree, 0, room);
+    if (libsha_fsverity_tree_of_leaves(root, tree, again, total, (uint32_t)block, salt, salt_len) != LIBSHA_OK
+        || memcmp(root, want, 32) != 0 || memcmp(tree, plain, room) != 0)
+        abort();
+    if (libsha_fsverity_descriptor(descriptor, digest, root, total, (uint32_t)block, salt, salt_len) != LIBSHA_OK)
+        abort();
+    SHA256(descriptor, sizeof descriptor, want);
+    if (memcmp(digest, want, 32) != 0 || descriptor[0] != 1 || descriptor[1] != 1 || descriptor[3] != salt_len
+        || memcmp(descriptor + 16, root, 32) != 0)
+        abort();
+    if (libsha_fsverity_tree(root, tree, data, total, (uint32_t)block + 1, salt, salt_len) != LIBSHA_ERR_ARGUMENT
+        || libsha_fsverity_tree(root, tree, data, total, (uint32_t)block, salt, 33) != LIBSHA_ERR_ARGUMENT)
+        abort();
+    free(leaves);
+    free(again);
+    free(tree);
+    free(plain);
+}
+
+static void check_dmverity(const uint8_t *data, size_t total, const uint8_t *salt, size_t salt_len, size_t dbs,
+                           size_t hbs, int format)
+{
+    const size_t n = total / dbs, room = (size_t)libsha_dmverity_tree_size(n, (uint32_t)hbs);
+    uint8_t *leaves = malloc(32 * n + 1), *again = malloc(32 * n + 1), *tree = malloc(room + 1);
+    uint8_t *plain = malloc(room + 1), root[32], want[32], sb[LIBSHA_DMVERITY_SUPERBLOCK_SIZE], uuid[16] = {1, 2, 3};
+    size_t i, plain_len = 0;
+    if (n == 0) {
+        if (libsha_dmverity_tree(root, tree, data, 0, (uint32_t)dbs, (uint32_t)hbs, salt, salt_len, format)
+            != LIBSHA_ERR_ARGUMENT)
+            abort();
+        goto done;
+    }
+    for (i = 0; i < n; ++i)
+        salted_digest(salt, salt_len, 0, format == 0, data + dbs * i, dbs, dbs, leaves + 32 * i);
+    plain_verity(leaves, n, hbs, salt, salt_len, 0, format == 0, plain, &plain_len, want);
+    if (libsha_dmverity_tree(root, tree, data, n, (uint32_t)dbs, (uint32_t)hbs, salt, salt_len, format) != LIBSHA_OK
+        || memcmp(root, want, 32) != 0 || plain_len != room || memcmp(tree, plain, room) != 0)
+        abort();
+    if (libsha_dmverity_leaves(again, data, n, (uint32_t)dbs, salt, salt_len, format) != LIBSHA_OK
+        || memcmp(again, leaves, 32 * n) != 0)
+        abort();
+    memset(tree, 0, room);
+    if (libsha_dmverity_tree_of_leaves(root, tree, again, n, (uint32_t)hbs, salt, salt_len, format) != LIBSHA_OK
+        || memcmp(root, want, 32) != 0 || memcmp(tree, plain, room) != 0)
+        abort();
+    if (libsha_dmverity_superblock(sb, uuid, n, (uint32_t)dbs, (uint32_t)hbs, salt, salt_len, format) != LIBSHA_OK
+        || memcmp(sb, "verity\0\0", 8) != 0 || sb[12] != format || sb[72] != (uint8_t)n || sb[80] != (uint8_t)salt_len
+        || (salt_len > 0 && memcmp(sb + 88, salt, salt_len) != 0))
+        abort();
+    if (libsha_dmverity_tree(root, tree, data, n, (uint32_t)dbs, (uint32_t)hbs, salt, salt_len, 2) != LIBSHA_ERR_ARGUMENT
+        || libsha_dmverity_tree(root, tree, data, n, (uint32_t)dbs, 256, salt, salt_len, format) != LIBSHA_ERR_ARGUMENT)
+        abort();
+done:
+    free(leaves);
+    free(again);
+    free(tree);
+    free(plain);
+}
+
+/* Both kernel trees of the bytes repeated to a length, block sizes and salt from a and b. */
+static void check_verity(const uint8_t *bytes, size_t len, unsigned a, unsigned b)
+{
+    const size_t total = len == 0 ? 0 : (size_t)(a / 3) * 1024 + len;
+    const size_t fs_salt = len == 0 ? 0 : b % 33, dm_salt = len == 0 ? 0 : (a + b) % 257;
+    uint8_t *data = cycled(bytes, len ? len : 1, total), *salt = cycled(bytes, len ? len : 1, dm_salt);
+    uint8_t *fs_salted = cycled(bytes, len ? len : 1, fs_salt);
+    check_fsverity(data, total, fs_salted, fs_salt, (size_t)1024 << (a % 3));
+    check_dmverity(data, total, salt, dm_salt, (size_t)512 << (b % 3), (size_t)512 << ((a ^ b) % 3), (int)(a >> 2) & 1);
+    free(data);
+    free(salt);
+    free(fs_salted);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 6)
@@ -213,5 +372,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_ssz(data + 6, size - 6, data[1]);
     check_rfc6962(data + 6, size - 6, data[2], data[3]);
     check_bep52(data + 6, size - 6, data[4], data[5]);
+    check_verity(data + 6, size - 6, data[4], data[5]);
     return 0;
 }
