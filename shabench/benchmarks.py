@@ -26,7 +26,9 @@ GROUPS = {
     "sum": "SUM rows: `libsha sum` beside GNU sha256sum and `openssl dgst`, whole commands by the wall clock",
     "merkle": "Merkle trees: the level call (1,000,000 x 64 B) per implementation beside hashtree's kernels; SSZ's "
               "root of 2^20 chunks, RFC 6962's root of 1,000,000 leaves and 1,000 inclusion proofs, BEP 52's root of a "
-              "256 MiB file, from Python beside the hashlib loops tree code runs and libtorrent's create_torrent",
+              "256 MiB file, from Python beside the hashlib loops tree code runs and libtorrent's create_torrent; fs-verity's "
+              "digest and dm-verity's hash file of a 1 GiB file beside fsverity digest and veritysetup format, and of a "
+              "buffer per implementation",
     "peers": "OpenSSL's C loop under each OPENSSL_ia32cap mask, isa-l_crypto's and IPsec-MB's batch managers "
              "(also in many), the same batches from Python through sha256_many beside StringZilla's Sha256s lanes, "
              "and hashlib's other hashes",

@@ -1,5 +1,6 @@
 """The merkle group: the Merkle trees of Ethereum (SSZ), Certificate Transparency (RFC 6962) and
-BitTorrent v2 (BEP 52), and their level call.
+BitTorrent v2 (BEP 52), and their level call; the kernel's fs-verity and dm-verity trees are
+verity.py's rows.
 
 - The level call (1,000,000 x 64 bytes) is the many group's SHA256_MANY_1000000x64b rows: libsha's C
   loop per implementation (a ROWS batch: libsha_sha256_64's path) beside hashtree's kernels.
@@ -269,5 +270,7 @@ def merkle_benchmarks(implementations):
              if row.name == "SHA256_MANY_1000000x64b"]
     hashtree = [row for row in batch_peer_benchmarks(C_BATCHES, libsha.dispatch.cpu_features())
                 if row.name == "SHA256_MANY_1000000x64b" and "hashtree" in row.runner]
+    from .verity import verity_benchmarks
+
     native = [row for impl in implementations for row in _per_implementation(impl)]
-    return level + hashtree + native + _ssz_rows() + _ct_rows() + _bep52_rows()
+    return level + hashtree + native + _ssz_rows() + _ct_rows() + _bep52_rows() + verity_benchmarks(implementations)

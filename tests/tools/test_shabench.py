@@ -502,3 +502,27 @@ def test_an_invalid_libsha_impl_is_one_line_and_status_2(tmp_path, argv):
     result = run_cli(argv, tmp_path, env=env)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("shabench: LIBSHA_IMPL='bogus': 'bogus' is not one of")
+
+
+def test_verity_rows_check_every_peer_then_run(monkeypatch, capsys):
+    from shabench import verity
+
+    monkeypatch.setenv("SHABENCH_VERITY_MIB", "2")
+    monkeypatch.setattr(verity, "BUFFER_MIB", 1)
+    verity._file.cache_clear()
+    verity._buffer.cache_clear()
+    assert cli.main(["--filter", "^(FSVERITY|DMVERITY)_(DIGEST|FORMAT)|TREE_1MiB_buffer using the 'standard'",
+                     "--epochs", "1"]) == 0
+    out = capsys.readouterr().out
+    for row in ("FSVERITY_DIGEST_2MiB_file using libsha.fsverity.file_digest(path)",
+                "FSVERITY_DIGEST_2MiB_file using hashlib, a call a 4 KiB block",
+                "FSVERITY_DIGEST_2MiB_file using libsha fsverity digest (command",
+                "DMVERITY_FORMAT_2MiB_file using libsha.dmverity.format(data, hash)",
+                "DMVERITY_FORMAT_2MiB_file using libsha verity format (command",
+                "FSVERITY_TREE_1MiB_buffer using the 'standard'", "DMVERITY_TREE_1MiB_buffer using the 'standard'"):
+        assert f"`{row}" in out
+    if verity.fsverity_command():
+        assert "`FSVERITY_DIGEST_2MiB_file using fsverity digest (fsverity-utils) (command, wall time)`" in out
+    if verity.veritysetup_command():
+        assert "`DMVERITY_FORMAT_2MiB_file using veritysetup format (cryptsetup) (command, wall time)`" in out
+    verity._file.cache_clear()
