@@ -10,7 +10,8 @@
  *            children); a level call's input is pairs, 64 bytes each
  *   leaf     a node of a tree's bottom level: a Bitcoin txid, 32 bytes of SSZ
  *            data (what SSZ's spec calls a chunk), an RFC 6962 entry's leaf
- *            hash, a BEP 52 16 KiB block's digest
+ *            hash, a BEP 52 16 KiB block's digest, a fs-verity or dm-verity
+ *            data block's salted digest
  *   level    a tree's nodes of one height, the leaves at 0; a level call
  *            (sha256_64) makes the level above from pairs
  *   layer    BEP 52's piece layer: the level whose nodes are the pieces' roots
