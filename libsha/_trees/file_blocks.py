@@ -11,7 +11,7 @@ import os
 import stat
 
 from .._errors import check
-from .._files import read_ahead
+from .._reads import read_ahead
 from .._threads import run_parts
 
 TYPE_CHECKING = False

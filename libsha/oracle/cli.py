@@ -76,6 +76,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", metavar="FILE", help="also write a machine-readable report")
     parser.add_argument("--suite", metavar="NAME", action="append", choices=(*suites.NAMES, *suites.ALIASES),
                         help=f"run only these suites (repeatable): {', '.join(suites.NAMES)}")
+    tree = parser.add_argument_group("trees", "--tree checks a fs-verity or dm-verity implementation instead of "
+                                     "SHA-256: a --command with {file} (and {hash}) or a --callable")
+    tree.add_argument("--tree", choices=("fsverity", "dmverity"), help="what the candidate computes of each case: "
+                      "fs-verity's file digest, or dm-verity's root hash")
+    tree.add_argument("--block-size", metavar="N", type=int, default=4096, help="the (data) block size (4096)")
+    tree.add_argument("--hash-block-size", metavar="N", type=int, default=4096, help="dm-verity's (4096)")
+    tree.add_argument("--salt", metavar="HEX", default="", help="the salt the candidate uses (none)")
+    tree.add_argument("--format", metavar="N", type=int, default=1, choices=(0, 1), help="dm-verity's (1)")
     parser.add_argument("--timeout", metavar="S", type=float, default=10.0,
                         help="the least time a case is allowed before it is a hang (10; see time limits)")
     return parser
@@ -160,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.tree:
+        return _trees(args, parser)
     spec = spec_from(args, parser)
     names = suite_names(args)
     seed = args.seed if args.seed is not None else random.randrange(1 << 32)
@@ -175,3 +185,29 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(as_json(report), f, indent=1)
     return 1 if report.failed else 0
+
+
+def _trees(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from . import trees
+
+    if not (args.command or args.callable) or args.library or args.object:
+        parser.error("--tree checks a --command (with {file}) or a --callable")
+    lo = 1024 if args.tree == "fsverity" else 512
+    for name, size in (("--block-size", args.block_size), ("--hash-block-size", args.hash_block_size)):
+        if size < lo or size > 65536 or size & (size - 1):
+            parser.error(f"{name} is a power of two from {lo} to 65536, not {size}")
+    try:
+        salt = bytes.fromhex(args.salt)
+    except ValueError:
+        parser.error(f"--salt is hex, not {args.salt!r}")
+    if len(salt) > (32 if args.tree == "fsverity" else 256):
+        parser.error(f"--salt: {args.tree} takes at most {32 if args.tree == 'fsverity' else 256} bytes")
+    seed = args.seed if args.seed is not None else random.randrange(1 << 32)
+    try:
+        candidate = (trees.command_candidate(args.command, args.tree, args.digest_regex or "", args.timeout)
+                     if args.command else trees.callable_candidate(args.callable))
+        return trees.run(args.tree, candidate, args.block_size, args.hash_block_size, salt, args.format, seed,
+                         args.quick, print)
+    except trees.Unusable as exc:
+        print(f"python -m libsha.oracle: {exc}", file=sys.stderr)
+        return 2

@@ -176,13 +176,14 @@ def test_the_checks_see_a_bad_layout(mutation, monkeypatch, tmp_path):
 # them free of cycles.
 PYTHON_LAYERS = [
     {"_errors", "_header", "_signatures", "_elf", "_loader", "_native", "_buffers", "_cpus", "_checkout",
-     "_threads", "_accel"},
+     "_threads", "_reads", "_accel"},
     {"_binding"},
     {"_one"},
     {"_many"},
     {"_trees", "_kdf"},
     {"_files"},
-    {"__init__", "__main__", "dispatch", "ssz", "rfc6962", "bep52", "cli", "sum", "oracle", "reference"},
+    {"__init__", "__main__", "dispatch", "ssz", "rfc6962", "bep52", "fsverity", "dmverity", "cli", "sum",
+     "tree_commands", "oracle", "reference"},
 ]
 PYTHON_RANK = {room: rank for rank, layer in enumerate(PYTHON_LAYERS) for room in layer}
 PACKAGE = ROOT / "libsha"

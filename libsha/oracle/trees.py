@@ -1,0 +1,131 @@
+"""--tree: another implementation's fs-verity file digests or dm-verity root hashes, case by case,
+against libsha.reference's trees over hashlib. The cases are the sizes where such trees break:
+empty, one byte, every size around one data block, a level of hash blocks just full and just
+over (one level and two), and random sizes from the printed seed; the content never repeats with a
+short period. A --command gets each case as a file ({file}; dm-verity's hash file is {hash}) and
+prints the digest (fs-verity's `sha256:HEX` or bare hex, veritysetup's `Root hash:`, or where
+--digest-regex finds it); a --callable takes the bytes and returns the digest (bytes, hex or a
+hashlib-like object)."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import random
+import re
+import shlex
+import subprocess
+import tempfile
+
+from libsha.reference import dmverity, fsverity
+
+from .suites import content, recipe
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
+TREES = ("fsverity", "dmverity")
+DEFAULT_REGEX = {"fsverity": r"(?:sha256:)?([0-9a-fA-F]{64})", "dmverity": r"Root hash:\s*([0-9a-fA-F]{64})"}
+RANDOM_CASES, RANDOM_CASES_QUICK = 12, 4
+
+
+def _sha(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+def expected(tree: str, data: bytes, block: int, hash_block: int, salt: bytes, fmt: int) -> bytes:
+    if tree == "fsverity":
+        return fsverity.digest(data, block, salt, _sha)
+    return dmverity.tree(data, block, hash_block, salt, fmt, _sha)[0]
+
+
+def sizes(tree: str, block: int, hash_block: int, rng: random.Random, quick: bool) -> list[int]:
+    """The cases' sizes: around one block, around a full first level and a second one, random ones."""
+    per = hash_block // 32
+    around = [block - 1, block, block + 1, 2 * block, 2 * block + 1, per * block, per * block + 1,
+              (per + 1) * block - 1]
+    if not quick:
+        around += [per * per * block, per * per * block + block]  # two levels just full, and three
+    first = [0, 1] if tree == "fsverity" else []
+    top = max(around)
+    randoms = [rng.randrange(block, top) for _ in range(RANDOM_CASES_QUICK if quick else RANDOM_CASES)]
+    least = 0 if tree == "fsverity" else block  # dm-verity's devices hold at least one whole block
+    return [s for s in dict.fromkeys(first + around + randoms) if least <= s <= 64 << 20]
+
+
+class Unusable(Exception):
+    """The candidate cannot run at all (exit status 2)."""
+
+
+def command_candidate(command: str, tree: str, regex: str, timeout: float) -> Callable[[bytes], bytes]:
+    argv = shlex.split(command)
+    if "{file}" not in command:
+        raise Unusable("a --tree command takes each case as a file: put {file} where its path goes")
+    if tree == "dmverity" and "{hash}" not in command:
+        raise Unusable("a dm-verity command writes a hash file: put {hash} where its path goes")
+    pattern = re.compile(regex or DEFAULT_REGEX[tree])
+
+    def answer(data: bytes) -> bytes:
+        with tempfile.TemporaryDirectory(prefix="libsha-oracle-") as folder:
+            path, hash_path = os.path.join(folder, "data"), os.path.join(folder, "hash")
+            with open(path, "wb") as f:
+                f.write(data)
+            args = [a.replace("{file}", path).replace("{hash}", hash_path) for a in argv]
+            try:  # run beside its file: a source checkout in the caller's folder would shadow an installed package
+                done = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=folder)
+            except FileNotFoundError as exc:
+                raise Unusable(f"cannot run {argv[0]}: {exc.strerror}") from None
+            except subprocess.TimeoutExpired:
+                raise RuntimeError(f"no answer within {timeout:g} s") from None
+        found = pattern.search(done.stdout)
+        if done.returncode != 0 or found is None:
+            raise RuntimeError(f"exit status {done.returncode}, no digest in its output"
+                               + (f": {done.stderr.strip()[:300]}" if done.stderr.strip() else ""))
+        return bytes.fromhex(found.group(1))
+
+    return answer
+
+
+def callable_candidate(name: str) -> Callable[[bytes], bytes]:
+    module, _, function = name.partition(":")
+    try:
+        call = getattr(importlib.import_module(module), function)
+    except (ImportError, AttributeError) as exc:
+        raise Unusable(f"cannot load {name}: {exc}") from None
+
+    def answer(data: bytes) -> bytes:
+        got = call(data)
+        if hasattr(got, "digest"):  # a hashlib-like object
+            got = got.digest()
+        return bytes.fromhex(got) if isinstance(got, str) else bytes(got)
+
+    return answer
+
+
+def run(tree: str, candidate: Callable[[bytes], bytes], block: int, hash_block: int, salt: bytes, fmt: int,
+        seed: int, quick: bool, say: Callable[[str], None]) -> int:
+    """Every case through the candidate; a line a failure, then the count. 0: all passed, 1: not."""
+    rng = random.Random(seed)
+    cases = sizes(tree, block, hash_block, rng, quick)
+    failed = 0
+    for number, size in enumerate(cases):
+        period = content(251, number)  # content(size, number), made a period at a time
+        data = (period * (size // 251 + 1))[:size]
+        want = expected(tree, data, block, hash_block, salt, fmt)
+        try:
+            got = candidate(data)
+        except Unusable:
+            raise
+        except Exception as exc:  # its failure is a finding, as a wrong digest is
+            failed += 1
+            say(f"FAIL {size} bytes: {exc} (data: {recipe(size, number)})")
+            continue
+        if got != want:
+            failed += 1
+            say(f"FAIL {size} bytes: expected {want.hex()}, got {got.hex()} (data: {recipe(size, number)})")
+    params = f"block size {block}" + (f", hash block size {hash_block}, format {fmt}" if tree == "dmverity" else "")
+    say(f"{tree} ({params}, salt {salt.hex() or 'none'}): {len(cases) - failed} of {len(cases)} cases passed, "
+        f"seed {seed}")
+    return 1 if failed else 0
