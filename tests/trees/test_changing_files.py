@@ -87,6 +87,7 @@ def test_a_file_truncated_by_another_process_while_hashed_is_no_signal(tmp_path)
     with open(path, "wb") as f:
         f.truncate(256 << 20)  # sparse: no time spent writing it
     code = ("import sys\nfrom libsha import bep52, dmverity, fsverity\n"
+            "print('ready', flush=True)\n"
             "for _ in range(10):\n"
             "    for threads in (1, 2):\n"
             "        bep52.file_tree(sys.argv[1], 1 << 20, threads=threads)\n"
@@ -97,7 +98,8 @@ def test_a_file_truncated_by_another_process_while_hashed_is_no_signal(tmp_path)
             "            pass\n"
             "print('done')")
     child = subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
-    time.sleep(0.05)
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(0.02)  # into the first tree's reads: 256 MiB take longer than this on any CPU
     os.truncate(path, 1000)
     out, _ = child.communicate(timeout=300)
     assert child.returncode == 0 and out.strip() == "done", child.returncode

@@ -44,7 +44,7 @@ def test_levels_and_salts_against_the_reference(lanes_row, rng, fmt):
 def test_block_sizes_and_random_sizes(rng):
     for _ in range(12):
         dbs, hbs = 1 << rng.randrange(9, 17), 1 << rng.randrange(9, 17)
-        data = rng.randbytes(dbs * rng.randrange(1, 3000) + rng.randrange(dbs))
+        data = rng.randbytes(dbs * rng.randrange(1, (8 << 20) // dbs) + rng.randrange(dbs))  # up to 8 MiB
         check(data, dbs, hbs, rng.randbytes(rng.randrange(257)), rng.randrange(2), threads=rng.choice([1, 2]))
 
 
