@@ -138,6 +138,7 @@ def file_tree(path: str | bytes | os.PathLike[str] | os.PathLike[bytes], *, data
     if limit == 0:
         raise _no_blocks(os.fsdecode(path), dbs)
     lib = _native.lib()
+    where = TreeOut(out)  # its kind checked now, a buffer's size once the file's is known
 
     def leaves_of(out_address: int, data: int, nbytes: int) -> int:
         code: int = lib.libsha_dmverity_leaves(out_address, data, nbytes // dbs, dbs, salted, len(salted), fmt)
@@ -146,7 +147,7 @@ def file_tree(path: str | bytes | os.PathLike[str] | os.PathLike[bytes], *, data
     leaves, nbytes = file_leaves(path, dbs, leaves_of, workers, "dmverity", partial=False, limit=limit)
     n = _blocks(nbytes, dbs, data_blocks, os.fsdecode(path))
     size = tree_size(n, hbs)
-    where = TreeOut(out, size)
+    where.sized(size)
     room = ctypes.create_string_buffer(max(size, 1))
     root = ctypes.create_string_buffer(32)
     check(lib.libsha_dmverity_tree_of_leaves(root, room, leaves, n, hbs, salted, len(salted), fmt), "dmverity")

@@ -92,7 +92,7 @@ def file_tree(path: str | bytes | os.PathLike[str] | os.PathLike[bytes], *, bloc
     the bytes read. A directory, a vanished file, a failed read: OSError naming the file."""
     block, salted, workers = _arguments(block_size, salt, threads)
     lib = _native.lib()
-    where = TreeOut(out, -1) if out is not None and not _sized_later(out) else None
+    where = TreeOut(out)  # its kind checked now, a buffer's size once the file's is known
 
     def leaves_of(out_address: int, data: int, nbytes: int) -> int:
         code: int = lib.libsha_fsverity_leaves(out_address, data, nbytes, block, salted, len(salted))
@@ -100,17 +100,11 @@ def file_tree(path: str | bytes | os.PathLike[str] | os.PathLike[bytes], *, bloc
 
     leaves, nbytes = file_leaves(path, block, leaves_of, workers, "fsverity")
     size = tree_size(nbytes, block)
-    if where is None:
-        where = TreeOut(out, size)
+    where.sized(size)
     room = ctypes.create_string_buffer(max(size, 1))
     root = ctypes.create_string_buffer(32)
     check(lib.libsha_fsverity_tree_of_leaves(root, room, leaves, nbytes, block, salted, len(salted)), "fsverity")
     return _finish(root.raw, room.raw[:size], nbytes, block, salted, where)
-
-
-def _sized_later(out: object) -> bool:
-    """A buffer out= is checked once the file's size is known (a path or file object at once)."""
-    return not isinstance(out, (str, bytes, os.PathLike)) and not hasattr(out, "write")
 
 
 def digest(data: Any, *, block_size: int = 4096, salt: Any = b"", threads: int = 1) -> bytes:

@@ -239,22 +239,25 @@ def _bep52_buffer():
     return os.urandom(BEP52_MIB << 20)
 
 
+def timed_on(implementation, call):
+    """make() for a row of one C call through ctypes an iteration, on that implementation."""
+
+    def make():
+        call()  # its data made before the clock starts
+
+        def run(iterations):
+            with libsha.dispatch.using(implementation):
+                for _ in range(iterations):
+                    call()
+
+        return run
+
+    return make
+
+
 def _per_implementation(implementation):
     """SSZ and BEP 52 on one implementation: one C call through ctypes an iteration."""
-
-    def on(call):
-        def make():
-            call()  # its data made before the clock starts
-
-            def run(iterations):
-                with libsha.dispatch.using(implementation):
-                    for _ in range(iterations):
-                        call()
-
-            return run
-
-        return make
-
+    on = functools.partial(timed_on, implementation)
     return [Benchmark(f"SSZ_ROOT_{SSZ_CHUNKS}_chunks", implementation, 32 * SSZ_CHUNKS,
                       on(lambda: ssz.merkleize(_ssz_data()[0]))),
             Benchmark(f"BEP52_ROOT_{BEP52_MIB}MiB_buffer", implementation, BEP52_MIB << 20,

@@ -18,6 +18,7 @@ from libsha._cpus import usable_cpus
 
 from .files import _dir, _libsha_command, _wall
 from .measure import Interleaved
+from .merkle import timed_on
 from .rows import Benchmark
 from .verity_peers import (fsverity_command, fsverity_digest, fsverity_digest_argv, veritysetup_command,
                            veritysetup_format, veritysetup_format_argv)
@@ -133,20 +134,7 @@ def _buffer():
 
 def _per_implementation(implementation):
     """Both trees of a buffer on one implementation: one C call through ctypes an iteration."""
-
-    def on(call):
-        def make():
-            call()  # its data made before the clock starts
-
-            def run(iterations):
-                with libsha.dispatch.using(implementation):
-                    for _ in range(iterations):
-                        call()
-
-            return run
-
-        return make
-
+    on = functools.partial(timed_on, implementation)
     return [Benchmark(f"FSVERITY_TREE_{BUFFER_MIB}MiB_buffer", implementation, BUFFER_MIB << 20,
                       on(lambda: fsverity.tree(_buffer(), salt=SALT)), max_epochs=5),
             Benchmark(f"DMVERITY_TREE_{BUFFER_MIB}MiB_buffer", implementation, BUFFER_MIB << 20,

@@ -7,7 +7,6 @@ import os
 import tempfile
 
 from .._buffers import contiguous_view, writable_out
-from .._errors import a_type
 from .nodes import count
 
 TYPE_CHECKING = False
@@ -45,16 +44,25 @@ def bottom_offset(tree_size: int, leaves: int, block: int) -> int:
 class TreeOut:
     """Where a tree goes (out=): None, returned as bytes; a writable buffer of exactly its size;
     a path, written whole to a new file that then replaces it (nothing half-written is ever
-    there); or a binary file object, written at its position. Checked before anything is hashed."""
+    there); or a binary file object, written at its position. Its kind is checked at once, before
+    anything is hashed; a buffer's size too where nbytes is known then (else by sized())."""
 
-    def __init__(self, out: object, nbytes: int) -> None:
-        self.out, self.nbytes = out, nbytes
+    def __init__(self, out: object, nbytes: int | None = None) -> None:
+        self.out = out
         self.path = isinstance(out, (str, bytes, os.PathLike))
-        if out is None or self.path:
-            return
-        if hasattr(out, "write") and not isinstance(out, (bytearray, memoryview)):
-            return
-        writable_out(out, nbytes, 1, "tree").__exit__()  # its type and size errors, now
+        self.file = not self.path and hasattr(out, "write") and not isinstance(out, (bytearray, memoryview))
+        self.buffer = out is not None and not self.path and not self.file
+        self.nbytes = 0
+        if self.buffer:  # writable_out's type errors first; its size error only where nbytes is known
+            self.sized(nbytes if nbytes is not None else memoryview(out).nbytes if _exports(out) else 0)
+        elif nbytes is not None:
+            self.sized(nbytes)
+
+    def sized(self, nbytes: int) -> None:
+        """The tree's size, now known: a buffer of another size is a ValueError."""
+        self.nbytes = nbytes
+        if self.buffer:
+            writable_out(self.out, nbytes, 1, "tree").__exit__()
 
     def put(self, tree: bytes) -> bytes | None:
         """Writes the tree where it goes; the tree itself where it goes nowhere else."""
@@ -62,7 +70,7 @@ class TreeOut:
             return tree
         if self.path:
             write_whole(self.out, tree)
-        elif hasattr(self.out, "write") and not isinstance(self.out, (bytearray, memoryview)):
+        elif self.file:
             written = self.out.write(tree)
             if written is not None and written != len(tree):
                 raise OSError(f"the tree's file took {written} of its {len(tree)} bytes")
@@ -70,6 +78,14 @@ class TreeOut:
             with writable_out(self.out, self.nbytes, 1, "tree") as w:
                 w.view[:] = tree
         return None
+
+
+def _exports(value: object) -> bool:
+    try:
+        memoryview(value)  # type: ignore[arg-type]
+    except TypeError:
+        return False
+    return True
 
 
 def write_whole(path: Any, data: bytes) -> None:
@@ -93,7 +109,3 @@ def write_whole(path: Any, data: bytes) -> None:
             pass
         raise
 
-
-def refuse_file_object(value: object, name: str) -> None:
-    if not isinstance(value, (str, bytes, os.PathLike)):
-        raise TypeError(f"{name} is a path (str, bytes or os.PathLike), not {a_type(value)}")

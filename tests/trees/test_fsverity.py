@@ -124,3 +124,11 @@ def test_bad_arguments(tmp_path, call):
         run(threads=-1)
     with pytest.raises(TypeError):
         run(out=42)
+
+
+def test_a_bad_out_is_refused_before_the_file_is_read(tmp_path, monkeypatch):
+    (tmp_path / "f").write_bytes(b"x" * 5000)
+    monkeypatch.setattr(fsverity, "file_leaves", lambda *a, **k: pytest.fail("the file was read"))
+    for bad in (42, object(), memoryview(bytes(32))):  # not a path, a file or a writable buffer
+        with pytest.raises(TypeError):
+            fsverity.file_tree(tmp_path / "f", out=bad)
