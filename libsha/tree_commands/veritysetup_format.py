@@ -14,7 +14,7 @@ from . import UsageError, parse
 USAGE = """\
 Usage: libsha verity format [OPTION...] <data_device> <hash_device>
         [--salt=hex|-] [--data-block-size=bytes] [--hash-block-size=bytes] [--format=number]
-        [--no-superblock] [--uuid=uuid] [--hash-offset=bytes] [--data-blocks=blocks] [-h|--hash=sha256]
+        [--no-superblock] [--uuid=uuid] [--hash-offset=bytes] [--data-blocks=blocks] [--hash=sha256]
 """
 OPTIONS = {"salt": True, "data-block-size": True, "hash-block-size": True, "format": True, "no-superblock": False,
            "uuid": True, "hash-offset": True, "data-blocks": True, "hash": True, "help": False}
