@@ -76,7 +76,7 @@ def _arguments(data_block_size: object, hash_block_size: object, salt: object, f
         raise ValueError(f"format is 1 (the salt before each block) or 0 (Chrome OS's: after it), not {format!r}")
     return (_block_size(data_block_size, "data_block_size", 512, 65536),
             _block_size(hash_block_size, "hash_block_size", 512, 65536), salt_bytes(salt, MAX_SALT, "dm-verity"),
-            int(format), worker_count(threads, "threads"))  # type: ignore[call-overload]
+            int(format), worker_count(threads, "threads"))
 
 
 def _no_blocks(what: str, data_block_size: int) -> ValueError:

@@ -47,7 +47,7 @@ class TreeOut:
     there); or a binary file object, written at its position. Its kind is checked at once, before
     anything is hashed; a buffer's size too where nbytes is known then (else by sized())."""
 
-    def __init__(self, out: object, nbytes: int | None = None) -> None:
+    def __init__(self, out: Any, nbytes: int | None = None) -> None:
         self.out = out
         self.path = isinstance(out, (str, bytes, os.PathLike))
         self.file = not self.path and hasattr(out, "write") and not isinstance(out, (bytearray, memoryview))
@@ -80,9 +80,9 @@ class TreeOut:
         return None
 
 
-def _exports(value: object) -> bool:
+def _exports(value: Any) -> bool:
     try:
-        memoryview(value)  # type: ignore[arg-type]
+        memoryview(value)
     except TypeError:
         return False
     return True
@@ -91,9 +91,8 @@ def _exports(value: object) -> bool:
 def write_whole(path: Any, data: bytes) -> None:
     """data as the file at path: written to a new file beside it, which then replaces it, so the
     path holds the old file or the whole new one, never a part (a new file's mode: 0666 less umask)."""
-    path = os.fspath(path)
-    folder = os.path.dirname(path) or (b"." if isinstance(path, bytes) else ".")
-    fd, temp = tempfile.mkstemp(dir=folder, prefix=b".libsha-" if isinstance(path, bytes) else ".libsha-")
+    path = os.fsdecode(os.fspath(path))
+    fd, temp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".libsha-")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

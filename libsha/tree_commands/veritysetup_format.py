@@ -91,9 +91,9 @@ def main(argv: list[str]) -> int:
     if not os.path.exists(data):
         sys.stderr.write(f"Device {data} does not exist or access denied.\n")
         return 4
-    if (options["data_block_size"] or 0) > (os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096):
-        sys.stderr.write("WARNING: Kernel cannot activate device if data block size exceeds page size "
-                         f"({os.sysconf('SC_PAGE_SIZE') if hasattr(os, 'sysconf') else 4096}).\n")
+    page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+    if _number(settings, "data-block-size", 4096) > page:
+        sys.stderr.write(f"WARNING: Kernel cannot activate device if data block size exceeds page size ({page}).\n")
     try:
         made = dmverity.format(data, hash_file, **options)  # type: ignore[arg-type]
     except ValueError as exc:
