@@ -103,3 +103,37 @@ def test_a_file_truncated_by_another_process_while_hashed_is_no_signal(tmp_path)
     os.truncate(path, 1000)
     out, _ = child.communicate(timeout=300)
     assert child.returncode == 0 and out.strip() == "done", child.returncode
+
+
+@pytest.mark.parametrize("tree", TREES)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_io_error_mid_file_names_the_file_and_writes_nothing(tmp_path, rng, monkeypatch, tree, threads):
+    path = tmp_path / "f"
+    path.write_bytes(rng.randbytes(5 * B + 100))
+    monkeypatch.setattr(file_blocks, "CHUNK", B)
+    monkeypatch.setattr(file_blocks, "THREAD_CHUNK", B)
+    reads, preadv, calls = file_blocks.read_ahead, os.preadv, []
+
+    def failing(n):
+        calls.append(n)
+        if len(calls) == 2:  # the second read: past the first chunk
+            raise OSError(5, "Input/output error")
+
+    def read_failing(readinto, size):
+        def reading(view):
+            failing(0)
+            return readinto(view)
+
+        yield from reads(reading, size)
+
+    def preadv_failing(fd, buffers, offset):
+        failing(offset)
+        return preadv(fd, buffers, offset)
+
+    monkeypatch.setattr(file_blocks, "read_ahead", read_failing)
+    monkeypatch.setattr(os, "preadv", preadv_failing)
+    file_tree, _ = TREES[tree]
+    with pytest.raises(OSError) as caught:
+        file_tree(path, threads=threads) if tree == "bep52" else file_tree(path, threads=threads, out=tmp_path / "t")
+    assert caught.value.errno == 5 and caught.value.filename == str(path)
+    assert sorted(os.listdir(tmp_path)) == ["f"]
