@@ -23,7 +23,7 @@ from libsha._cpus import usable_cpus
 
 from .measure import Interleaved
 from .merkle_peers import libtorrent_tree, system_python_with_libtorrent
-from .rows import Benchmark
+from .rows import Benchmark, timed_on
 
 SSZ_CHUNKS = 1 << 20
 CT_LEAVES = 1_000_000
@@ -237,22 +237,6 @@ def _file_digest(path):
 @functools.lru_cache(maxsize=None)
 def _bep52_buffer():
     return os.urandom(BEP52_MIB << 20)
-
-
-def timed_on(implementation, call):
-    """make() for a row of one C call through ctypes an iteration, on that implementation."""
-
-    def make():
-        call()  # its data made before the clock starts
-
-        def run(iterations):
-            with libsha.dispatch.using(implementation):
-                for _ in range(iterations):
-                    call()
-
-        return run
-
-    return make
 
 
 def _per_implementation(implementation):

@@ -74,3 +74,20 @@ def hashlib_oneshot(algorithm):
         new = getattr(hashlib, algorithm)
         return lambda message: new(message).digest()
     return make_call
+
+
+def timed_on(implementation, call):
+    """make() for a row of one C call through ctypes an iteration (a tree of a buffer), on that
+    implementation: merkle.py's and verity.py's per-implementation rows."""
+
+    def make():
+        call()  # its data made before the clock starts
+
+        def run(iterations):
+            with libsha.dispatch.using(implementation):
+                for _ in range(iterations):
+                    call()
+
+        return run
+
+    return make

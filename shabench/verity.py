@@ -18,8 +18,7 @@ from libsha._cpus import usable_cpus
 
 from .files import _dir, _libsha_command, _wall
 from .measure import Interleaved
-from .merkle import timed_on
-from .rows import Benchmark
+from .rows import Benchmark, timed_on
 from .verity_peers import (fsverity_command, fsverity_digest, fsverity_digest_argv, veritysetup_command,
                            veritysetup_format, veritysetup_format_argv)
 
