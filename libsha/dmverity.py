@@ -177,17 +177,17 @@ def format(data: str | bytes | os.PathLike[str] | os.PathLike[bytes],
     unless superblock=False, exactly as veritysetup writes it. A new HASH file is created (mode
     0600); an existing one (a partition, an image with the tree after its data) is written in place
     at the offset, its other bytes kept. The tree is made whole before a byte of HASH is written."""
-    kind = format
+    _, hbs, salted, kind, _ = _arguments(data_block_size, hash_block_size, salt, format, threads)
     offset = count(hash_offset, "hash_offset")
     if offset % 512:
         raise ValueError(f"hash_offset must be a multiple of 512, not {hash_offset}")
-    made = file_tree(data, data_block_size=data_block_size, hash_block_size=hash_block_size, salt=salt,
-                     format=kind, data_blocks=data_blocks, threads=threads)
-    hbs = _block_size(hash_block_size, "hash_block_size", 512, 65536)
-    salted = salt_bytes(salt, MAX_SALT, "dm-verity")
-    assert made.tree is not None
+    device = None  # the superblock's UUID, checked before the data is read
     if superblock:
         device = _uuid.uuid4() if uuid is None else uuid if isinstance(uuid, _uuid.UUID) else _uuid.UUID(uuid)
+    made = file_tree(data, data_block_size=data_block_size, hash_block_size=hbs, salt=salted, format=kind,
+                     data_blocks=data_blocks, threads=threads)
+    assert made.tree is not None
+    if device is not None:
         head = _superblock_of(device, made.data_blocks, data_block_size=data_block_size, hash_block_size=hbs,
                               salt=salted, format=kind)
         # veritysetup's first hash block: the one after the superblock's end (the bytes between are left as
@@ -195,7 +195,6 @@ def format(data: str | bytes | os.PathLike[str] | os.PathLike[bytes],
         start = -(-(offset + SUPERBLOCK_SIZE) // hbs) * hbs
         pieces = [(offset, head), (start, made.tree)]
     else:
-        device = None
         start = offset // hbs * hbs  # veritysetup counts the offset in whole hash blocks
         pieces = [(start, made.tree)]
     _write_at(hash, pieces)

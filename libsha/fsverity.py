@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+from typing import NamedTuple
 
 from . import _native
 from ._buffers import borrow, contiguous_view
@@ -29,8 +30,6 @@ from ._trees.verity import TreeOut, block_size as _block_size, blocks_of, bottom
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-
-from typing import NamedTuple
 
 __all__ = ["DESCRIPTOR_SIZE", "MAX_SALT", "Tree", "digest", "file_digest", "file_tree", "tree", "tree_size"]
 

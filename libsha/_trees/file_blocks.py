@@ -12,7 +12,6 @@ import stat
 
 from .._errors import check
 from .._reads import read_ahead
-from .._threads import run_parts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,19 +67,23 @@ def _in_parallel(fd: int, block: int, leaves_of: Callable[[int, int, int], int],
                  partial: bool, limit: int | None) -> tuple[bytes, int]:
     """Chunk i is bytes [i * THREAD_CHUNK, ...) read with preadv by whichever worker takes it; the
     chunks are taken in order, so the first short one (the file's end) bounds those still taken."""
-    from threading import Lock
+    from threading import Lock, Thread
 
     taken = Lock()
     state = {"next": 0, "end": -1}  # the next chunk to take; the first short chunk's index, once read
     done: dict[int, tuple[bytes, int]] = {}
 
-    def work(first: int, stop: int) -> int:  # run_parts' call: each worker with its own buffers
+    codes: list[int] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:  # each worker with its own buffers, taking chunks until the end
         try:
-            return take_chunks(memoryview(bytearray(THREAD_CHUNK)), ctypes.create_string_buffer(32 * (THREAD_CHUNK // block)))
-        except BaseException:
+            codes.append(take_chunks(memoryview(bytearray(THREAD_CHUNK)),
+                                     ctypes.create_string_buffer(32 * (THREAD_CHUNK // block))))
+        except BaseException as exc:  # raised in the calling thread, once every worker is done
             with taken:
                 state["end"] = 0  # the other workers stop at their next chunk
-            raise
+            errors.append(exc)
 
     def take_chunks(view: memoryview, room: Any) -> int:
         data = ctypes.addressof(ctypes.c_char.from_buffer(view))
@@ -109,8 +112,16 @@ def _in_parallel(fd: int, block: int, leaves_of: Callable[[int, int, int], int],
                     state["end"] = i if state["end"] < 0 else min(state["end"], i)
                 return 0
 
-    # One part per worker: each takes chunks until the end (run_parts raises the first error).
-    run_parts(work, workers, workers, what, lambda i: i << 40)
+    helpers = [Thread(target=work, daemon=True) for _ in range(workers - 1)]
+    for helper in helpers:
+        helper.start()
+    work()  # the calling thread is one of the workers
+    for helper in helpers:
+        helper.join()
+    if errors:
+        raise errors[0]
+    for code in codes:
+        check(code, what)
     parts, total = [], 0
     for i in range(state["end"] + 1):
         leaves, nbytes = done[i]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import tempfile
 
-from .._buffers import contiguous_view, writable_out
+from .._buffers import _is_buffer, contiguous_view, writable_out
 from .nodes import count
 
 TYPE_CHECKING = False
@@ -54,7 +54,7 @@ class TreeOut:
         self.buffer = out is not None and not self.path and not self.file
         self.nbytes = 0
         if self.buffer:  # writable_out's type errors first; its size error only where nbytes is known
-            self.sized(nbytes if nbytes is not None else memoryview(out).nbytes if _exports(out) else 0)
+            self.sized(nbytes if nbytes is not None else memoryview(out).nbytes if _is_buffer(out) else 0)
         elif nbytes is not None:
             self.sized(nbytes)
 
@@ -80,14 +80,6 @@ class TreeOut:
         return None
 
 
-def _exports(value: Any) -> bool:
-    try:
-        memoryview(value)
-    except TypeError:
-        return False
-    return True
-
-
 def write_whole(path: Any, data: bytes) -> None:
     """data as the file at path: written to a new file beside it, which then replaces it, so the
     path holds the old file or the whole new one, never a part (a new file's mode: 0666 less umask)."""
@@ -107,4 +99,3 @@ def write_whole(path: Any, data: bytes) -> None:
         except OSError:
             pass
         raise
-

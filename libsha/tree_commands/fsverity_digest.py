@@ -38,8 +38,6 @@ def _settings(given: list[tuple[str, str]]) -> dict[str, str]:
         raise UsageError(f"ERROR: Unsupported block size: {text}.  libsha takes 1024 to 65536 (the kernel's range)")
     try:
         bytes.fromhex(settings.get("salt", ""))
-        if len(settings.get("salt", "")) % 2:
-            raise ValueError
     except ValueError:
         raise UsageError("ERROR: salt is not a valid hex string") from None
     return settings

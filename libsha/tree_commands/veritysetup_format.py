@@ -48,8 +48,6 @@ def _options(settings: dict[str, str]) -> dict[str, object]:
         salt = b""
     else:
         try:
-            if len(text) % 2:
-                raise ValueError(text)
             salt = bytes.fromhex(text)
         except ValueError:
             raise Refused("Invalid salt string specified.") from None

@@ -127,5 +127,7 @@ def test_bad_arguments():
         dmverity.tree(b"x" * 100)
     with pytest.raises(ValueError, match="hash_offset must be a multiple of 512"):
         dmverity.format("/nonexistent", "/nonexistent2", hash_offset=1000)
+    with pytest.raises(ValueError, match="badly formed hexadecimal UUID"):  # before the data is looked for
+        dmverity.format("/nonexistent", "/nonexistent2", uuid="bad")
     with pytest.raises(ValueError, match="a UUID is 16 bytes"):
         dmverity.superblock(b"short", 1)
