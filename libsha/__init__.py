@@ -49,7 +49,7 @@ _HOMES = {
     "hmac_sha256_many": "_many.messages",
     "tagged_hash": "_many.tagged",
     "tagged_hash_many": "_many.tagged",
-    "merkle_root": "_many.merkle",
+    "merkle_root": "_trees.bitcoin",
     "sha256_64": "_trees.level",
     "pbkdf2_hmac": "_kdf.pbkdf2",
     "pbkdf2_hmac_many": "_kdf.pbkdf2",
@@ -102,7 +102,7 @@ if TYPE_CHECKING:
     from ._one.hmac import hmac_sha256 as hmac_sha256
     from ._many.messages import hmac_sha256_many as hmac_sha256_many
     from ._many.messages import sha256_many as sha256_many
-    from ._many.merkle import merkle_root as merkle_root
+    from ._trees.bitcoin import merkle_root as merkle_root
     from ._trees.level import sha256_64 as sha256_64
     from ._native import library_version as library_version
     from ._one.oneshot import sha256_digest as sha256_digest

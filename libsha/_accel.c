@@ -1199,6 +1199,95 @@ static PyObject *all_bytes(PyObject *module, PyObject *messages)
     return PyBool_FromLong(plain);
 }
 
+/* ---- a tree's nodes from a list of bytes, read in one pass ---- */
+
+/* Copies items[0:count], each exact bytes of `size` bytes, end to end to `to`; 0 where an item is
+ * anything else (what was copied before it is left as it is). */
+#ifndef Py_LIMITED_API
+static int copy_nodes(PyObject *const *items, Py_ssize_t count, Py_ssize_t size, char *to)
+{
+    Py_ssize_t i;
+    for (i = 0; i < count; ++i, to += size) {
+        PyObject *item = items[i];
+        if (i + ITEM_AHEAD < count)
+            PREFETCH_FOR_WRITE(items[i + ITEM_AHEAD]);
+        if (!PyBytes_CheckExact(item) || PyBytes_GET_SIZE(item) != size)
+            return 0;
+        memcpy(to, PyBytes_AS_STRING(item), (size_t)size);
+    }
+    return 1;
+}
+#endif
+
+/* nodes[first:first + count] (a list or tuple of exact bytes of `size` bytes each) end to end to `to`:
+ * 1, or 0 where an item is anything else or the list no longer has them all (another thread). */
+static int nodes_to(PyObject *nodes, Py_ssize_t size, Py_ssize_t first, Py_ssize_t count, char *to)
+{
+    int plain = 0;
+#ifndef Py_LIMITED_API
+    Py_BEGIN_CRITICAL_SECTION(nodes); /* (see take_items) */
+    if (first + count <= PySequence_Fast_GET_SIZE(nodes))
+        plain = copy_nodes(PySequence_Fast_ITEMS(nodes) + first, count, size, to);
+    Py_END_CRITICAL_SECTION();
+#else
+    Py_ssize_t i;
+    for (i = 0, plain = 1; i < count && plain; ++i, to += size) {
+        PyObject *item = item_ref(nodes, PyList_Check(nodes), first + i);
+        plain = item != NULL && PyBytes_CheckExact(item) && PyBytes_Size(item) == size;
+        if (plain)
+            memcpy(to, PyBytes_AsString(item), (size_t)size);
+        Py_XDECREF(item);
+    }
+#endif
+    return plain;
+}
+
+/* joined_nodes(nodes, size): the items of a list or tuple end to end in one new bytes object, each
+ * exact bytes of `size` bytes, in one pass (b"".join makes an 80-byte view of every item first, and
+ * the type and length checks before it are passes of their own: at 2^20 nodes spread over the heap,
+ * each pass is cache misses). NotImplemented where an item is anything else: the binding's Python
+ * path takes every other bytes-like kind and words the errors. */
+static PyObject *joined_nodes(PyObject *module, PyObject *args)
+{
+    PyObject *nodes, *joined;
+    Py_ssize_t size, n;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "On:joined_nodes", &nodes, &size))
+        return NULL;
+    if (size <= 0 || (!PyList_Check(nodes) && !PyTuple_Check(nodes)))
+        Py_RETURN_NOTIMPLEMENTED;
+    n = PyObject_Size(nodes);
+    if (n > PY_SSIZE_T_MAX / size)
+        return PyErr_NoMemory();
+    if ((joined = PyBytes_FromStringAndSize(NULL, n * size)) == NULL)
+        return NULL;
+    if (!nodes_to(nodes, size, 0, n, PyBytes_AsString(joined))) {
+        Py_DECREF(joined);
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return joined;
+}
+
+/* nodes_into(nodes, size, first, count, address): nodes[first:first + count] end to end at address (a
+ * buffer of count x size bytes the binding owns: a slice of a long list, in a scratch buffer reused
+ * for every slice, so that no buffer of the whole list is ever made). True, or NotImplemented as
+ * joined_nodes returns it (or where the list is shorter now). */
+static PyObject *nodes_into(PyObject *module, PyObject *args)
+{
+    PyObject *nodes;
+    Py_ssize_t size, first, count;
+    unsigned long long address;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OnnnK:nodes_into", &nodes, &size, &first, &count, &address))
+        return NULL;
+    if (size <= 0 || first < 0 || count < 0 || address == 0)
+        return PyErr_Format(PyExc_ValueError, "nodes_into: %zd nodes of %zd bytes from %zd", count, size, first);
+    if ((!PyList_Check(nodes) && !PyTuple_Check(nodes)) || first > PY_SSIZE_T_MAX - count
+        || !nodes_to(nodes, size, first, count, (char *)(uintptr_t)address))
+        Py_RETURN_NOTIMPLEMENTED;
+    Py_RETURN_TRUE;
+}
+
 /* ---- set-up from libsha/_native.py ---- */
 
 static void replace(PyObject **slot, PyObject *value)
@@ -1284,6 +1373,8 @@ static PyMethodDef module_functions[] = {
     {"hkdf", (PyCFunction)(void (*)(void))hkdf, METH_FASTCALL, NULL},
     {"hash_bytes_list", hash_bytes_list, METH_VARARGS, NULL},
     {"all_bytes", all_bytes, METH_O, NULL},
+    {"joined_nodes", joined_nodes, METH_VARARGS, NULL},
+    {"nodes_into", nodes_into, METH_VARARGS, NULL},
     {"setup", setup, METH_O, NULL},
     {"bind", bind, METH_VARARGS, NULL},
     {"allow", allow, METH_O, NULL},

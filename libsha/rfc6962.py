@@ -28,7 +28,7 @@ from . import _native
 from ._buffers import borrow, contiguous_view
 from ._errors import check
 from ._header import RFC6962_MAX_PROOF, Rfc6962Log
-from ._trees.nodes import count, fixed, node_buffer
+from ._trees.nodes import NotPlain, count, fixed, long_list, node_buffer, node_slices
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -81,6 +81,10 @@ def node_hash(left: Any, right: Any) -> bytes:
 
 def root(hashes: Any) -> bytes:
     """The root of the tree over these leaf hashes (RFC 9162's MTH), in bounded memory."""
+    if long_list(hashes):  # a slice at a time, never joined
+        log = Log()
+        log.append(hashes)
+        return log.root()
     data = node_buffer(hashes, "hashes")
     nbytes = len(data) if isinstance(data, bytes) else data.nbytes
     out = ctypes.create_string_buffer(32)
@@ -224,10 +228,25 @@ class Log:
 
     def append(self, hashes: Any) -> None:
         """Appends leaf hashes (one or many: n x 32 bytes, or a sequence of 32-byte hashes)."""
+        if long_list(hashes) and self._appended_slices(hashes):
+            return
         data = node_buffer(hashes, "hashes")
         n = (len(data) if isinstance(data, bytes) else data.nbytes) // 32
         with borrow(data, "hashes") as (pointer, _):
             check(_native.lib().libsha_rfc6962_log_append(ctypes.byref(self._log), pointer, n), "append")
+
+    def _appended_slices(self, hashes: list[Any] | tuple[Any, ...]) -> bool:
+        """A long list of bytes appended a slice at a time, to a copy of the log that replaces it
+        once every slice is in (True); False, the log as it was, where a hash is of another kind."""
+        grown = Rfc6962Log.from_buffer_copy(self._log)
+        lib = _native.lib()
+        try:
+            for address, n in node_slices(hashes):
+                check(lib.libsha_rfc6962_log_append(ctypes.byref(grown), address, n), "append")
+        except NotPlain:
+            return False
+        self._log = grown
+        return True
 
     def root(self) -> bytes:
         out = ctypes.create_string_buffer(32)

@@ -19,7 +19,8 @@ import ctypes
 from . import _native
 from ._buffers import borrow, contiguous_view
 from ._errors import check
-from ._trees.nodes import count, fixed, node_buffer
+from ._one.oneshot import sha256_digest as _sha256
+from ._trees.nodes import SLICE, NotPlain, count, fixed, long_list, node_buffer, node_slices
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ def merkleize(chunks: Any, limit: int | None = None) -> bytes:
     """The SSZ root of 32-byte chunks (a bytes-like object of whole chunks, or a sequence of 32-byte
     bytes-like objects), padded with zero chunks to the power of two >= `limit` (>= their count
     when limit is None; no chunks are one zero chunk). More chunks than `limit` is a ValueError."""
-    return _merkleize(node_buffer(chunks, "chunks"), limit, "chunks")
+    return _merkleize_nodes(chunks, limit, "chunks")[0]
 
 
 def merkleize_packed(data: Any, limit: int | None = None) -> bytes:
@@ -43,16 +44,62 @@ def merkleize_packed(data: Any, limit: int | None = None) -> bytes:
     return _merkleize(contiguous_view(data, "data"), limit, "data")
 
 
-def _merkleize(data: Any, limit: int | None, what: str) -> bytes:
-    nbytes = len(data) if isinstance(data, bytes) else data.nbytes
-    chunks = -(-nbytes // 32)
+def _merkleize_nodes(nodes: Any, limit: int | None, what: str) -> tuple[bytes, int]:
+    """(root, how many) of 32-byte nodes in any form node_buffer takes; a long list of bytes a slice
+    at a time, never joined."""
+    if long_list(nodes):
+        bound = _bound(len(nodes), limit, what)
+        try:
+            return _merkleize_slices(nodes, bound), len(nodes)
+        except NotPlain:
+            pass
+    data = node_buffer(nodes, what)
+    return _merkleize(data, limit, what), (len(data) if isinstance(data, bytes) else data.nbytes) // 32
+
+
+def _bound(chunks: int, limit: int | None, what: str) -> int:
+    """The limit as the C call takes it, checked to hold the chunks."""
     bound = _NO_LIMIT if limit is None else count(limit, "limit", _NO_LIMIT - 1)
     if bound < chunks:
-        raise ValueError(f"{chunks} chunks exceed the limit of {limit}")
+        raise ValueError(f"{chunks} {'roots' if what == 'roots' else 'chunks'} exceed the limit of {limit}")
+    return bound
+
+
+def _merkleize(data: Any, limit: int | None, what: str) -> bytes:
+    nbytes = len(data) if isinstance(data, bytes) else data.nbytes
+    bound = _bound(-(-nbytes // 32), limit, what)
     out = ctypes.create_string_buffer(32)
     with borrow(data, what) as (pointer, _):
         check(_native.lib().libsha_ssz_merkleize(out, pointer, nbytes, bound), "merkleize")
     return out.raw
+
+
+def _merkleize_slices(chunks: list[Any] | tuple[Any, ...], bound: int) -> bytes:
+    """The root of more than SLICE chunks from the roots of their slices. Each slice is a perfect
+    subtree of SLICE chunks (the last one padded with zero chunks, as the whole is); above them, the
+    slices' roots padded to a power of two with the root of SLICE zero chunks are a perfect tree,
+    whose root goes up the whole's remaining levels beside the zero subtree of each height."""
+    lib = _native.lib()
+    count = -(-len(chunks) // SLICE)
+    width = 1 << (count - 1).bit_length()
+    zero_slice = _zero_subtree(_SLICE_HEIGHT)
+    roots = bytearray(zero_slice * width)
+    at = ctypes.addressof((ctypes.c_char * len(roots)).from_buffer(roots))
+    for i, (address, n) in enumerate(node_slices(chunks)):
+        check(lib.libsha_ssz_merkleize(at + 32 * i, address, 32 * n, SLICE), "merkleize")
+    root = _merkleize(memoryview(roots), None, "chunks")
+    whole = max(len(chunks), 0 if bound == _NO_LIMIT else bound)
+    for height in range(_SLICE_HEIGHT + width.bit_length() - 1, (whole - 1).bit_length()):
+        root = _sha256(root + _zero_subtree(height))
+    return root
+
+
+_SLICE_HEIGHT = SLICE.bit_length() - 1  # a slice's subtree is this high
+
+
+def _zero_subtree(height: int) -> bytes:
+    """The root of 2^height zero chunks (the C library's precomputed constant)."""
+    return _merkleize(b"", 1 << height, "chunks")
 
 
 def mix_in_length(root: Any, length: int) -> bytes:
@@ -80,9 +127,5 @@ def basic_list_root(data: Any, item_size: int, limit: int) -> bytes:
 def composite_list_root(roots: Any, limit: int) -> bytes:
     """hash_tree_root of List[C, limit] for a composite type C, given its items' roots (a bytes-like
     object of whole 32-byte roots, or a sequence of them)."""
-    data = node_buffer(roots, "roots")
-    length = (len(data) if isinstance(data, bytes) else data.nbytes) // 32
-    bound = count(limit, "limit", _NO_LIMIT - 1)
-    if length > bound:
-        raise ValueError(f"{length} roots exceed the limit of {limit}")
-    return mix_in_length(_merkleize(data, bound, "roots"), length)
+    root, length = _merkleize_nodes(roots, count(limit, "limit", _NO_LIMIT - 1), "roots")
+    return mix_in_length(root, length)
