@@ -106,6 +106,8 @@ def _ssz_rows():
     entries = {
         f"libsha.ssz.merkleize(bytes) ('{libsha.dispatch.implementation()}', one Python call)":
             lambda: functools.partial(ssz.merkleize, _ssz_data()[0]),
+        f"libsha.ssz.merkleize(list of 32-byte bytes) ('{libsha.dispatch.implementation()}', one Python call)":
+            lambda: functools.partial(ssz.merkleize, _ssz_data()[1]),
         "hashlib.sha256(left + right).digest() a pair, level by level (remerkleable's and the spec's loop)":
             lambda: functools.partial(_ssz_by_hashlib, _ssz_data()[1]),
     }
