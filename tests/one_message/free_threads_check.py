@@ -105,12 +105,15 @@ def mixed(libsha, seed, deadline, counts):
     key, unit = r0.randbytes(100), r0.randbytes(11)
     sha_shared, mac_shared = libsha.sha256(), libsha.hmac_new(key)
     fed = {"sha": [], "mac": []}  # units each update gave them (list.append is atomic)
+    # A tree's nodes that some threads grow and shrink while others read them a slice at a time.
+    shared_nodes = [r0.randbytes(32) for _ in range(10_000)]
+    from libsha import rfc6962, ssz
 
     def loop(index):
         r = random.Random(seed + 1 + index)
         done = 0
         while time.monotonic() < deadline:
-            kind = r.randrange(9)
+            kind = r.randrange(11)
             m = r.randbytes(r.choice((r.randrange(64), r.randrange(1100), r.randrange(9000))))
             if kind == 0:
                 assert libsha.sha256_digest(m) == hashlib.sha256(m).digest(), "sha256_digest"
@@ -146,6 +149,19 @@ def mixed(libsha, seed, deadline, counts):
                 mac_shared.update(unit * units)
                 fed["mac"].append(units)
                 assert len(mac_shared.copy().hexdigest()) == 64
+            elif kind == 9:
+                chunks = [r.randbytes(32) for _ in range(r.choice((5, 4100, 9000)))]
+                joined = b"".join(chunks)
+                assert ssz.merkleize(chunks) == ssz.merkleize(joined), "ssz.merkleize(list)"
+                assert libsha.merkle_root(chunks) == libsha.merkle_root(joined), "merkle_root(list)"
+            elif kind == 10:
+                if r.randrange(2):
+                    for _ in range(200):
+                        shared_nodes.append(r.randbytes(32))
+                    for _ in range(200):
+                        shared_nodes.pop()
+                else:  # a root of some state of the list: no crash, and its size
+                    assert len(rfc6962.root(shared_nodes)) == 32 and len(libsha.merkle_root(shared_nodes)[0]) == 32
             else:
                 a, b = libsha.sha256(m[:7]), libsha.sha256(m[:9])
                 libsha.update_many([a, b], [m, m])
