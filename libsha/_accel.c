@@ -1201,26 +1201,28 @@ static PyObject *all_bytes(PyObject *module, PyObject *messages)
 
 /* ---- a tree's nodes from a list of bytes, read in one pass ---- */
 
-/* Copies items[0:count], each exact bytes of `size` bytes, end to end to `to`; 0 where an item is
- * anything else (what was copied before it is left as it is). */
+/* Copies items[0:count], each exact bytes of `size` bytes, end to end to `to` (NULL: only checks
+ * them); 0 where an item is anything else (what was copied before it is left as it is). */
 #ifndef Py_LIMITED_API
 static int copy_nodes(PyObject *const *items, Py_ssize_t count, Py_ssize_t size, char *to)
 {
     Py_ssize_t i;
-    for (i = 0; i < count; ++i, to += size) {
+    for (i = 0; i < count; ++i) {
         PyObject *item = items[i];
         if (i + ITEM_AHEAD < count)
             PREFETCH_FOR_WRITE(items[i + ITEM_AHEAD]);
         if (!PyBytes_CheckExact(item) || PyBytes_GET_SIZE(item) != size)
             return 0;
-        memcpy(to, PyBytes_AS_STRING(item), (size_t)size);
+        if (to != NULL)
+            memcpy(to + i * size, PyBytes_AS_STRING(item), (size_t)size);
     }
     return 1;
 }
 #endif
 
-/* nodes[first:first + count] (a list or tuple of exact bytes of `size` bytes each) end to end to `to`:
- * 1, or 0 where an item is anything else or the list no longer has them all (another thread). */
+/* nodes[first:first + count] (a list or tuple of exact bytes of `size` bytes each) end to end to `to`
+ * (NULL: only checked): 1, or 0 where an item is anything else or the list no longer has them all
+ * (another thread). */
 static int nodes_to(PyObject *nodes, Py_ssize_t size, Py_ssize_t first, Py_ssize_t count, char *to)
 {
     int plain = 0;
@@ -1231,11 +1233,11 @@ static int nodes_to(PyObject *nodes, Py_ssize_t size, Py_ssize_t first, Py_ssize
     Py_END_CRITICAL_SECTION();
 #else
     Py_ssize_t i;
-    for (i = 0, plain = 1; i < count && plain; ++i, to += size) {
+    for (i = 0, plain = 1; i < count && plain; ++i) {
         PyObject *item = item_ref(nodes, PyList_Check(nodes), first + i);
         plain = item != NULL && PyBytes_CheckExact(item) && PyBytes_Size(item) == size;
-        if (plain)
-            memcpy(to, PyBytes_AsString(item), (size_t)size);
+        if (plain && to != NULL)
+            memcpy(to + i * size, PyBytes_AsString(item), (size_t)size);
         Py_XDECREF(item);
     }
 #endif
@@ -1268,6 +1270,21 @@ static PyObject *joined_nodes(PyObject *module, PyObject *args)
     return joined;
 }
 
+/* plain_nodes(nodes, size): whether every item of a list or tuple is exact bytes of `size` bytes (what
+ * joined_nodes and nodes_into take), read in one pass: asked before a call writes into a caller's
+ * out= a slice at a time, so that none starts on a list that node_buffer must take instead. */
+static PyObject *plain_nodes(PyObject *module, PyObject *args)
+{
+    PyObject *nodes;
+    Py_ssize_t size;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "On:plain_nodes", &nodes, &size))
+        return NULL;
+    if (size <= 0 || (!PyList_Check(nodes) && !PyTuple_Check(nodes)))
+        Py_RETURN_FALSE;
+    return PyBool_FromLong(nodes_to(nodes, size, 0, PyObject_Size(nodes), NULL));
+}
+
 /* nodes_into(nodes, size, first, count, address): nodes[first:first + count] end to end at address (a
  * buffer of count x size bytes the binding owns: a slice of a long list, in a scratch buffer reused
  * for every slice, so that no buffer of the whole list is ever made). True, or NotImplemented as
@@ -1280,7 +1297,7 @@ static PyObject *nodes_into(PyObject *module, PyObject *args)
     (void)module;
     if (!PyArg_ParseTuple(args, "OnnnK:nodes_into", &nodes, &size, &first, &count, &address))
         return NULL;
-    if (size <= 0 || first < 0 || count < 0 || address == 0)
+    if (size <= 0 || first < 0 || count < 0 || count > PY_SSIZE_T_MAX / size || address == 0)
         return PyErr_Format(PyExc_ValueError, "nodes_into: %zd nodes of %zd bytes from %zd", count, size, first);
     if ((!PyList_Check(nodes) && !PyTuple_Check(nodes)) || first > PY_SSIZE_T_MAX - count
         || !nodes_to(nodes, size, first, count, (char *)(uintptr_t)address))
@@ -1375,6 +1392,7 @@ static PyMethodDef module_functions[] = {
     {"all_bytes", all_bytes, METH_O, NULL},
     {"joined_nodes", joined_nodes, METH_VARARGS, NULL},
     {"nodes_into", nodes_into, METH_VARARGS, NULL},
+    {"plain_nodes", plain_nodes, METH_VARARGS, NULL},
     {"setup", setup, METH_O, NULL},
     {"bind", bind, METH_VARARGS, NULL},
     {"allow", allow, METH_O, NULL},

@@ -7,7 +7,7 @@ import ctypes
 from .. import _native
 from .._buffers import borrow, writable_out
 from .._errors import ERR_ARGUMENT, check
-from .nodes import node_buffer
+from .nodes import SLICE, NotPlain, long_list, node_buffer, node_slices, plain_nodes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,6 +24,11 @@ def sha256_64(blocks: Any, /, *, out: Any = None) -> Any:
     own buffer, to hash a level in place), the digests go there and `out` is
     returned. Nothing is written when an argument is wrong.
     """
+    if long_list(blocks) and (out is None or plain_nodes(blocks, 64)):
+        try:
+            return _level_of_slices(blocks, out)
+        except NotPlain:  # (out= given: only a list another thread changed since it was checked)
+            pass
     data = node_buffer(blocks, "blocks", 64)
     nbytes = len(data) if isinstance(data, bytes) else data.nbytes
     lib = _native.lib()
@@ -36,4 +41,20 @@ def sha256_64(blocks: Any, /, *, out: Any = None) -> Any:
     with writable_out(out, nbytes // 2, nbytes // 64) as target, borrow(data, "blocks") as (pointer, _):
         code = lib.libsha_sha256_64(target.address, pointer, nbytes // 64)
     check(code, "sha256_64: out overlaps blocks (only exactly in place is allowed)" if code == ERR_ARGUMENT else "sha256_64")
+    return out
+
+
+def _level_of_slices(blocks: list[Any] | tuple[Any, ...], out: Any) -> Any:
+    """A long list of 64-byte bytes hashed a slice at a time, never joined: into a new buffer, or into
+    out (whose list the caller checked first, so that nothing is written for a bad one)."""
+    lib = _native.lib()
+    n = len(blocks)
+    if out is None:
+        result = ctypes.create_string_buffer(32 * n)
+        for first, (address, count) in zip(range(0, n, SLICE), node_slices(blocks, 64)):
+            check(lib.libsha_sha256_64(ctypes.addressof(result) + 32 * first, address, count), "sha256_64")
+        return result.raw
+    with writable_out(out, 32 * n, n) as target:
+        for first, (address, count) in zip(range(0, n, SLICE), node_slices(blocks, 64)):
+            check(lib.libsha_sha256_64(target.address + 32 * first, address, count), "sha256_64")
     return out

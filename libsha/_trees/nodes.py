@@ -87,12 +87,16 @@ def _joined(nodes: Iterable[object], what: str, size: int) -> bytes:
     return b"".join(_node(i, node, what, size) for i, node in enumerate(nodes))
 
 
+def plain_nodes(nodes: list[object] | tuple[object, ...], size: int) -> bool:
+    """Whether every node is a bytes object of `size` bytes (the accelerator's plain_nodes reads them
+    in one pass): what node_slices takes without raising NotPlain."""
+    return _BYTES_ONLY.issuperset(map(type, nodes)) and list(map(len, nodes)).count(size) == len(nodes)
+
+
 def _joined_nodes(nodes: list[object] | tuple[object, ...], size: int) -> bytes:
     """The common case at C speed: every node a bytes object of `size` bytes, joined (the
     accelerator's joined_nodes reads them in one pass); NotImplemented for any other list."""
-    if _BYTES_ONLY.issuperset(map(type, nodes)) and list(map(len, nodes)).count(size) == len(nodes):
-        return b"".join(nodes)  # type: ignore[arg-type]
-    return NotImplemented
+    return b"".join(nodes) if plain_nodes(nodes, size) else NotImplemented  # type: ignore[arg-type]
 
 
 def _nodes_into(nodes: list[object] | tuple[object, ...], size: int, first: int, count: int, address: int) -> bool:
@@ -135,4 +139,4 @@ def count(value: object, name: str, top: int = 2**64 - 1) -> int:
     return value
 
 
-take_accelerated(globals(), _joined_nodes="joined_nodes", _nodes_into="nodes_into")
+take_accelerated(globals(), "plain_nodes", _joined_nodes="joined_nodes", _nodes_into="nodes_into")

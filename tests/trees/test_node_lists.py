@@ -1,8 +1,10 @@
 """The trees' roots of a long list of nodes, read a slice at a time and never joined
 (libsha/_trees/nodes.py's node_slices): ssz.merkleize and composite_list_root, merkle_root,
-rfc6962.root and Log.append, at counts around the slices, against the reference over hashlib and
+rfc6962.root and Log.append, the level call sha256_64, at counts around the slices, against the reference over hashlib and
 against the same nodes as one buffer; nodes of other kinds and bad nodes in a later slice, on both
 binding paths."""
+
+import hashlib
 
 import pytest
 
@@ -119,3 +121,28 @@ def test_a_bad_node_in_a_later_slice_is_named(nodes, bad, error, words):
     with pytest.raises(error, match=words):
         log.append(leaves)
     assert (len(log), log.root()) == (5, before)  # nothing of the list went in
+
+
+@pytest.mark.parametrize("n", COUNTS[:4])
+def test_level_of_a_list(n, nodes):
+    blocks = [a + b for a, b in zip(nodes[:n], nodes[1 : n + 1])]
+    expected = b"".join(hashlib.sha256(x).digest() for x in blocks)
+    assert libsha.sha256_64(blocks) == expected == libsha.sha256_64(tuple(blocks))
+    out = bytearray(32 * n)
+    assert libsha.sha256_64(blocks, out=out) is out and out == expected
+    mixed = list(blocks)
+    mixed[-1] = bytearray(mixed[-1])  # another bytes-like kind: the whole list as node_buffer takes it
+    assert libsha.sha256_64(mixed) == expected
+
+
+def test_a_bad_block_in_a_later_slice_writes_nothing(nodes):
+    n = 2 * SLICE + 3
+    blocks = [a + b for a, b in zip(nodes[:n], nodes[1 : n + 1])]
+    blocks[2 * SLICE + 1] = blocks[2 * SLICE + 1][:63]
+    out = bytearray(b"\x5a" * (32 * n))
+    with pytest.raises(ValueError, match=f"block {2 * SLICE + 1} has 63 bytes"):
+        libsha.sha256_64(blocks, out=out)
+    assert out == b"\x5a" * (32 * n)  # not a digest of the slices before it
+    blocks[2 * SLICE + 1] += b"z"
+    with pytest.raises(ValueError, match="out has 31 bytes"):  # a plain list, a bad out: checked before hashing
+        libsha.sha256_64(blocks, out=bytearray(31))
