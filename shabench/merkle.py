@@ -2,8 +2,10 @@
 BitTorrent v2 (BEP 52), and their level call; the kernel's fs-verity and dm-verity trees are
 verity.py's rows.
 
-- The level call (1,000,000 x 64 bytes) is the many group's SHA256_MANY_1000000x64b rows: libsha's C
-  loop per implementation (a ROWS batch: libsha_sha256_64's path) beside hashtree's kernels.
+- The level call (1,000,000 x 64 bytes): libsha_sha256_64 per implementation, one C call through
+  ctypes an iteration (the call is the work: tens of milliseconds), beside hashtree's kernels in their
+  C loop, under the name of the many group's SHA256_MANY_1000000x64b rows (those hash the same
+  messages as a general batch, LIBSHA_OFFSETS64, with its per-message checks).
 - The trees, one Python call each, in turn with their peers (interleaved): libsha's call beside
   the hashlib loops Python's tree code runs (remerkleable's and the consensus spec's
   `hashlib.sha256(left + right).digest()` per pair; the RFC's tree level by level; BEP 52's 16 KiB
@@ -241,6 +243,26 @@ def _bep52_buffer():
     return os.urandom(BEP52_MIB << 20)
 
 
+LEVEL_BLOCKS = 1_000_000  # as the SHA256_MANY_1000000x64b batch, so that the rows sit together
+
+
+@functools.lru_cache(maxsize=None)
+def _level_data():
+    """The blocks and the digests' buffer (made when a row first runs)."""
+    return os.urandom(64 * LEVEL_BLOCKS), bytearray(32 * LEVEL_BLOCKS)
+
+
+def _level_call():
+    data, out = _level_data()
+    libsha.sha256_64(data, out=out)
+
+
+def _level_rows(implementations):
+    return [Benchmark(f"SHA256_MANY_{LEVEL_BLOCKS}x64b", f"libsha_sha256_64, the level call, on '{implementation}' "
+                      "(one C call through ctypes)", 64 * LEVEL_BLOCKS, timed_on(implementation, _level_call), True)
+            for implementation in implementations]
+
+
 def _per_implementation(implementation):
     """SSZ and BEP 52 on one implementation: one C call through ctypes an iteration."""
     on = functools.partial(timed_on, implementation)
@@ -253,10 +275,8 @@ def _per_implementation(implementation):
 def merkle_benchmarks(implementations):
     from .batch_peers import batch_peer_benchmarks
     from .batches import C_BATCHES
-    from .many import native_many_benchmarks
 
-    level = [row for impl in implementations for row in native_many_benchmarks(impl)
-             if row.name == "SHA256_MANY_1000000x64b"]
+    level = _level_rows(implementations)
     hashtree = [row for row in batch_peer_benchmarks(C_BATCHES, libsha.dispatch.cpu_features())
                 if row.name == "SHA256_MANY_1000000x64b" and "hashtree" in row.runner]
     from .verity import verity_benchmarks

@@ -143,6 +143,9 @@ def test_the_catalogue_covers_every_implementation_and_peer():
     for impl in RUNNABLE:  # many messages at once, timed in C
         for name in ("SHA256_MANY_1000x16KiB", "SHA256_MANY_10000x1KiB", "SHA256_MANY_1000000x64b"):
             assert f"{name} using the '{impl}' SHA256 implementation" in titles
+    for impl in RUNNABLE:  # the level call itself (merkle group), beside hashtree's kernels of that name
+        assert (f"SHA256_MANY_1000000x64b using libsha_sha256_64, the level call, on '{impl}' (one C call through "
+                "ctypes)") in titles
     for name, call in (("SHA256_MANY_1000000x64b", "libsha.sha256_many(list)"),
                        ("SHA256_MANY_65536x1KiB", "libsha.sha256_many(list, threads=2)"),
                        ("MERKLE_1000000", "libsha.merkle_root(list)")):
