@@ -52,7 +52,7 @@ def _root_of_slices(leaves: list[object] | tuple[object, ...]) -> tuple[bytes, b
             digest = _native.Digest()
             lib.libsha_sha256d64(digest, root + root, 1)
             root = digest.raw
-        roots[32 * i : 32 * i + 32] = root
+        ctypes.memmove(ctypes.addressof(roots) + 32 * i, root, 32)
         mutated |= flag
     root, flag = _root(roots, len(roots))
     return root, mutated or flag

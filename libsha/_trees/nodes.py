@@ -48,7 +48,7 @@ class NotPlain(Exception):
 
 def long_list(nodes: object) -> bool:
     """Whether `nodes` is a list or tuple of more than a slice of nodes: node_slices' kind."""
-    return (type(nodes) is list or type(nodes) is tuple) and len(nodes) > SLICE  # type: ignore[arg-type]
+    return (type(nodes) is list or type(nodes) is tuple) and len(nodes) > SLICE
 
 
 def node_slices(nodes: list[object] | tuple[object, ...], size: int = 32) -> Iterator[tuple[int, int]]:
@@ -87,7 +87,7 @@ def _joined(nodes: Iterable[object], what: str, size: int) -> bytes:
     return b"".join(_node(i, node, what, size) for i, node in enumerate(nodes))
 
 
-def plain_nodes(nodes: list[object] | tuple[object, ...], size: int) -> bool:
+def plain_nodes(nodes: list[Any] | tuple[Any, ...], size: int) -> bool:
     """Whether every node is a bytes object of `size` bytes (the accelerator's plain_nodes reads them
     in one pass): what node_slices takes without raising NotPlain."""
     return _BYTES_ONLY.issuperset(map(type, nodes)) and list(map(len, nodes)).count(size) == len(nodes)
