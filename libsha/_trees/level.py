@@ -49,12 +49,15 @@ def _level_of_slices(blocks: list[Any] | tuple[Any, ...], out: Any) -> Any:
     out (whose list the caller checked first, so that nothing is written for a bad one)."""
     lib = _native.lib()
     n = len(blocks)
+
+    def hash_to(address: int) -> None:
+        for first, (blocks_at, count) in zip(range(0, n, SLICE), node_slices(blocks, 64)):
+            check(lib.libsha_sha256_64(address + 32 * first, blocks_at, count), "sha256_64")
+
     if out is None:
         result = ctypes.create_string_buffer(32 * n)
-        for first, (address, count) in zip(range(0, n, SLICE), node_slices(blocks, 64)):
-            check(lib.libsha_sha256_64(ctypes.addressof(result) + 32 * first, address, count), "sha256_64")
+        hash_to(ctypes.addressof(result))
         return result.raw
     with writable_out(out, 32 * n, n) as target:
-        for first, (address, count) in zip(range(0, n, SLICE), node_slices(blocks, 64)):
-            check(lib.libsha_sha256_64(target.address + 32 * first, address, count), "sha256_64")
+        hash_to(target.address)
     return out
