@@ -82,6 +82,14 @@ def test_buffer_forms_agree():
         assert libsha.merkle_root(form) == expected
 
 
+def test_an_arrow_array_of_leaves():
+    pa = pytest.importorskip("pyarrow")
+    leaves = [pattern251(32, 11 * i) for i in range(9)]
+    array = pa.array(leaves, type=pa.binary(32))
+    assert libsha.merkle_root(array) == merkle_root_by_hashlib(leaves)
+    assert libsha.merkle_root(array.slice(2, 5)) == merkle_root_by_hashlib(leaves[2:7])  # an offset into its buffer
+
+
 @pytest.mark.parametrize("bad, kind, words", [
     ("abc", TypeError, "str"),
     ([b"x" * 32, "y" * 32], TypeError, "leaf 1"),
