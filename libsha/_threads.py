@@ -37,7 +37,6 @@ def run_parts(call: Callable[[int, int], int], n: int, workers: int, what: str =
     parts = min(n, workers * PARTS_PER_WORKER, max(workers, total // PART_WORK))
     bounds = [0] + [_first_reaching(work, total * k // parts, n) for k in range(1, parts)] + [n]
     from queue import Empty, SimpleQueue
-    from threading import Thread
 
     todo: SimpleQueue[tuple[int, int]] = SimpleQueue()
     for first, stop in zip(bounds[:-1], bounds[1:]):
@@ -55,10 +54,20 @@ def run_parts(call: Callable[[int, int], int], n: int, workers: int, what: str =
         except BaseException as exc:  # raised in the calling thread, after every helper is done
             errors.append(exc)
 
-    helpers = [Thread(target=take_parts, daemon=True) for _ in range(workers - 1)]
+    on_workers(take_parts, workers, errors, codes, what)
+
+
+def on_workers(work: Callable[[], None], workers: int, errors: list[BaseException], codes: list[int],
+               what: str = "") -> None:
+    """work() on `workers` threads, the calling thread one of them; once all are done, the first
+    exception a worker put in `errors` is raised, then each library code a worker put in `codes`
+    is checked."""
+    from threading import Thread
+
+    helpers = [Thread(target=work, daemon=True) for _ in range(workers - 1)]
     for helper in helpers:
         helper.start()
-    take_parts()
+    work()
     for helper in helpers:
         helper.join()
     if errors:

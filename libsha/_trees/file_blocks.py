@@ -12,6 +12,7 @@ import stat
 
 from .._errors import check
 from .._reads import read_ahead
+from .._threads import on_workers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def _in_parallel(fd: int, block: int, leaves_of: Callable[[int, int, int], int],
                  partial: bool, limit: int | None) -> tuple[bytes, int]:
     """Chunk i is bytes [i * THREAD_CHUNK, ...) read with preadv by whichever worker takes it; the
     chunks are taken in order, so the first short one (the file's end) bounds those still taken."""
-    from threading import Lock, Thread
+    from threading import Lock
 
     taken = Lock()
     state = {"next": 0, "end": -1}  # the next chunk to take; the first short chunk's index, once read
@@ -112,16 +113,7 @@ def _in_parallel(fd: int, block: int, leaves_of: Callable[[int, int, int], int],
                     state["end"] = i if state["end"] < 0 else min(state["end"], i)
                 return 0
 
-    helpers = [Thread(target=work, daemon=True) for _ in range(workers - 1)]
-    for helper in helpers:
-        helper.start()
-    work()  # the calling thread is one of the workers
-    for helper in helpers:
-        helper.join()
-    if errors:
-        raise errors[0]
-    for code in codes:
-        check(code, what)
+    on_workers(work, workers, errors, codes, what)
     parts, total = [], 0
     for i in range(state["end"] + 1):
         leaves, nbytes = done[i]
