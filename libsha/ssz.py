@@ -20,7 +20,7 @@ from . import _native
 from ._buffers import borrow, contiguous_view
 from ._errors import check
 from ._one.oneshot import sha256_digest as _sha256
-from ._trees.nodes import SLICE, NotPlain, count, fixed, long_list, node_buffer, node_slices
+from ._trees.nodes import SLICE, SLICE_HEIGHT, NotPlain, count, fixed, long_list, node_buffer, node_slices
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -80,21 +80,15 @@ def _merkleize_slices(chunks: list[Any] | tuple[Any, ...], bound: int) -> bytes:
     slices' roots padded to a power of two with the root of SLICE zero chunks are a perfect tree,
     whose root goes up the whole's remaining levels beside the zero subtree of each height."""
     lib = _native.lib()
-    count = -(-len(chunks) // SLICE)
-    width = 1 << (count - 1).bit_length()
-    zero_slice = _zero_subtree(_SLICE_HEIGHT)
-    roots = bytearray(zero_slice * width)
-    at = ctypes.addressof((ctypes.c_char * len(roots)).from_buffer(roots))
+    width = 1 << (-(-len(chunks) // SLICE) - 1).bit_length()
+    roots = ctypes.create_string_buffer(_zero_subtree(SLICE_HEIGHT) * width, 32 * width)
     for i, (address, n) in enumerate(node_slices(chunks)):
-        check(lib.libsha_ssz_merkleize(at + 32 * i, address, 32 * n, SLICE), "merkleize")
+        check(lib.libsha_ssz_merkleize(ctypes.addressof(roots) + 32 * i, address, 32 * n, SLICE), "merkleize")
     root = _merkleize(memoryview(roots), None, "chunks")
-    whole = max(len(chunks), 0 if bound == _NO_LIMIT else bound)
-    for height in range(_SLICE_HEIGHT + width.bit_length() - 1, (whole - 1).bit_length()):
+    whole = len(chunks) if bound == _NO_LIMIT else bound
+    for height in range(SLICE_HEIGHT + width.bit_length() - 1, (whole - 1).bit_length()):
         root = _sha256(root + _zero_subtree(height))
     return root
-
-
-_SLICE_HEIGHT = SLICE.bit_length() - 1  # a slice's subtree is this high
 
 
 def _zero_subtree(height: int) -> bytes:

@@ -7,7 +7,7 @@ import ctypes
 from .. import _native
 from .._buffers import borrow
 from .._errors import check
-from .nodes import SLICE, NotPlain, long_list, node_buffer, node_slices
+from .nodes import SLICE, SLICE_HEIGHT, NotPlain, long_list, node_buffer, node_slices
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,9 +33,6 @@ def merkle_root(leaves: Buffer | Iterable[Buffer], /) -> tuple[bytes, bool]:
         return _root(pointer, nbytes)
 
 
-_SLICE_HEIGHT = SLICE.bit_length() - 1  # a slice of leaves is a perfect subtree this high
-
-
 def _root_of_slices(leaves: list[object] | tuple[object, ...]) -> tuple[bytes, bool]:
     """The root of more than SLICE leaves from the roots of their slices. Each full slice is a perfect
     subtree. Below the last, partial one the levels of the whole are even to its left, so its
@@ -48,7 +45,7 @@ def _root_of_slices(leaves: list[object] | tuple[object, ...]) -> tuple[bytes, b
     mutated = False
     for i, (address, n) in enumerate(node_slices(leaves)):
         root, flag = _root(address, 32 * n)
-        for _ in range(_SLICE_HEIGHT - (n - 1).bit_length()):  # a partial slice's root, up to the slices' height
+        for _ in range(SLICE_HEIGHT - (n - 1).bit_length()):  # a partial slice's root, up to the slices' height
             digest = _native.Digest()
             lib.libsha_sha256d64(digest, root + root, 1)
             root = digest.raw

@@ -18,6 +18,7 @@ _BYTES_ONLY = frozenset((bytes,))
 # list of more goes to the tree a slice at a time (node_slices): a buffer of the whole list would be
 # fresh memory, whose page faults cost more than reading the list (32 MiB: 20 ms on a KVM guest).
 SLICE = 4096
+SLICE_HEIGHT = SLICE.bit_length() - 1  # a whole slice of leaves is a perfect subtree this high
 _ONE = {"hashes": "hash", "leaves": "leaf"}  # what one of them is called in an error
 
 
