@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 
 from ._errors import NonContiguousError, a_type
+from ._views import contiguous_view, is_buffer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,38 +42,12 @@ except AttributeError:  # not CPython: no C API to borrow through
 _PyBUF_SIMPLE = 0
 
 
-def contiguous_view(data: object, what: str = "data") -> memoryview:
-    """A memoryview of data, or the TypeError/ValueError hashlib users expect."""
-    if isinstance(data, str):
-        raise TypeError(f"Strings must be encoded before hashing ({what} is a str)")
-    try:
-        view = memoryview(data)  # type: ignore[arg-type]
-    except TypeError:
-        raise TypeError(
-            f"object supporting the buffer API required ({what} is {a_type(data)})"
-        ) from None
-    if not view.c_contiguous:
-        raise NonContiguousError(f"{what} must be a C-contiguous buffer (copy it with bytes() first)")
-    return view
-
-
 def taken_and_wiped(out: Any, length: int) -> bytes:
     """The first `length` bytes of a ctypes buffer C wrote key material into, as bytes (the one
     copy, the caller's), and the buffer zeroed."""
     key = ctypes.string_at(out, length)
     ctypes.memset(out, 0, ctypes.sizeof(out))
     return key
-
-
-def item_view(item: object, name: str, what: str) -> memoryview:
-    """An item of a collection (named e.g. "message 3") as a view, or an error naming it; `what`
-    says what the items must be, e.g. "messages are bytes-like objects"."""
-    if isinstance(item, str):
-        raise TypeError(f"{name} is a str; {what} (encode text first)")
-    try:
-        return contiguous_view(item, name)
-    except TypeError:
-        raise TypeError(f"{name} is {a_type(item)}; {what}") from None
 
 
 class address_of_bytes:
@@ -153,7 +128,7 @@ class writable_out:
     __slots__ = ("view", "address", "nbytes", "_borrowed")
 
     def __init__(self, out: object, nbytes: int, count: int, noun: str = "digests") -> None:
-        if isinstance(out, (str, bytes)) or not _is_buffer(out):
+        if isinstance(out, (str, bytes)) or not is_buffer(out):
             raise TypeError(f"out must be a writable bytes-like object (a bytearray, a numpy uint8 array, a "
                             f"memoryview of one), not {a_type(out)}")
         view = memoryview(out)  # type: ignore[arg-type]
@@ -191,12 +166,3 @@ class writable_out:
 
     def __exit__(self, *exc: object) -> None:
         self._borrowed.__exit__()
-
-
-def _is_buffer(value: object) -> bool:
-    """Whether value exports a buffer (memoryview takes it)."""
-    try:
-        memoryview(value)  # type: ignore[arg-type]
-    except TypeError:
-        return False
-    return True

@@ -17,13 +17,14 @@ import ctypes
 import os
 
 from . import _native
-from ._buffers import borrow, contiguous_view
+from ._buffers import borrow
 from ._cpus import worker_count
 from ._errors import check
 from ._many.descriptor import hash_batch, rows_batch, run_batch
 from ._threads import PART_WORK
 from ._trees.file_blocks import file_leaves
 from ._trees.nodes import count
+from ._views import contiguous_view
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

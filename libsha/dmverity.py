@@ -21,13 +21,14 @@ import uuid as _uuid
 from typing import NamedTuple
 
 from . import _native
-from ._buffers import borrow, contiguous_view
+from ._buffers import borrow
 from ._cpus import worker_count
 from ._errors import check
 from ._threads import run_parts
 from ._trees.file_blocks import file_leaves
 from ._trees.nodes import count
 from ._trees.verity import TreeOut, block_size as _block_size, bottom_offset, salt_bytes
+from ._views import contiguous_view
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

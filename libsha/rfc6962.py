@@ -25,10 +25,11 @@ import struct
 import sys
 
 from . import _native
-from ._buffers import borrow, contiguous_view
+from ._buffers import borrow
 from ._errors import check
 from ._header import RFC6962_MAX_PROOF, Rfc6962Log
 from ._trees.nodes import NotPlain, count, fixed, long_list, node_buffer, node_slices
+from ._views import contiguous_view
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -17,10 +17,11 @@ from __future__ import annotations
 import ctypes
 
 from . import _native
-from ._buffers import borrow, contiguous_view
+from ._buffers import borrow
 from ._errors import check
 from ._one.oneshot import sha256_digest as _sha256
 from ._trees.nodes import SLICE, SLICE_HEIGHT, NotPlain, count, fixed, long_list, node_buffer, node_slices
+from ._views import contiguous_view
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

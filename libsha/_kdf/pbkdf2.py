@@ -7,11 +7,12 @@ import operator
 from contextlib import ExitStack
 
 from .. import _native
-from .._threads import run_parts
-from .._buffers import borrow, contiguous_view, item_view, taken_and_wiped, writable_out
-from .._errors import a_type, check
+from .._buffers import borrow, taken_and_wiped, writable_out
 from .._cpus import worker_count
+from .._errors import a_type, check
 from .._header import DIGEST_SIZE
+from .._threads import run_parts
+from .._views import contiguous_view, item_view
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -12,10 +12,11 @@ from bisect import bisect_right
 from itertools import accumulate
 
 from .._binding import take_accelerated
-from .._buffers import address_of_bytes, item_view, writable_out
+from .._buffers import address_of_bytes, writable_out
 from .._errors import check
 from .._header import HEX
 from .._threads import run_parts
+from .._views import item_view
 from .descriptor import hash_batch, offsets_batch
 
 TYPE_CHECKING = False

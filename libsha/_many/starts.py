@@ -7,8 +7,9 @@ from __future__ import annotations
 import ctypes
 
 from .. import _native
-from .._buffers import _is_buffer, borrow
+from .._buffers import borrow
 from .._errors import a_type, check
+from .._views import is_buffer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def after_prefix(prefix: object) -> Start:
     start = Start("sha256", _native.Context(), "libsha_sha256_wipe")
     if isinstance(prefix, sha256):
         return start.taken_from(prefix)
-    if isinstance(prefix, str) or not _is_buffer(prefix):
+    if isinstance(prefix, str) or not is_buffer(prefix):
         raise TypeError(f"prefix is bytes-like or a libsha.sha256 object (for a saved state: "
                         f"libsha.sha256.from_state(state)), not {a_type(prefix)}")
     _native.lib().libsha_sha256_init(start.ctx)
@@ -70,7 +71,7 @@ def under_key(key: object) -> Start:
     start = Start("hmac_sha256", _native.HmacContext(), "libsha_hmac_sha256_wipe")
     if isinstance(key, HMAC):
         return start.taken_from(key)
-    if isinstance(key, str) or not _is_buffer(key):
+    if isinstance(key, str) or not is_buffer(key):
         raise TypeError(f"key is bytes-like or a libsha.HMAC object, not {a_type(key)}")
     with borrow(key, "key") as (pointer, nbytes):
         check(_native.lib().libsha_hmac_sha256_init(start.ctx, pointer, nbytes))

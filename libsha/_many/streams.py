@@ -7,10 +7,11 @@ from contextlib import ExitStack
 
 from .. import _native
 from .._binding import take_accelerated
-from .._buffers import borrow, item_view
+from .._buffers import borrow
 from .._errors import a_type, check
 from .._one import hmac as _hmac
 from .._one import sha256 as _sha256
+from .._views import item_view
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

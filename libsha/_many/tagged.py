@@ -3,9 +3,9 @@ block made once per tag and, for a batch, hashed once and every lane started fro
 
 from __future__ import annotations
 
-from .._buffers import contiguous_view
 from .._errors import a_type
 from .._one import oneshot
+from .._views import contiguous_view
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ import operator
 import sys
 
 from .._binding import take_accelerated
-from .._buffers import contiguous_view, item_view
+from .._views import contiguous_view, item_view
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import tempfile
 
-from .._buffers import _is_buffer, contiguous_view, writable_out
+from .._buffers import writable_out
+from .._views import contiguous_view, is_buffer
 from .nodes import count
 
 TYPE_CHECKING = False
@@ -54,7 +55,7 @@ class TreeOut:
         self.buffer = out is not None and not self.path and not self.file
         self.nbytes = 0
         if self.buffer:  # writable_out's type errors first; its size error only where nbytes is known
-            self.sized(nbytes if nbytes is not None else memoryview(out).nbytes if _is_buffer(out) else 0)
+            self.sized(nbytes if nbytes is not None else memoryview(out).nbytes if is_buffer(out) else 0)
         elif nbytes is not None:
             self.sized(nbytes)
 

@@ -175,7 +175,7 @@ def test_the_checks_see_a_bad_layout(mutation, monkeypatch, tmp_path):
 # (the base) and of the last (the public face) may import each other; test_package_layout.py holds
 # them free of cycles.
 PYTHON_LAYERS = [
-    {"_errors", "_header", "_signatures", "_elf", "_loader", "_native", "_buffers", "_cpus", "_checkout",
+    {"_errors", "_header", "_signatures", "_elf", "_loader", "_native", "_views", "_buffers", "_cpus", "_checkout",
      "_threads", "_reads", "_accel"},
     {"_binding"},
     {"_one"},
