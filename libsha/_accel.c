@@ -7,14 +7,16 @@
  * that it does not need the GIL. With LIBSHA_ABI3=1, the limited API of 3.11 instead: one cp311-abi3
  * wheel for the later CPythons with the GIL that have no wheel of their own.
  *
- * It holds no SHA-256 code: bind() hands it the addresses of the entry points of the library that
- * ctypes loaded (libsha/_native.py), so the dispatcher, select(), LIBSHA_IMPL and the self-test
- * govern this path as they govern ctypes'. libsha/_binding.py, which chose this path, sets it up
- * with one function (setup(ready)): until hashing is allowed (a valid or unset LIBSHA_IMPL, or a row
- * selected by name) every hashing call first calls ready(), which loads the library and binds, or
- * raises ConfigurationError. Errors that need words (a str, a buffer that is not C-contiguous, a
- * code from the library, the objects' refusals) are raised by the binding's own Python functions
- * (libsha._errors, libsha._buffers), which this module imports itself: each message is written once.
+ * It holds no SHA-256 code: open() loads the library by its path, as ctypes would (libsha/_loader.py
+ * finds the path; both then share the one copy in the process), and binds its entry points, so that
+ * the dispatcher, select(), LIBSHA_IMPL and the self-test govern this path as they govern ctypes',
+ * and a command that only hashes (libsha sum) never imports ctypes. libsha/_binding.py, which chose
+ * this path, sets it up with one function (setup(ready)): until hashing is allowed (a valid or unset
+ * LIBSHA_IMPL, or a row selected by name) every hashing call first calls ready(), which opens the
+ * library and allows, or raises ConfigurationError. Errors that need words (a str, a buffer that is
+ * not C-contiguous, a code from the library, the objects' refusals) are raised by the binding's own
+ * Python functions (libsha._errors, libsha._views), which this module imports itself: each message
+ * is written once.
  *
  * The GIL is released for inputs from GIL_RELEASE_BYTES on, as hashlib does; an object that has
  * released it once has a lock, which every method then takes (hashlib's scheme), so threads that
@@ -30,8 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "_accel_library.h"
 #include "atomic.h"
 #include "libsha.h"
+#include "libsha_dispatch.h"
 
 /* Which build this is, for libsha.dispatch.binding(build=True). */
 #if defined(Py_LIMITED_API)
@@ -42,7 +46,7 @@
 #define ACCEL_BUILD "cp" Py_STRINGIFY(PY_MAJOR_VERSION) Py_STRINGIFY(PY_MINOR_VERSION)
 #endif
 
-/* The library's entry points (bind()), with their types from libsha.h. Set once, before `allowed`
+/* The library's entry points (open()), with their types from libsha.h. Set once, before `allowed`
  * is first published (release/acquire), and never changed or cleared after: an object freed after
  * the binding refused hashing again still wipes its context. */
 typedef int oneshot_f(const void *data, size_t len, unsigned char *out);
@@ -67,6 +71,10 @@ typedef int hkdf_f(unsigned char *out, size_t out_len, const void *salt, size_t 
                    size_t ikm_len, const void *info, size_t info_len);
 typedef int midstate_f(const libsha_sha256_ctx *ctx, unsigned char words[32], uint64_t *length);
 typedef int init_midstate_f(libsha_sha256_ctx *ctx, const unsigned char words[32], uint64_t length);
+typedef int files_f(unsigned char *out, int *os_errors, const char *const *paths, size_t n,
+                    libsha_files_control *control);
+typedef int config_check_f(const char *value, char *message, size_t size);
+typedef size_t size_f(void);
 
 static struct {
     oneshot_f *sha256;
@@ -90,8 +98,20 @@ static struct {
     hkdf_f *hkdf;
     midstate_f *midstate;
     init_midstate_f *init_midstate;
+    files_f *files;
+    config_check_f *config_check;
 } lib;
-#define ENTRY_POINTS 21
+
+/* The entry points' names, in the order of the table above (open() finds each by its name). */
+static const char *const entry_names[] = {
+    "libsha_sha256", "libsha_sha256_init", "libsha_sha256_update", "libsha_sha256_final", "libsha_sha256_wipe",
+    "libsha_hmac_sha256", "libsha_hmac_sha256_init", "libsha_hmac_sha256_update", "libsha_hmac_sha256_final",
+    "libsha_hmac_sha256_wipe", "libsha_hex", "libsha_sha256_update_many", "libsha_hmac_sha256_update_many",
+    "libsha_sha256_export", "libsha_sha256_import", "libsha_hmac_sha256_export", "libsha_hmac_sha256_import",
+    "libsha_sha256_batch", "libsha_hkdf_sha256", "libsha_sha256_midstate", "libsha_sha256_init_midstate",
+    "libsha_sha256_files", "libsha_config_check",
+};
+#define ENTRY_POINTS (sizeof entry_names / sizeof entry_names[0])
 
 /* The declarations in libsha.h and the types above agree (_Generic does not evaluate its operand:
  * no reference to the library, which this module never links). */
@@ -117,15 +137,20 @@ SAME_TYPE(libsha_sha256_batch, batch_f);
 SAME_TYPE(libsha_hkdf_sha256, hkdf_f);
 SAME_TYPE(libsha_sha256_midstate, midstate_f);
 SAME_TYPE(libsha_sha256_init_midstate, init_midstate_f);
+SAME_TYPE(libsha_sha256_files, files_f);
+SAME_TYPE(libsha_config_check, config_check_f);
+SAME_TYPE(libsha_sha256_ctx_size, size_f);
+SAME_TYPE(libsha_hmac_sha256_ctx_size, size_f);
+_Static_assert(sizeof entry_names / sizeof entry_names[0] == sizeof lib / sizeof(void (*)(void)), "a name for each");
 
 /* Inputs from this size on release the GIL: below it, releasing and retaking it costs more than the
  * hash (hashlib's threshold). The ctypes path's calls always release it. */
 #define GIL_RELEASE_BYTES 2048
 
-static libsha_atomic_uint allowed;   /* hashing may run now (bind(), allow()); read by every thread */
-static PyObject *ask_ready;          /* _binding's: loads the library and binds, or raises ConfigurationError */
+static libsha_atomic_uint allowed;   /* hashing may run now (allow()); read by every thread */
+static PyObject *ask_ready;          /* _binding's: opens the library and allows, or raises ConfigurationError */
 /* The binding's words, imported at module init: */
-static PyObject *view_error;         /* _buffers.contiguous_view: raises the binding's buffer errors */
+static PyObject *view_error;         /* _views.contiguous_view: raises the binding's buffer errors */
 static PyObject *check_code;         /* _errors.check: raises for a library return code */
 static PyObject *refusal;            /* _errors.refuse: raises the objects' refusals */
 static PyObject *sha256_type, *hmac_type;
@@ -1305,7 +1330,153 @@ static PyObject *nodes_into(PyObject *module, PyObject *args)
     Py_RETURN_TRUE;
 }
 
-/* ---- set-up from libsha/_native.py ---- */
+/* ---- files (libsha sum, sha256_file, sha256_files) ---- */
+
+/* FilesControl(read_ahead=False): a libsha_files_control that the C call and the binding's threads
+ * share, zeroed: .bytes read so far and .gathered (the library adds to them), .cancel (set to stop
+ * the call at its next read), and .read_ahead as made. */
+typedef struct {
+    PyObject_HEAD
+    libsha_files_control control;
+} FilesControl;
+
+static PyObject *files_control_type;
+
+static PyObject *files_control_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"read_ahead", NULL};
+    int read_ahead = 0;
+    FilesControl *self;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|$p:FilesControl", keywords, &read_ahead))
+        return NULL;
+    if ((self = (FilesControl *)((allocfunc)PyType_GetSlot(type, Py_tp_alloc))(type, 0)) == NULL)
+        return NULL; /* (tp_alloc zeroes the object: the control starts zeroed) */
+    self->control.read_ahead = (uint64_t)read_ahead;
+    return (PyObject *)self;
+}
+
+static void files_control_dealloc(PyObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    ((freefunc)PyType_GetSlot(type, Py_tp_free))(self);
+    Py_DECREF(type);
+}
+
+/* Read while the library adds to them from the threads of a call in progress: relaxed atomic reads. */
+static PyObject *files_control_bytes(PyObject *self, void *unused)
+{
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(libsha_relaxed_load_u64(&((FilesControl *)self)->control.bytes));
+}
+
+static PyObject *files_control_gathered(PyObject *self, void *unused)
+{
+    (void)unused;
+    return PyLong_FromUnsignedLong(libsha_relaxed_load_u32(&((FilesControl *)self)->control.gathered));
+}
+
+static PyObject *files_control_cancel(PyObject *self, void *unused)
+{
+    (void)unused;
+    return PyLong_FromUnsignedLong(libsha_relaxed_load_u32(&((FilesControl *)self)->control.cancel));
+}
+
+static int files_control_set_cancel(PyObject *self, PyObject *value, void *unused)
+{
+    int yes = value == NULL ? 0 : PyObject_IsTrue(value);
+    (void)unused;
+    if (yes < 0)
+        return -1;
+    libsha_relaxed_store_u32(&((FilesControl *)self)->control.cancel, (uint32_t)yes);
+    return 0;
+}
+
+static PyObject *files_control_read_ahead(PyObject *self, void *unused)
+{
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(((FilesControl *)self)->control.read_ahead); /* set once, at creation */
+}
+
+static PyGetSetDef files_control_getset[] = {
+    {"bytes", files_control_bytes, NULL, "bytes read so far", NULL},
+    {"read_ahead", files_control_read_ahead, NULL, "whether a second thread reads large files ahead", NULL},
+    {"gathered", files_control_gathered, NULL, "small files read whole and hashed several at once", NULL},
+    {"cancel", files_control_cancel, files_control_set_cancel, "set: the call stops at its next read", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot files_control_slots[] = {
+    {Py_tp_new, (void *)files_control_new},
+    {Py_tp_dealloc, (void *)files_control_dealloc},
+    {Py_tp_getset, files_control_getset},
+    {0, NULL},
+};
+
+static PyType_Spec files_control_spec = {
+    "libsha._accel.FilesControl", sizeof(FilesControl), 0, Py_TPFLAGS_DEFAULT, files_control_slots,
+};
+
+/* sha256_files(paths, control): one libsha_sha256_files call on a list of paths (bytes, without
+ * null bytes: the binding's _path made them), the GIL released: (its code, the digests joined, the
+ * os_errors as a list). The binding turns the code into its errors (libsha/_files.py). */
+static PyObject *sha256_files(PyObject *module, PyObject *args)
+{
+    PyObject *paths, *control, *held, *digests = NULL, *os_errors = NULL;
+    const char **names = NULL;
+    int *errors = NULL, code = 0;
+    Py_ssize_t n, i;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OO!:sha256_files", &paths, (PyTypeObject *)files_control_type, &control))
+        return NULL;
+    if (ready() < 0)
+        return NULL;
+    if ((held = PySequence_Tuple(paths)) == NULL) /* its items stay alive, whatever another thread does */
+        return NULL;
+    n = PyTuple_Size(held);
+    for (i = 0; i < n; ++i)
+        if (!PyBytes_Check(PyTuple_GetItem(held, i))) {
+            Py_DECREF(held);
+            return PyErr_Format(PyExc_TypeError, "sha256_files: path %zd is not bytes", i);
+        }
+    if (n > PY_SSIZE_T_MAX / LIBSHA_DIGEST_SIZE || (size_t)n > SIZE_MAX / sizeof *names) {
+        Py_DECREF(held);
+        return PyErr_NoMemory();
+    }
+    names = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *names);
+    errors = PyMem_Calloc((size_t)(n ? n : 1), sizeof *errors);
+    digests = PyBytes_FromStringAndSize(NULL, n * LIBSHA_DIGEST_SIZE);
+    if (names == NULL || errors == NULL || digests == NULL) {
+        if (names == NULL || errors == NULL)
+            PyErr_NoMemory();
+        goto done;
+    }
+    for (i = 0; i < n; ++i)
+        names[i] = PyBytes_AsString(PyTuple_GetItem(held, i));
+    Py_BEGIN_ALLOW_THREADS
+    code = lib.files((unsigned char *)PyBytes_AsString(digests), errors, names, (size_t)n,
+                     &((FilesControl *)control)->control);
+    Py_END_ALLOW_THREADS
+    if ((os_errors = PyList_New(n)) == NULL)
+        goto done;
+    for (i = 0; i < n; ++i) {
+        PyObject *error = PyLong_FromLong(errors[i]);
+        if (error == NULL || PyList_SetItem(os_errors, i, error) < 0) {
+            Py_CLEAR(os_errors);
+            goto done;
+        }
+    }
+done:
+    PyMem_Free(names);
+    PyMem_Free(errors);
+    Py_DECREF(held);
+    if (os_errors == NULL) {
+        Py_XDECREF(digests);
+        return NULL;
+    }
+    return Py_BuildValue("(iNN)", code, digests, os_errors);
+}
+
+/* ---- set-up from libsha/_binding.py ---- */
 
 static void replace(PyObject **slot, PyObject *value)
 {
@@ -1323,32 +1494,47 @@ static PyObject *setup(PyObject *module, PyObject *ready_callable)
     Py_RETURN_NONE;
 }
 
-/* Integers from the loader as function pointers (implementation-defined in ISO C, as dlsym is). */
+/* An address the system's loader gave as a function pointer (implementation-defined in ISO C, as
+ * dlsym's use always is). */
 #define ENTRY(field, type, address) (lib.field = (type *)(uintptr_t)(address))
 
-/* The library's addresses, in the order of the table above, and the sizes of its contexts: a
- * library whose contexts differ from this header's is refused (ValueError), nothing bound. */
-static PyObject *bind(PyObject *module, PyObject *args)
+/* open(path): the library at path (str or bytes) loaded by this module itself, as ctypes would load
+ * it, and its entry points bound: no ctypes needed on this path (a command's start-up). OSError where
+ * it does not load or lacks an entry point, ValueError where its contexts differ from this header's;
+ * nothing bound then. Hashing waits for allow(True): LIBSHA_IMPL is the binding's to judge. */
+static PyObject *open_library(PyObject *module, PyObject *path)
 {
-    unsigned long long a[ENTRY_POINTS];
-    Py_ssize_t ctx_size, hmac_ctx_size;
+    PyObject *encoded = NULL;
+    void *library, *a[ENTRY_POINTS];
+    size_f *ctx_size, *hmac_ctx_size;
+    char error[512];
     size_t i;
     (void)module;
-    if (!PyArg_ParseTuple(args, "(KKKKKKKKKKKKKKKKKKKKK)nn:bind", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6],
-                          &a[7], &a[8], &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15], &a[16], &a[17], &a[18],
-                          &a[19], &a[20], &ctx_size, &hmac_ctx_size))
+    if (!PyUnicode_FSConverter(path, &encoded))
         return NULL;
-    if ((size_t)ctx_size != sizeof(libsha_sha256_ctx) || (size_t)hmac_ctx_size != sizeof(libsha_hmac_sha256_ctx))
-        return PyErr_Format(PyExc_ValueError, "libsha._accel was built for contexts of %zu and %zu bytes; this library "
-                            "has %zd and %zd", sizeof(libsha_sha256_ctx), sizeof(libsha_hmac_sha256_ctx), ctx_size,
-                            hmac_ctx_size);
+    library = accel_library_open(PyBytes_AsString(encoded), error, sizeof error);
+    if (library == NULL) {
+        PyErr_Format(PyExc_OSError, "%s: %s", PyBytes_AsString(encoded), error);
+        Py_DECREF(encoded);
+        return NULL;
+    }
     for (i = 0; i < ENTRY_POINTS; ++i)
-        if (a[i] == 0)
-            return PyErr_Format(PyExc_ValueError, "entry point %zu is NULL", i);
+        if ((a[i] = accel_library_function(library, entry_names[i])) == NULL) {
+            PyErr_Format(PyExc_OSError, "%s: not a libsha library of this version (no %s)",
+                         PyBytes_AsString(encoded), entry_names[i]);
+            Py_DECREF(encoded);
+            return NULL;
+        }
+    Py_DECREF(encoded);
+    ctx_size = (size_f *)(uintptr_t)accel_library_function(library, "libsha_sha256_ctx_size");
+    hmac_ctx_size = (size_f *)(uintptr_t)accel_library_function(library, "libsha_hmac_sha256_ctx_size");
+    if (ctx_size == NULL || hmac_ctx_size == NULL || ctx_size() != sizeof(libsha_sha256_ctx)
+        || hmac_ctx_size() != sizeof(libsha_hmac_sha256_ctx))
+        return PyErr_Format(PyExc_ValueError, "libsha._accel was built for contexts of %zu and %zu bytes; this library "
+                            "has others", sizeof(libsha_sha256_ctx), sizeof(libsha_hmac_sha256_ctx));
     if (lib.sha256 != NULL) { /* bound before: other threads may be calling these; the same library only */
-        if ((uintptr_t)lib.sha256 != (uintptr_t)a[0] || (uintptr_t)lib.hkdf != (uintptr_t)a[18])
+        if ((uintptr_t)lib.sha256 != (uintptr_t)a[0] || (uintptr_t)lib.config_check != (uintptr_t)a[22])
             return PyErr_Format(PyExc_ValueError, "libsha._accel is bound to another library already");
-        libsha_atomic_store_uint(&allowed, 1);
         Py_RETURN_NONE;
     }
     ENTRY(sha256, oneshot_f, a[0]), ENTRY(init, ctx_f, a[1]), ENTRY(update, update_f, a[2]);
@@ -1360,8 +1546,24 @@ static PyObject *bind(PyObject *module, PyObject *args)
     ENTRY(hmac_export_state, hmac_export_f, a[15]), ENTRY(hmac_import_state, hmac_import_f, a[16]);
     ENTRY(batch, batch_f, a[17]), ENTRY(hkdf, hkdf_f, a[18]);
     ENTRY(midstate, midstate_f, a[19]), ENTRY(init_midstate, init_midstate_f, a[20]);
-    libsha_atomic_store_uint(&allowed, 1);
+    ENTRY(files, files_f, a[21]), ENTRY(config_check, config_check_f, a[22]);
     Py_RETURN_NONE;
+}
+
+/* configuration_problem(): LIBSHA_IMPL's problem in the library's words (libsha_config_check), or
+ * None where it is valid or unset. After open(). */
+static PyObject *configuration_problem(PyObject *module, PyObject *unused)
+{
+    char message[256];
+    (void)module, (void)unused;
+    if (lib.config_check == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "libsha._accel.configuration_problem() before open()");
+        return NULL;
+    }
+    if (lib.config_check(NULL, message, sizeof message) == 0)
+        Py_RETURN_NONE;
+    message[sizeof message - 1] = 0;
+    return PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message), "replace");
 }
 
 /* allow(False): hashing calls ready() again first (an invalid LIBSHA_IMPL, nothing selected). */
@@ -1372,7 +1574,7 @@ static PyObject *allow(PyObject *module, PyObject *flag)
     if (yes < 0)
         return NULL;
     if (yes && lib.sha256 == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "libsha._accel.allow(True) before bind()");
+        PyErr_SetString(PyExc_RuntimeError, "libsha._accel.allow(True) before open()");
         return NULL;
     }
     libsha_atomic_store_uint(&allowed, (unsigned)yes);
@@ -1394,13 +1596,15 @@ static PyMethodDef module_functions[] = {
     {"nodes_into", nodes_into, METH_VARARGS, NULL},
     {"plain_nodes", plain_nodes, METH_VARARGS, NULL},
     {"setup", setup, METH_O, NULL},
-    {"bind", bind, METH_VARARGS, NULL},
+    {"sha256_files", sha256_files, METH_VARARGS, NULL},
+    {"open", open_library, METH_O, NULL},
+    {"configuration_problem", configuration_problem, METH_NOARGS, NULL},
     {"allow", allow, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "libsha._accel", "libsha's per-call paths as C methods over the ctypes-loaded library.",
+    PyModuleDef_HEAD_INIT, "libsha._accel", "libsha's per-call paths as C methods over the library it loads.",
     -1, module_functions, NULL, NULL, NULL, NULL,
 };
 
@@ -1445,7 +1649,7 @@ static int add_type(PyObject *module, PyType_Spec *spec, const char *attribute, 
     return 0;
 }
 
-/* The binding's words (libsha/_errors.py, libsha/_buffers.py), held for the process's life. */
+/* The binding's words (libsha/_errors.py, libsha/_views.py), held for the process's life. */
 static int import_words(void)
 {
     PyObject *errors = PyImport_ImportModule("libsha._errors"), *buffers;
@@ -1454,7 +1658,7 @@ static int import_words(void)
     check_code = PyObject_GetAttrString(errors, "check");
     refusal = PyObject_GetAttrString(errors, "refuse");
     Py_DECREF(errors);
-    if ((buffers = PyImport_ImportModule("libsha._buffers")) == NULL)
+    if ((buffers = PyImport_ImportModule("libsha._views")) == NULL)
         return -1;
     view_error = PyObject_GetAttrString(buffers, "contiguous_view");
     Py_DECREF(buffers);
@@ -1466,14 +1670,10 @@ PyMODINIT_FUNC PyInit__accel(void)
     PyObject *module = PyModule_Create(&module_def), *names;
     if (module == NULL)
         return NULL;
-    /* What bind() takes, in its order: _binding.py hands over these functions' addresses. */
-    names = Py_BuildValue("(sssssssssssssssssssss)", "libsha_sha256", "libsha_sha256_init", "libsha_sha256_update",
-                          "libsha_sha256_final", "libsha_sha256_wipe", "libsha_hmac_sha256", "libsha_hmac_sha256_init",
-                          "libsha_hmac_sha256_update", "libsha_hmac_sha256_final", "libsha_hmac_sha256_wipe",
-                          "libsha_hex", "libsha_sha256_update_many", "libsha_hmac_sha256_update_many",
-                          "libsha_sha256_export", "libsha_sha256_import", "libsha_hmac_sha256_export",
-                          "libsha_hmac_sha256_import", "libsha_sha256_batch", "libsha_hkdf_sha256",
-                          "libsha_sha256_midstate", "libsha_sha256_init_midstate");
+    /* The entry points open() binds, by name. */
+    if ((names = PyTuple_New((Py_ssize_t)ENTRY_POINTS)) != NULL)
+        for (size_t i = 0; i < ENTRY_POINTS; ++i)
+            PyTuple_SetItem(names, (Py_ssize_t)i, PyUnicode_FromString(entry_names[i]));
     if (names == NULL || PyModule_AddObject(module, "ENTRY_POINTS", names) < 0) {
         Py_XDECREF(names);
         Py_DECREF(module);
@@ -1492,6 +1692,8 @@ PyMODINIT_FUNC PyInit__accel(void)
     if (add_type(module, &sha256_spec, "sha256", "sha256", &sha256_type, VECTORCALL(sha256_vectorcall)) < 0
         || add_type(module, &hmac_spec, "HMAC", "hmac-sha256", &hmac_type, VECTORCALL(hmac_vectorcall)) < 0
         || PyModule_AddStringConstant(module, "BUILD", ACCEL_BUILD) < 0
+        || (files_control_type = PyType_FromSpec(&files_control_spec)) == NULL
+        || PyModule_AddObject(module, "FilesControl", Py_NewRef(files_control_type)) < 0
         || (empty_bytes = PyBytes_FromStringAndSize(NULL, 0)) == NULL) {
         Py_DECREF(module);
         return NULL;

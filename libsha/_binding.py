@@ -9,15 +9,19 @@ its place. Nothing else asks which path runs; binding() says which one does.
 
 REPLACED records what each module defined for the ctypes path, so that the tests can run one process
 on either path (tests/support/binding.py swaps these names back).
+
+The accelerator opens the library itself (the file _loader.path() names): a command that only hashes
+(libsha sum) starts without importing ctypes. Where that cannot be, or LIBSHA_IMPL is invalid, the
+ctypes path's loading (_native) decides and words the error, and the accelerator then opens the file
+ctypes loaded.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
 from _thread import allocate_lock
 
-from . import _native
+from . import _loader
 from ._errors import ConfigurationError
 
 TYPE_CHECKING = False
@@ -71,18 +75,55 @@ def binding(build: bool = False) -> str:
     return f"accelerated ({_ACCEL.BUILD})" if build else "accelerated"
 
 
-_BINDING = allocate_lock()  # free-threaded, two threads' first hashes bind one at a time
+_BINDING = allocate_lock()  # free-threaded, two threads' first hashes open and allow one at a time
+_withdrawing = False  # whether _native tells the accelerator when hashing is withdrawn again
+
+
+def _opened_alone() -> bool:
+    """The accelerator opens the library by itself (no ctypes): whether that worked (False: ctypes'
+    loading below says why, naming every path tried). Under _BINDING."""
+    path = _loader.path()
+    if path is None:
+        return False
+    try:
+        _ACCEL.open(path)
+    except (OSError, ValueError):
+        return False
+    _loader.opened(path)
+    return True
+
+
+def configuration_problem() -> str | None:
+    """LIBSHA_IMPL's problem in the library's words (one line naming the bad word and the valid ones),
+    or None where it is valid or unset; on the accelerated path without ctypes where it can be."""
+    if _ACCEL is not None:
+        with _BINDING:
+            if _opened_alone():
+                problem: str | None = _ACCEL.configuration_problem()
+                return problem
+    from . import _native
+
+    return _native.configuration_problem()
 
 
 def _ready() -> None:
-    """The accelerator's first step while hashing is not allowed: the library loaded and allowed
-    (lib() raises ConfigurationError otherwise), and its entry points bound to the accelerator."""
-    library = _native.lib()
-    addresses = tuple(ctypes.cast(getattr(library, name), ctypes.c_void_p).value for name in _ACCEL.ENTRY_POINTS)
+    """The accelerator's first step while hashing is not allowed: the library opened and hashing
+    allowed where LIBSHA_IMPL is valid or unset; else ctypes' loading decides (_native.lib() raises
+    LibraryLoadError or ConfigurationError, or gives the library once a row was selected by name)."""
+    global _withdrawing
     with _BINDING:
-        _ACCEL.bind(addresses, library.libsha_sha256_ctx_size(), library.libsha_hmac_sha256_ctx_size())
+        if _opened_alone() and _ACCEL.configuration_problem() is None:
+            _ACCEL.allow(True)
+            return
+        from . import _native
+
+        if not _withdrawing:  # allowed by a selection by name, hashing is refused again at its end
+            _native.on_withdraw(lambda: _ACCEL.allow(False))
+            _withdrawing = True
+        library = _native.lib()
+        _ACCEL.open(library._name)
+        _ACCEL.allow(True)
 
 
 if _ACCEL is not None:
     _ACCEL.setup(_ready)
-    _native.on_withdraw(lambda: _ACCEL.allow(False))

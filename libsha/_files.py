@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import ctypes
 import io
 import os
 import stat
 from _thread import start_new_thread
 
-from . import _errors, _native
+from . import _errors
+from ._binding import take_accelerated
 from ._cpus import usable_cpus, worker_count
-from ._header import FilesControl
 from ._reads import held_lock as _held_lock, read_ahead
 
 TYPE_CHECKING = False
@@ -32,12 +31,10 @@ def sha256_file(file: PathOrFile, /) -> bytes:
     """
     if isinstance(file, (str, bytes, os.PathLike)):
         path = _path(file)
-        control = FilesControl(read_ahead=usable_cpus() > 1)
-        out, errors = hash_paths([path], control)
+        out, errors = hash_paths([path], files_control(read_ahead=usable_cpus() > 1))
         if errors[0]:
             raise _os_error(errors[0], path)
-        digest: bytes = out.raw
-        return digest
+        return out
     if isinstance(file, (bytes, bytearray, memoryview)):
         raise TypeError("sha256_file takes a path or a binary file object; for bytes use libsha.sha256_digest")
     if not hasattr(file, "readinto") and not hasattr(file, "read"):
@@ -130,17 +127,38 @@ def _path(item: str | bytes | os.PathLike[str] | os.PathLike[bytes]) -> bytes:
     return path
 
 
-def hash_paths(paths: list[bytes], control: Any) -> tuple[Any, Any]:
-    """One libsha_sha256_files call: the digests' buffer and the os_errors array (0, or an errno value)."""
+def files_control(read_ahead: bool = False) -> Any:
+    """A libsha_files_control, zeroed, that a call and the threads around it share: .bytes read so
+    far, .cancel = 1 stops the call at its next read (the ctypes path's; the accelerator has its own)."""
+    from ._header import FilesControl  # imported here: the accelerated path's `libsha sum` needs no ctypes
+
+    return FilesControl(read_ahead=read_ahead)
+
+
+def files_call(paths: list[bytes], control: Any) -> tuple[int, bytes, list[int]]:
+    """One libsha_sha256_files call (the ctypes path's): its code, the digests joined, the os_errors."""
+    import ctypes
+
+    from . import _native
+
     n = len(paths)
     out = ctypes.create_string_buffer(32 * n)
     errors = (ctypes.c_int * n)()
     code = _native.lib().libsha_sha256_files(out, errors, (ctypes.c_char_p * n)(*paths), n, ctypes.byref(control))
+    return code, out.raw, list(errors)
+
+
+def hash_paths(paths: list[bytes], control: Any) -> tuple[bytes, list[int]]:
+    """One libsha_sha256_files call: the digests joined, and the os_errors (0, or an errno value)."""
+    code, out, errors = files_call(paths, control)
     if code == _errors.ERR_CANCELLED:
         raise KeyboardInterrupt
     if code not in (_errors.OK, _errors.ERR_IO):
         _errors.check(code)
     return out, errors
+
+
+take_accelerated(globals(), files_control="FilesControl", files_call="sha256_files")
 
 
 def _reader(file: BinaryIO) -> Callable[[], bytes]:
@@ -184,7 +202,7 @@ class FileHasher:
         # Where the workers leave a core free (fewer asked for, or fewer batches: one large file), C reads
         # large files in a second thread meanwhile. (Asking for it mid-call, once a worker had run out of
         # batches, measured no faster.)
-        self._control = FilesControl(read_ahead=self._workers < cpus)
+        self._control = files_control(read_ahead=self._workers < cpus)
         self._started = False
 
     def bytes_read(self) -> int:
@@ -219,7 +237,7 @@ class FileHasher:
             return self._call(batch, item)
         paths: list[bytes] = self._items[start:end]
         out, errors = hash_paths(paths, self._control)
-        return out.raw, {i: _os_error(e, paths[i]) for i, e in enumerate(errors) if e}
+        return out, {i: _os_error(e, paths[i]) for i, e in enumerate(errors) if e}
 
     def batches(self, wait: Callable[[], None] | None = None) -> Iterator[tuple[int, bytes, dict[int, OSError]]]:
         """The batches in order; `wait` runs every 0.1 s while the next is not ready."""

@@ -1,17 +1,21 @@
 """Finds and loads the native library file: the one place that knows its file names and where it
-lies (the package's own folders, or LIBSHA_LIBRARY), and the error naming every path tried."""
+lies (the package's own folders, or LIBSHA_LIBRARY), and the error naming every path tried. The
+accelerator opens the file path() names itself; ctypes (load()) then opens the same one."""
 
 from __future__ import annotations
 
-import ctypes
 import os
 import sys
 
-from . import _elf
 from ._errors import LibraryLoadError
-from ._signatures import SIGNATURES, declare
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import ctypes
 
 ENV_LIBRARY = "LIBSHA_LIBRARY"
+
+_opened: str | None = None  # the file this process opened the library from (either path's first)
 
 
 def library_filenames(platform: str = sys.platform) -> list[str]:
@@ -21,6 +25,12 @@ def library_filenames(platform: str = sys.platform) -> list[str]:
 
 
 def _open(path: str) -> ctypes.CDLL:
+    # Imported here: a command that only hashes, on the accelerated path, never needs them.
+    import ctypes
+
+    from . import _elf
+    from ._signatures import SIGNATURES, declare
+
     reason = _elf.problem(path)
     if reason is not None:
         raise OSError(reason)
@@ -45,18 +55,40 @@ def _candidates() -> tuple[list[str], str]:
     return [os.path.join(f, name) for f in folders for name in library_filenames()], f"the {__package__} package"
 
 
+def path() -> str | None:
+    """The library's file for the accelerator to open: the one opened before, else the first
+    candidate that is a file _elf finds sound (a truncated one would kill the process in dlopen);
+    None where there is none: load() then says what was tried."""
+    if _opened is not None:
+        return _opened
+    from . import _elf
+
+    first = next((p for p in _candidates()[0] if os.path.isfile(p)), None)
+    return first if first is not None and _elf.problem(first) is None else None
+
+
+def opened(path: str) -> None:
+    """The library was opened from `path` (by the accelerator): ctypes' load() opens that file too."""
+    global _opened
+    if _opened is None:
+        _opened = path
+
+
 def load() -> ctypes.CDLL:
     """Loads the library, or raises LibraryLoadError naming every path tried."""
-    paths, source = _candidates()
+    paths, source = ([_opened], "the file opened before") if _opened is not None else _candidates()
     tried = []
-    for path in paths:
-        if not os.path.isfile(path):
-            tried.append(f"{path}: no such file")
+    for candidate in paths:
+        if not os.path.isfile(candidate):
+            tried.append(f"{candidate}: no such file")
             continue
         try:
-            return _open(path)
+            cdll = _open(candidate)
         except OSError as exc:
-            tried.append(f"{path}: {exc}")
+            tried.append(f"{candidate}: {exc}")
+            continue
+        opened(candidate)
+        return cdll
     raise LibraryLoadError(
         f"libsha: could not load the native library from {source}. Tried:\n  "
         + "\n  ".join(tried)

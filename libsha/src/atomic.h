@@ -1,7 +1,7 @@
 /* A pointer and an unsigned published with release and read with acquire
  * semantics. C11 <stdatomic.h> where the compiler has it; MSVC's interlocked
  * intrinsics otherwise (MSVC's C11 atomics are still experimental). And
- * relaxed adds and reads of plain integers, for counters in public structs
+ * relaxed adds, reads and stores of plain integers, for counters in public structs
  * that any language reads (libsha_files_control), which cannot be _Atomic. */
 #ifndef LIBSHA_ATOMIC_H
 #define LIBSHA_ATOMIC_H
@@ -76,6 +76,17 @@ static __forceinline uint32_t libsha_relaxed_load_u32(const uint32_t *p)
     return *(const volatile uint32_t *)p;
 }
 
+static __forceinline void libsha_relaxed_store_u32(uint32_t *p, uint32_t v)
+{
+    _InterlockedExchange((volatile long *)p, (long)v);
+}
+
+static __forceinline uint64_t libsha_relaxed_load_u64(const uint64_t *p)
+{
+    /* one read of all 64 bits on 32-bit x86 too */
+    return (uint64_t)_InterlockedCompareExchange64((volatile __int64 *)p, 0, 0);
+}
+
 #else
 #include <stdatomic.h>
 #include <stddef.h>
@@ -123,6 +134,16 @@ static inline void libsha_relaxed_add_u32(uint32_t *p, uint32_t n)
 }
 
 static inline uint32_t libsha_relaxed_load_u32(const uint32_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void libsha_relaxed_store_u32(uint32_t *p, uint32_t v)
+{
+    __atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t libsha_relaxed_load_u64(const uint64_t *p)
 {
     return __atomic_load_n(p, __ATOMIC_RELAXED);
 }

@@ -7,13 +7,12 @@ formats lines, shows progress and watches for Ctrl-C.
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import os
 import sys
 
-from .. import _errors, _native
-from .._errors import check
+from .. import _errors
+from .._binding import configuration_problem
 from .._files import FileHasher, sha256_file
 from .lines import LineParser, check_name, checksum_lines, quote
 from .options import HELP, PROG, Options, UsageError, parse
@@ -105,9 +104,7 @@ def _encode(names: list[str]) -> list[bytes]:
 
 def _hex(digests: bytes) -> bytes:
     """Joined digests as joined lowercase hex, in one C call."""
-    out = ctypes.create_string_buffer(2 * len(digests))
-    check(_native.lib().libsha_hex(out, digests, len(digests)))
-    return out.raw
+    return digests.hex().encode("ascii")
 
 
 def _hasher(names: list[bytes], options: Options) -> FileHasher:
@@ -270,6 +267,8 @@ def _summary(counts: _Check, shown: str, options: Options, out: Output) -> bool:
 
 
 def _select(name: str, out: Output) -> bool:
+    from .. import _native  # (ctypes: only where --impl is given)
+
     code = _native.loaded().libsha_select(name.encode("utf-8", "surrogateescape"))
     if code == _errors.OK:
         _native.allow_hashing()
@@ -313,10 +312,12 @@ def _run(argv: list[str], out: Output) -> int:
         out.flush()
         return 0
     if options.version:
-        out.write(f"{PROG} (libsha) {_native.library_version()}\n".encode())
+        from .._native import library_version
+
+        out.write(f"{PROG} (libsha) {library_version()}\n".encode())
         out.flush()
         return 0
-    if options.impl is None and (problem := _native.configuration_problem()) is not None:
+    if options.impl is None and (problem := configuration_problem()) is not None:
         # The automatic choice would be refused: said once, before any file is read.
         out.error(f"{problem}; fix or unset it, or name an implementation with --impl")
         return 2

@@ -1,5 +1,5 @@
-"""The binding's two paths: the accelerator (libsha/_accel.c: C methods over the ctypes-loaded
-library) where it loads, and ctypes everywhere else. Every `binding` test runs on each in this
+"""The binding's two paths: the accelerator (libsha/_accel.c: C methods over the library it opens
+itself) where it loads, and ctypes everywhere else. Every `binding` test runs on each in this
 process (tests/support/binding.py); here the paths are chosen as a user chooses them, by
 LIBSHA_BINDING in a new process, and held against each other."""
 
@@ -87,7 +87,7 @@ def test_asking_for_the_accelerator_where_it_does_not_load_says_why(tmp_path):
 
 @pytest.mark.skipif(not ACCELERATED, reason="the accelerator does not load here")
 def test_the_accelerator_holds_no_sha256_of_its_own():
-    # It calls the library ctypes loaded (its addresses bound at import): the dispatcher governs both.
+    # It calls the library ctypes loads too (the same file, one copy): the dispatcher governs both.
     from libsha import _accel
 
     data = Path(_accel.__file__).read_bytes()
