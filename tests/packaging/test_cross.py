@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 from support.processes import run_command
@@ -93,6 +94,22 @@ def test_windows_under_wine_every_x86_implementation(tmp_path):
     assert set(runnable) == native
     assert "100% tests passed" in out
 
+
+
+@pytest.mark.parametrize("target", ["windows", "macos"])
+def test_the_accelerators_library_opening_compiles_for_windows_and_macos(tmp_path, target):
+    # Nothing here builds the accelerator for them (it needs their own Python; the workflow builds it),
+    # so its one platform file is compiled here: LoadLibraryExW on Windows, dlopen on macOS.
+    if target == "windows":
+        if shutil.which("x86_64-w64-mingw32-gcc") is None:
+            pytest.skip("needs gcc-mingw-w64-x86-64 (.ci/run installs it)")
+        compiler = ["x86_64-w64-mingw32-gcc"]
+    else:
+        if subprocess.run([sys.executable, "-m", "ziglang", "version"], capture_output=True).returncode != 0:
+            pytest.skip("needs the ziglang wheel (the test extra)")
+        compiler = [sys.executable, "-m", "ziglang", "cc", "-target", "aarch64-macos.11.0"]
+    run_command(*compiler, "-std=c11", "-Wall", "-Wextra", "-Werror", "-c", ROOT / "libsha" / "_accel_library.c",
+                "-o", tmp_path / "opening.o")
 
 
 @pytest.mark.skipif(shutil.which("aarch64-linux-gnu-gcc") is None, reason="needs gcc-aarch64-linux-gnu (.ci/run installs it)")
