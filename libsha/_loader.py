@@ -47,7 +47,9 @@ def _open(path: str) -> ctypes.CDLL:
 def _candidates() -> tuple[list[str], str]:
     override = os.environ.get(ENV_LIBRARY)
     if override:
-        return [override], f"{ENV_LIBRARY}={override!r}"
+        # Absolute: the file isfile() saw (a bare name would send dlopen to the system's folders), and
+        # the one both paths open (LoadLibraryExW takes nothing else with the flags ctypes uses).
+        return [os.path.abspath(override)], f"{ENV_LIBRARY}={override!r}"
     # The package's own directories (several in an editable install). Not
     # importlib.resources: importing it costs more than loading the library.
     package = sys.modules[__package__]

@@ -1,5 +1,6 @@
 """Finding the native library, and the error when it cannot be found."""
 
+import hashlib
 import os
 import platform
 import re
@@ -158,3 +159,16 @@ def test_the_library_needs_no_newer_glibc_than_manylinux2014():
     if not versions:
         pytest.skip("not linked against glibc (musl)")
     assert max(versions) <= (2, 17), sorted(versions)
+
+
+def test_a_relative_override_is_the_file_in_the_working_folder(tmp_path):
+    # Both paths open that one file (dlopen would look for a bare name in the system's folders instead).
+    from libsha.cli import library_path
+
+    shutil.copy(library_path(), tmp_path / "mine.so")
+    code = SNIPPET + "; from libsha.cli import library_path; print(library_path())"
+    for binding in ("ctypes", "accelerated") if libsha.dispatch.binding() == "accelerated" else ("ctypes",):
+        env = dict(os.environ, LIBSHA_LIBRARY="mine.so", LIBSHA_BINDING=binding)
+        result = run_python(code, env, tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.split() == [hashlib.sha256(b"abc").hexdigest(), str(tmp_path / "mine.so")]
