@@ -76,21 +76,23 @@ def binding(build: bool = False) -> str:
 
 
 _BINDING = allocate_lock()  # free-threaded, two threads' first hashes open and allow one at a time
+_open = False  # the accelerator has opened the library (once: hashing may be refused many times over)
 _withdrawing = False  # whether _native tells the accelerator when hashing is withdrawn again
 
 
 def _opened_alone() -> bool:
-    """The accelerator opens the library by itself (no ctypes): whether that worked (False: ctypes'
-    loading below says why, naming every path tried). Under _BINDING."""
-    path = _loader.path()
-    if path is None:
-        return False
-    try:
-        _ACCEL.open(path)
-    except (OSError, ValueError):
-        return False
-    _loader.opened(path)
-    return True
+    """The accelerator opens the library by itself (no ctypes): whether it has (False: ctypes' loading
+    below says why, naming every path tried). Under _BINDING."""
+    global _open
+    path = None if _open else _loader.path()
+    if path is not None:
+        try:
+            _ACCEL.open(path)
+        except (OSError, ValueError):
+            return False
+        _loader.opened(path)
+        _open = True
+    return _open
 
 
 def configuration_problem() -> str | None:
@@ -110,7 +112,7 @@ def _ready() -> None:
     """The accelerator's first step while hashing is not allowed: the library opened and hashing
     allowed where LIBSHA_IMPL is valid or unset; else ctypes' loading decides (_native.lib() raises
     LibraryLoadError or ConfigurationError, or gives the library once a row was selected by name)."""
-    global _withdrawing
+    global _open, _withdrawing
     with _BINDING:
         if _opened_alone() and _ACCEL.configuration_problem() is None:
             _ACCEL.allow(True)
@@ -121,7 +123,9 @@ def _ready() -> None:
             _native.on_withdraw(lambda: _ACCEL.allow(False))
             _withdrawing = True
         library = _native.lib()
-        _ACCEL.open(library._name)
+        if not _open:
+            _ACCEL.open(library._name)
+            _open = True
         _ACCEL.allow(True)
 
 
