@@ -42,6 +42,11 @@ void *accel_library_function(void *library, const char *name)
 #else
 #include <dlfcn.h>
 
+#include "glibc_base.h"
+LIBSHA_GLIBC_BASE(dlopen)
+LIBSHA_GLIBC_BASE(dlsym)
+LIBSHA_GLIBC_BASE(dlerror)
+
 void *accel_library_open(const char *path, char *error, size_t size)
 {
     void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);

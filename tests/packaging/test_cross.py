@@ -108,8 +108,8 @@ def test_the_accelerators_library_opening_compiles_for_windows_and_macos(tmp_pat
         if subprocess.run([sys.executable, "-m", "ziglang", "version"], capture_output=True).returncode != 0:
             pytest.skip("needs the ziglang wheel (the test extra)")
         compiler = [sys.executable, "-m", "ziglang", "cc", "-target", "aarch64-macos.11.0"]
-    run_command(*compiler, "-std=c11", "-Wall", "-Wextra", "-Werror", "-c", ROOT / "libsha" / "_accel_library.c",
-                "-o", tmp_path / "opening.o")
+    run_command(*compiler, "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", ROOT / "libsha" / "src", "-c",
+                ROOT / "libsha" / "_accel_library.c", "-o", tmp_path / "opening.o")
 
 
 @pytest.mark.skipif(shutil.which("aarch64-linux-gnu-gcc") is None, reason="needs gcc-aarch64-linux-gnu (.ci/run installs it)")

@@ -32,19 +32,10 @@ typedef CONDITION_VARIABLE cond_t;
 #define WAKE(h) WakeAllConditionVariable(&(h)->cond)
 #else
 #include <pthread.h>
-/* glibc 2.34 gave pthread_create and pthread_join new versions (they moved
- * from libpthread into libc); a library built there would need glibc 2.34.
- * The old versions are still in libc, and are what a build on an older glibc
- * (the manylinux images) binds to: bind to them here too. */
-#if defined(__GLIBC__) && defined(__GLIBC_PREREQ)
-#if __GLIBC_PREREQ(2, 34) && defined(__x86_64__)
-__asm__(".symver pthread_create,pthread_create@GLIBC_2.2.5");
-__asm__(".symver pthread_join,pthread_join@GLIBC_2.2.5");
-#elif __GLIBC_PREREQ(2, 34) && defined(__aarch64__)
-__asm__(".symver pthread_create,pthread_create@GLIBC_2.17");
-__asm__(".symver pthread_join,pthread_join@GLIBC_2.17");
-#endif
-#endif
+
+#include "glibc_base.h"
+LIBSHA_GLIBC_BASE(pthread_create)
+LIBSHA_GLIBC_BASE(pthread_join)
 typedef pthread_t thread_t;
 typedef pthread_mutex_t lock_t;
 typedef pthread_cond_t cond_t;
