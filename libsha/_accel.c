@@ -1652,16 +1652,16 @@ static int add_type(PyObject *module, PyType_Spec *spec, const char *attribute, 
 /* The binding's words (libsha/_errors.py, libsha/_views.py), held for the process's life. */
 static int import_words(void)
 {
-    PyObject *errors = PyImport_ImportModule("libsha._errors"), *buffers;
+    PyObject *errors = PyImport_ImportModule("libsha._errors"), *views;
     if (errors == NULL)
         return -1;
     check_code = PyObject_GetAttrString(errors, "check");
     refusal = PyObject_GetAttrString(errors, "refuse");
     Py_DECREF(errors);
-    if ((buffers = PyImport_ImportModule("libsha._views")) == NULL)
+    if ((views = PyImport_ImportModule("libsha._views")) == NULL)
         return -1;
-    view_error = PyObject_GetAttrString(buffers, "contiguous_view");
-    Py_DECREF(buffers);
+    view_error = PyObject_GetAttrString(views, "contiguous_view");
+    Py_DECREF(views);
     return check_code != NULL && refusal != NULL && view_error != NULL ? 0 : -1;
 }
 
