@@ -59,14 +59,13 @@ def _candidates() -> tuple[list[str], str]:
 
 def path() -> str | None:
     """The library's file for the accelerator to open: the one opened before, else the first
-    candidate that is a file _elf finds sound (a truncated one would kill the process in dlopen);
-    None where there is none: load() then says what was tried."""
+    candidate that is a file _elf finds sound (a truncated one would kill the process in dlopen), as
+    load() tries them; None where there is none: load() then says what was tried."""
     if _opened is not None:
         return _opened
     from . import _elf
 
-    first = next((p for p in _candidates()[0] if os.path.isfile(p)), None)
-    return first if first is not None and _elf.problem(first) is None else None
+    return next((p for p in _candidates()[0] if os.path.isfile(p) and _elf.problem(p) is None), None)
 
 
 def opened(path: str) -> None:
