@@ -60,13 +60,14 @@ def test_runs_of_one_length(lanes_row, rng, double):
 
 
 def views_of(messages, data, starts):
-    """Arrow binary views of messages (inline up to 12 bytes, else buffer 0 at their start in data)."""
+    """Arrow binary views of messages (inline up to 12 bytes, else buffer 0 at their start in data), in the
+    machine's byte order, as Arrow writes them."""
     views = bytearray()
     for message, start in zip(messages, starts):
         if len(message) <= 12:
-            views += struct.pack("<i12s", len(message), message)
+            views += struct.pack("=i12s", len(message), message)
         else:
-            views += struct.pack("<i4sii", len(message), message[:4], 0, start)
+            views += struct.pack("=i4sii", len(message), message[:4], 0, start)
     return bytes(views)
 
 
