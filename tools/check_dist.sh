@@ -47,10 +47,10 @@ cd "$work"  # not the checkout, whose libsha/ would shadow the installed one
 "$work/venv/bin/python" -m pytest "$repo/tests" -q -p no:cacheprovider -n 2 --dist worksteal -m "core and ($WHEEL_TESTS)"
 
 # aarch64: the wheel cross-built from the same sdist, repaired, and tested with Debian's arm64
-# CPython under qemu (tools/arm64_python.sh prepares it; .ci/run does).
+# CPython under qemu (tools/debian_python.sh arm64 prepares it; .ci/run does).
 arm64_python=${LIBSHA_ARM64_PYTHON:-$repo/build/arm64-python/python3}
 if ! command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || [ ! -x "$arm64_python" ]; then
-  echo "check_dist: no aarch64 wheel check: needs gcc-aarch64-linux-gnu and tools/arm64_python.sh"
+  echo "check_dist: no aarch64 wheel check: needs gcc-aarch64-linux-gnu and tools/debian_python.sh arm64"
   exit 0
 fi
 # The abi3 build (LIBSHA_ABI3=1): a version-specific module cross-built here would carry this host's

@@ -49,8 +49,8 @@ ALLOWED_DEPENDENCIES = {
     "windows": [r"kernel32\.dll", r"api-ms-win-crt-[a-z0-9-]+\.dll", r"ucrtbase\.dll", r"msvcrt\.dll",
                 r"vcruntime140\.dll"],
     # glibc; musl, under Alpine's name or its own (musl has no symbol versions).
-    "linux": [r"libc\.so\.6", r"libpthread\.so\.0", r"ld-linux-(x86-64|aarch64)\.so\.[12]",
-              r"libc\.musl-(x86_64|aarch64)\.so\.1", r"libc\.so"],
+    "linux": [r"libc\.so\.6", r"libpthread\.so\.0", r"ld-linux-(x86-64|aarch64|riscv64-lp64d)\.so\.[12]",
+              r"ld64\.so\.[12]", r"libc\.musl-(x86_64|aarch64|ppc64le|s390x|riscv64)\.so\.1", r"libc\.so"],
     "freebsd": [r"libc\.so\.7", r"libthr\.so\.3"],
 }
 # sys.platform on each OS, to ask the wheel's _loader.py which file name it loads there.
@@ -64,7 +64,7 @@ LINKER_SYMBOLS = {"_init", "_fini", "_edata", "_end", "__bss_start", "_mh_dylib_
 @dataclass
 class Platform:
     os: str
-    arch: str  # x86_64 or arm64
+    arch: str  # x86_64, arm64, or Linux's ppc64le, s390x, riscv64
     macos_min: tuple[int, int] | None = None
 
 
@@ -73,8 +73,8 @@ def parse_platform_tag(tag: str) -> Platform | None:
         return Platform("macos", m[3], (int(m[1]), int(m[2])))
     if m := re.fullmatch(r"win_(amd64|arm64)", tag):
         return Platform("windows", {"amd64": "x86_64", "arm64": "arm64"}[m[1]])
-    if m := re.fullmatch(r"(?:linux|manylinux\d*(?:_\d+_\d+)?|musllinux_\d+_\d+)_(x86_64|aarch64)", tag):
-        return Platform("linux", {"x86_64": "x86_64", "aarch64": "arm64"}[m[1]])
+    if m := re.fullmatch(r"(?:linux|manylinux\d*(?:_\d+_\d+)?|musllinux_\d+_\d+)_(x86_64|aarch64|ppc64le|s390x|riscv64)", tag):
+        return Platform("linux", "arm64" if m[1] == "aarch64" else m[1])
     if m := re.fullmatch(r"freebsd_[\w.]+_(amd64|arm64|aarch64)", tag):
         return Platform("freebsd", "x86_64" if m[1] == "amd64" else "arm64")
     return None
@@ -95,7 +95,8 @@ def accelerator_names(py: str, abi: str, os_name: str, arch: str = "x86_64") -> 
     if m is None or int(m[1]) < 11 or (m[2] and int(m[1]) < 13):
         return None
     version = f"3{m[1]}{m[2]}"
-    win, linux = {"x86_64": ("amd64", "x86_64"), "arm64": ("arm64", "aarch64")}[arch]
+    win, linux = {"x86_64": ("amd64", "x86_64"), "arm64": ("arm64", "aarch64")}.get(arch, (arch, arch))
+    linux = {"ppc64le": "powerpc64le"}.get(linux, linux)  # (the GNU triple's spelling)
     suffix = {"windows": rf"cp{version}-win_{win}\.pyd", "macos": rf"cpython-{version}-darwin\.so",
               "linux": rf"cpython-{version}-{linux}-linux-(gnu|musl)\.so",
               "freebsd": rf"cpython-{version}\.so"}[os_name]
@@ -182,7 +183,9 @@ def binary_facts(lief, path: Path) -> dict:
                 "macos_min": minimum, "install_name": own.name if own else None}
     if isinstance(binary, lief.ELF.Binary):
         machine = binary.header.machine_type
-        arch = {lief.ELF.ARCH.X86_64: "x86_64", lief.ELF.ARCH.AARCH64: "arm64"}.get(machine, str(machine))
+        little = binary.header.identity_data == lief.ELF.Header.ELF_DATA.LSB
+        arch = {lief.ELF.ARCH.X86_64: "x86_64", lief.ELF.ARCH.AARCH64: "arm64", lief.ELF.ARCH.S390: "s390x",
+                lief.ELF.ARCH.RISCV: "riscv64", lief.ELF.ARCH.PPC64: "ppc64le" if little else "ppc64"}.get(machine, str(machine))
         # The ELF header's OS/ABI is SYSV on both Linux and FreeBSD (zig's linker, like most); the
         # versions of libc's symbols the library needs tell them apart: FBSD_1.x or GLIBC_2.x.
         versions = {aux.name.split("_")[0] for req in binary.symbols_version_requirement
@@ -193,9 +196,11 @@ def binary_facts(lief, path: Path) -> dict:
             os_name = "linux"
         else:
             os_name = "an unknown OS (no FreeBSD, glibc or musl symbol versions)"
+        # Visibility is st_other's two low bits (0: DEFAULT); POWER's ELFv2 keeps each function's local
+        # entry offset in the high bits, which lief's visibility field does not mask.
         exports = {s.name for s in binary.dynamic_symbols
                    if s.shndx != 0 and s.binding in (lief.ELF.Symbol.BINDING.GLOBAL, lief.ELF.Symbol.BINDING.WEAK)
-                   and s.visibility == lief.ELF.Symbol.VISIBILITY.DEFAULT and s.name} - LINKER_SYMBOLS
+                   and s.other & 3 == 0 and s.name} - LINKER_SYMBOLS
         return {"format": "ELF", "os": os_name, "arch": arch, "exports": exports,
                 "needs": list(binary.libraries), "macos_min": None}
     return {"format": type(binary).__name__}

@@ -1,12 +1,7 @@
 # Cross-build for 64-bit ARM Linux with Debian's gcc-aarch64-linux-gnu:
 #   cmake -S . -B build-arm64 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake
-# Binaries run under qemu-aarch64 (CMAKE_CROSSCOMPILING_EMULATOR, so ctest does it).
-set(CMAKE_SYSTEM_NAME Linux)
-set(CMAKE_SYSTEM_PROCESSOR aarch64)
-set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
-set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(LIBSHA_CROSS_PROCESSOR aarch64)
+set(LIBSHA_CROSS_TRIPLE aarch64-linux-gnu)
 # -cpu max has the SHA-2 instructions; tests that need them absent fake getauxval instead.
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64;-L;/usr/aarch64-linux-gnu;-cpu;max)
+set(LIBSHA_CROSS_QEMU qemu-aarch64;-cpu;max)
+include(${CMAKE_CURRENT_LIST_DIR}/debian-cross.cmake)

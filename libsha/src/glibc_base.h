@@ -12,8 +12,12 @@
 #if defined(__GLIBC__) && defined(__GLIBC_PREREQ)
 #if __GLIBC_PREREQ(2, 34) && defined(__x86_64__)
 #define LIBSHA_GLIBC_BASE(f) __asm__(".symver " #f "," #f "@GLIBC_2.2.5");
-#elif __GLIBC_PREREQ(2, 34) && defined(__aarch64__)
+#elif __GLIBC_PREREQ(2, 34) && (defined(__aarch64__) || (defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)))
 #define LIBSHA_GLIBC_BASE(f) __asm__(".symver " #f "," #f "@GLIBC_2.17");
+#elif __GLIBC_PREREQ(2, 34) && defined(__s390x__)
+#define LIBSHA_GLIBC_BASE(f) __asm__(".symver " #f "," #f "@GLIBC_2.2");
+#elif __GLIBC_PREREQ(2, 34) && defined(__riscv) && __riscv_xlen == 64
+#define LIBSHA_GLIBC_BASE(f) __asm__(".symver " #f "," #f "@GLIBC_2.27");
 #endif
 #endif
 #ifndef LIBSHA_GLIBC_BASE
