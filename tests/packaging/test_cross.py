@@ -1,5 +1,5 @@
-"""The C tests cross-built for aarch64 Linux (run under qemu) and 64-bit Windows (run under wine), and the
-ARM SHA-2 probe: each compiler finds its spelling of the flag, and a wheel build without it fails."""
+"""The C tests cross-built for aarch64, ppc64le, s390x (big endian) and riscv64 Linux (run under qemu) and
+64-bit Windows (run under wine), and the ARM SHA-2 probe: each compiler finds its spelling of the flag, and a wheel build without it fails."""
 
 import os
 import re
@@ -76,6 +76,21 @@ def test_aarch64_under_qemu_with_and_without_sha2(tmp_path):
     assert f"detected: {STANDARD}" in without_sha2
     assert f"{ARM}: not runnable on this CPU (select refused it)" in without_sha2
     assert per_implementation(without_sha2).keys() == {STANDARD}
+    assert "100% tests passed" in out
+
+
+# The wheels' other Linux CPUs: the standard kernel alone, every C entry point against the vectors and
+# the reference, and on s390x in big-endian memory.
+@pytest.mark.emulated
+@pytest.mark.parametrize("triple, qemu", [("powerpc64le-linux-gnu", "qemu-ppc64le"), ("s390x-linux-gnu", "qemu-s390x"),
+                                          ("riscv64-linux-gnu", "qemu-riscv64")])
+def test_the_standard_kernel_alone_under_qemu(tmp_path, triple, qemu):
+    if shutil.which(f"{triple}-gcc") is None or shutil.which(qemu) is None:
+        pytest.skip(f"needs gcc-{triple} and qemu-user (.ci/run installs them)")
+    out = build_and_ctest(tmp_path, f"{triple}.cmake")
+    libsha = by_test(out)["libsha"]
+    assert f"detected: {STANDARD}" in libsha
+    assert per_implementation(libsha).keys() == {STANDARD}
     assert "100% tests passed" in out
 
 
