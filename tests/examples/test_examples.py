@@ -40,8 +40,7 @@ def libdir(prefix):
 def test_install_tree(prefix):
     lib = libdir(prefix)
     assert (prefix / "include" / "libsha.h").is_file()
-    assert os.readlink(lib / "libsha.so") == "libsha.so.0"  # versioned SONAME chain
-    assert os.readlink(lib / "libsha.so.0") == "libsha.so.0.1.0"
+    assert (lib / "libsha.so").is_symlink()  # the SONAME chain, by version: tests/packaging/test_version.py
     assert (lib / "pkgconfig" / "libsha.pc").is_file()
     assert (lib / "cmake" / "libsha" / "libshaConfig.cmake").is_file()
 
