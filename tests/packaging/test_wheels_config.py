@@ -1,5 +1,5 @@
 """wheels.toml gives cibuildwheel exactly the intended build identifiers (printing them needs no containers), and
-the GitHub workflow that runs it is valid, builds the same platforms, each on a runner of its CPU."""
+the GitHub workflow that runs it is valid, builds the same platforms, each on a runner of its CPU or under QEMU."""
 
 import subprocess
 import sys
@@ -10,7 +10,8 @@ from support.paths import ROOT
 
 PYTHONS = ["cp39", "cp310", "cp311", "cp312", "cp313", "cp314", "cp314t"]
 INTENDED = {
-    "linux": [f"{py}-{libc}_{arch}" for libc in ("manylinux", "musllinux") for arch in ("x86_64", "aarch64") for py in PYTHONS],
+    "linux": [f"{py}-{libc}_{arch}" for libc in ("manylinux", "musllinux") for arch in ("x86_64", "aarch64", "ppc64le", "s390x", "riscv64")
+              for py in PYTHONS],
     "macos": [f"{py}-macosx_{arch}" for arch in ("x86_64", "arm64") for py in PYTHONS],
     "windows": [f"{py}-win_{arch}" for arch in ("amd64", "arm64") for py in PYTHONS],
 }
@@ -29,7 +30,9 @@ def test_build_identifiers(platform, tmp_path):
 
 
 WORKFLOW = ROOT / ".github" / "workflows" / "wheels.yml"
-# The CPU of each GitHub-hosted runner the workflow may use: a wheel is built where it is tested.
+# The CPU of each GitHub-hosted runner the workflow may use: a wheel is built where it is tested, on a
+# runner of its CPU or, for the CPUs GitHub has none of, on an x86-64 runner under QEMU.
+EMULATED = {"ppc64le", "s390x", "riscv64"}
 RUNNER_ARCH = {"ubuntu-24.04": "x86_64", "ubuntu-24.04-arm": "aarch64", "macos-15-intel": "x86_64", "macos-15": "arm64",
                "windows-2025": "AMD64", "windows-11-arm": "ARM64"}
 
@@ -51,7 +54,19 @@ def test_the_workflow_builds_exactly_the_platforms_of_wheels_toml_each_on_its_ow
     assert {(job["platform"], job["arch"]) for job in matrix} == intended
     assert len(matrix) == len(intended)
     for job in matrix:
-        assert RUNNER_ARCH.get(job["runner"]) == job["arch"], f"{job}: not a runner of that CPU"
+        if job["arch"] in EMULATED:
+            assert job.get("qemu") is True and RUNNER_ARCH.get(job["runner"]) == "x86_64", job
+        else:
+            assert RUNNER_ARCH.get(job["runner"]) == job["arch"] and "qemu" not in job, f"{job}: not a runner of that CPU"
+    yaml = pytest.importorskip("yaml")
+    steps = yaml.safe_load(WORKFLOW.read_text())["jobs"]["wheels"]["steps"]
+    assert [s.get("if") for s in steps if "setup-qemu-action" in s.get("uses", "")] == ["matrix.qemu"]
+
+
+def test_the_emulated_wheels_run_the_binding_tests_without_numpy():
+    (override,) = [o for o in wheels_toml()["overrides"] if "s390x" in o["select"]]
+    assert set(override["select"].split()) == {f"*-*linux_{arch}" for arch in EMULATED}
+    assert "numpy" not in override["test-requires"] and '-m "binding and ' in override["test-command"][-1]
 
 
 def test_every_wheel_build_requires_every_kernel_family():
