@@ -155,6 +155,22 @@ def test_a_missing_or_an_extra_export_is_refused(tmp_path):
     assert code == 1 and "does not export libsha_internal_bench (shabench's loops" in out, out
 
 
+@pytest.mark.parametrize("triple, tag, arch", [("powerpc64le-linux-gnu", "manylinux_2_17_ppc64le", "ppc64le"),
+                                               ("s390x-linux-gnu", "manylinux_2_17_s390x", "s390x"),
+                                               ("riscv64-linux-gnu", "manylinux_2_31_riscv64", "riscv64")])
+def test_the_other_linux_cpus_wheels_pass_and_a_mismatch_is_refused(tmp_path, triple, tag, arch):
+    # POWER's ELFv2 keeps each function's local entry point in st_other's high bits: its exports are
+    # read off the low bits (visibility) alone.
+    if shutil.which(f"{triple}-gcc") is None:
+        pytest.skip(f"needs gcc-{triple} (.ci/run installs it)")
+    lib = stand_in(tmp_path, [f"{triple}-gcc"], ".so", api_names())
+    code, out = check(make_wheel(tmp_path, tag, lib))
+    assert code == 0 and f"ELF, linux {arch}, {len(api_names())} exports, needs libc.so.6" in out, out
+    (tmp_path / "other").mkdir()
+    code, out = check(make_wheel(tmp_path / "other", "manylinux_2_17_x86_64", lib))
+    assert code == 1 and f"is for linux {arch}, the tag manylinux_2_17_x86_64 says linux x86_64" in out, out
+
+
 def test_the_public_header_has_no_benchmark_entry_point():
     module = check_wheel_module()
     public, internal = module.api_functions("".join((INCLUDE / name).read_text() for name in module.HEADERS)), module.internal_functions()
