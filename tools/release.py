@@ -54,12 +54,20 @@ def check(tag: str) -> tuple[str, str]:
     return version, rest[: following.start() if following else len(rest)].strip() + "\n"
 
 
+def gzipped(data: bytes) -> bytes:
+    """gzip without a file name or time in its header: the same input gives the same bytes."""
+    out = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0) as gz:
+        gz.write(data)
+    return out.getvalue()
+
+
 def vcpkg_port(tag: str, values: dict[str, str]) -> bytes:
     """The tag's packaging/vcpkg/libsha with its @NAME@s filled in, as a .tar.gz."""
     names = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "--name-only", f"{tag}:packaging/vcpkg/libsha"],
                            capture_output=True, text=True, check=True).stdout.split()
     out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w:gz") as port:
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as port:
         for name in sorted(names):
             text = at_tag(tag, f"packaging/vcpkg/libsha/{name}")
             for key, value in values.items():
@@ -70,19 +78,18 @@ def vcpkg_port(tag: str, values: dict[str, str]) -> bytes:
             info = tarfile.TarInfo(f"libsha/{name}")
             info.size, info.mode, info.mtime = len(data), 0o644, 0
             port.addfile(info, io.BytesIO(data))
-    return out.getvalue()
+    return gzipped(out.getvalue())
 
 
 def files(tag: str, outdir: Path, repository: str) -> None:
     version, notes = check(tag)
     outdir.mkdir(parents=True, exist_ok=True)
     name = f"libsha-{version}"
-    # git archive's tar, gzipped here without a name or time in its header: the same tag gives the same bytes.
+    # git archive's tar of the tag (its files' times are the tagged commit's), gzipped here.
     tar = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", f"--prefix={name}/", tag],
                          capture_output=True, check=True).stdout
     archive = outdir / f"{name}.tar.gz"
-    with archive.open("wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz:
-        gz.write(tar)
+    archive.write_bytes(gzipped(tar))
     sha512 = hashlib.sha512(archive.read_bytes()).hexdigest()
     port = outdir / f"{name}-vcpkg-port.tar.gz"
     port.write_bytes(vcpkg_port(tag, {"VERSION": version, "SHA512": sha512, "REPOSITORY": repository}))
