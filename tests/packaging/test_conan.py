@@ -11,6 +11,7 @@ import sys
 
 import pytest
 from support.paths import ROOT
+from support.version import project_version
 
 pytestmark = [
     pytest.mark.skipif(importlib.util.find_spec("conans") is None, reason="needs conan (pip install 'libsha[packagers]', in the test extras)"),
@@ -41,7 +42,7 @@ def test_conan_create_builds_packages_and_tests_the_library(tmp_path):
     out = conan("create", str(source / "packaging" / "conan"), "--build=missing", "--no-remote",
                 "-s", "build_type=Release", cwd=tmp_path, home=home)
     # The version the recipe read from CMakeLists.txt, the test program's digest and the library it named.
-    version = re.search(r"^project\(libsha VERSION (\S+)", (ROOT / "CMakeLists.txt").read_text(), re.M)[1]
+    version = project_version()
     assert f"libsha/{version}" in out
     assert re.search(rf"^{hashlib.sha256(b'abc').hexdigest()}  \(\S+, libsha {re.escape(version)}\)$", out, re.M), out[-3000:]
     # The package: the shared library, every public header and the licence.

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from support.paths import ROOT
 from support.processes import run_command as run
+from support.version import project_version
 
 WORKFLOW = ROOT / ".github" / "workflows" / "wheels.yml"
 ZIZMOR = shutil.which("zizmor") or shutil.which("zizmor", path=str(Path(sys.executable).parent))
@@ -54,7 +55,7 @@ def tagged_clone(tmp_path_factory):
         pytest.skip("needs git and the checkout's history")
     clone = tmp_path_factory.mktemp("release") / "libsha"
     run("git", "clone", "-q", "--no-local", ROOT, clone)
-    version = re.search(r"^project\(libsha VERSION (\S+)", (clone / "CMakeLists.txt").read_text(), re.M)[1]
+    version = project_version()  # (the clone is of this checkout's HEAD)
     changelog = clone / "CHANGELOG.md"
     text, dated = re.subn(rf"^## \[{re.escape(version)}\].*$", f"## [{version}] - {date.today():%Y-%m-%d}",
                           changelog.read_text(), count=1, flags=re.M)

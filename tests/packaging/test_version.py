@@ -13,16 +13,11 @@ import pytest
 from support.builds import shared_tests_tree
 from support.paths import ROOT
 from support.processes import run_command as run
+from support.version import project_version
 
 import libsha
 
 pytestmark = pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout")
-
-
-def project_version():
-    """The one place it is written."""
-    (version,) = re.findall(r"^project\(libsha VERSION (\d+\.\d+\.\d+)", (ROOT / "CMakeLists.txt").read_text(), re.M)
-    return version
 
 
 def soversion(version):
