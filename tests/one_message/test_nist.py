@@ -1,11 +1,8 @@
-"""NIST CAVP SHA-256 vectors against every runnable implementation, the reference and hashlib."""
-
-import hashlib
+"""NIST CAVP SHA-256 vectors against every runnable implementation (the reference and hashlib: test_nist_reference.py)."""
 
 import pytest
 
 import libsha
-from libsha import reference
 from libsha.reference.nist import messages, monte, monte_checkpoints
 
 pytestmark = [pytest.mark.core, pytest.mark.binding]
@@ -30,19 +27,6 @@ def test_native_one_shot_and_streaming(one_stream_row, vectors):
         assert h.digest() == digest, len(message)
 
 
-@pytest.mark.parametrize("vectors", [SHORT, LONG], ids=["ShortMsg", "LongMsg"])
-def test_reference_and_hashlib(vectors):
-    for message, digest in vectors:
-        assert reference.sha256(message) == digest, len(message)
-        assert hashlib.sha256(message).digest() == digest, len(message)
-
-
 def test_monte_native(one_stream_row):
     seed, expected = monte()
     assert monte_checkpoints(libsha.sha256_digest, seed, len(expected)) == expected
-
-
-def test_monte_reference_first_checkpoint():
-    # Pure Python is slow: one checkpoint is 1000 chained hashes.
-    seed, expected = monte()
-    assert monte_checkpoints(reference.sha256, seed, 1) == expected[:1]
