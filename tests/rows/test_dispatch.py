@@ -195,20 +195,29 @@ def test_libsha_impl_restricts_the_automatic_choice(tmp_path, value, candidates)
     assert result.stderr == ""
 
 
-@pytest.mark.parametrize("value, bad", [("bogus", "bogus"), ("sse4,,avx2", ""), ("sse4;avx2", "sse4;avx2"),
-                                        ("SSE4", "SSE4"), (" sse4", " sse4"), ("sse4,", "")])
-def test_invalid_libsha_impl_is_reported(tmp_path, value, bad):
-    code = "import libsha; print(libsha.sha256_digest(b'abc').hex())"
-    result = run_with_env(tmp_path, value, code)
+HASH_ABC = "import libsha; print(libsha.sha256_digest(b'abc').hex())"
+
+
+def offered_words(tmp_path, value, bad):
+    """The words the error for LIBSHA_IMPL=value offers instead, once its form is checked."""
+    result = run_with_env(tmp_path, value, HASH_ABC)
     assert result.returncode != 0 and result.stdout == ""
     error = result.stderr.strip().splitlines()[-1]
     assert error.startswith(f"libsha._errors.ConfigurationError: LIBSHA_IMPL={value!r}: {bad!r}")
     assert "dispatch.select" in error and "libsha hashes with 'standard'" not in result.stderr  # not C's line
-    # Every word the message offers is one LIBSHA_IMPL takes (the list is the library's, not a copy).
-    words = error.split(" is not one of ", 1)[1].split(" (", 1)[0].split(", ")
-    assert "standard" in words
-    for word in words:
-        assert run_with_env(tmp_path, word, code).returncode == 0, word
+    return error.split(" is not one of ", 1)[1].split(" (", 1)[0].split(", ")
+
+
+@pytest.mark.parametrize("value, bad", [("bogus", "bogus"), ("sse4,,avx2", ""), ("sse4;avx2", "sse4;avx2"),
+                                        ("SSE4", "SSE4"), (" sse4", " sse4"), ("sse4,", "")])
+def test_invalid_libsha_impl_is_reported(tmp_path, value, bad):
+    assert "standard" in offered_words(tmp_path, value, bad)
+
+
+def test_every_word_the_error_offers_is_taken(tmp_path):
+    # The list is the library's, not a copy, and the same whatever the bad value: one value's is tried.
+    for word in offered_words(tmp_path, "bogus", "bogus"):
+        assert run_with_env(tmp_path, word, HASH_ABC).returncode == 0, word
 
 
 def test_an_invalid_libsha_impl_leaves_looking_and_choosing_by_name(tmp_path):
