@@ -1,4 +1,4 @@
-"""The C tests cross-built for aarch64, ppc64le, s390x (big endian) and riscv64 Linux (run under qemu) and
+"""The C tests cross-built for aarch64 and s390x (big endian) Linux (run under qemu) and
 64-bit Windows (run under wine), and the ARM SHA-2 probe: each compiler finds its spelling of the flag, and a wheel build without it fails."""
 
 import os
@@ -81,11 +81,12 @@ def test_aarch64_under_qemu_with_and_without_sha2(tmp_path):
     assert "100% tests passed" in out
 
 
-# The wheels' other Linux CPUs: the standard kernel alone, every C entry point against the vectors and
-# the reference, and on s390x in big-endian memory.
+# The wheels' other Linux CPUs run the standard kernel alone: on s390x every C entry point against the
+# vectors and the reference in big-endian memory. ppc64le and riscv64 are little-endian, where the
+# standard kernel is the portable C every native build sweeps (gcc and clang, the sanitizers); what is
+# their own, the library built for them under Python, is their wheel's test (tools/foreign_wheels.sh).
 @pytest.mark.emulated
-@pytest.mark.parametrize("triple, qemu", [("powerpc64le-linux-gnu", "qemu-ppc64le"), ("s390x-linux-gnu", "qemu-s390x"),
-                                          ("riscv64-linux-gnu", "qemu-riscv64")])
+@pytest.mark.parametrize("triple, qemu", [("s390x-linux-gnu", "qemu-s390x")])
 def test_the_standard_kernel_alone_under_qemu(tmp_path, triple, qemu):
     if shutil.which(f"{triple}-gcc") is None or shutil.which(qemu) is None:
         pytest.skip(f"needs gcc-{triple} and qemu-user (.ci/run installs them)")
