@@ -89,8 +89,8 @@ one_cpu() {  # one_cpu ARCH: its wheel built, checked and tested
   echo "foreign_wheels: $arch done in $((SECONDS - t0)) s"
 }
 
-# Two CPUs at a time (qemu-user runs one thread each), s390x's long run first; each one's log printed
-# whole, in the order asked, and any failure fails the script.
+# Two CPUs at a time (qemu-user runs one thread each), s390x's long run first, each asked for once; each
+# one's log printed whole, in the order they began, and any failure fails the script.
 order=()
 for arch in s390x "${archs[@]}"; do
   [[ " ${archs[*]} " == *" $arch "* && " ${order[*]} " != *" $arch "* ]] && order+=("$arch")
@@ -102,7 +102,7 @@ for arch in "${order[@]}"; do
   pid[$arch]=$!
 done
 failed=()
-for arch in "${archs[@]}"; do
+for arch in "${order[@]}"; do
   wait "${pid[$arch]}" || failed+=("$arch")
   cat "$work/$arch.log"
 done
