@@ -19,6 +19,7 @@ SIGNATURES = {
     "libsha_internal_bench_peer_many": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_size_t,
                                                 c_uint64]),
     "libsha_internal_bench_pbkdf2": (c_int, [c_char_p, c_void_p, c_size_t, c_size_t, c_int, c_uint64, c_uint64]),
+    "libsha_internal_bench_clock": (c_int, [c_uint64]),
 }
 
 # libsha_internal_bench's operations (LIBSHA_INTERNAL_BENCH_*).

@@ -276,3 +276,26 @@ int libsha_internal_bench_pbkdf2(const char *implementation, unsigned char *out,
     }
     return err;
 }
+
+int libsha_internal_bench_clock(uint64_t iterations)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__aarch64__))
+    uint64_t x = iterations;
+    for (; iterations > 0; --iterations) {
+#if defined(__x86_64__)
+        __asm__ volatile("add %0, %0\n\tadd %0, %0\n\tadd %0, %0\n\tadd %0, %0\n\t"
+                         "add %0, %0\n\tadd %0, %0\n\tadd %0, %0\n\tadd %0, %0"
+                         : "+r"(x));
+#else
+        __asm__ volatile("add %0, %0, %0\n\tadd %0, %0, %0\n\tadd %0, %0, %0\n\tadd %0, %0, %0\n\t"
+                         "add %0, %0, %0\n\tadd %0, %0, %0\n\tadd %0, %0, %0\n\tadd %0, %0, %0"
+                         : "+r"(x));
+#endif
+    }
+    (void)x; /* volatile: each add runs, read or not */
+    return LIBSHA_OK;
+#else
+    (void)iterations;
+    return LIBSHA_ERR_NOT_RUNNABLE;
+#endif
+}

@@ -113,6 +113,13 @@ LIBSHA_INTERNAL_API int libsha_internal_bench_peer_many(libsha_internal_peer_man
 LIBSHA_INTERNAL_API int libsha_internal_bench_pbkdf2(const char *implementation, unsigned char *out, size_t dklen,
                                                      size_t n, int together, uint64_t rounds, uint64_t iterations);
 
+/*
+ * The core clock, for shabench's cycle figures (rdtsc and the OS's MHz are not core cycles in a
+ * VM): `iterations` times, eight dependent one-cycle adds. Timed by the caller, it gives cycles per
+ * second. LIBSHA_OK on x86-64 and ARM64 built by GCC or Clang; LIBSHA_ERR_NOT_RUNNABLE elsewhere.
+ */
+LIBSHA_INTERNAL_API int libsha_internal_bench_clock(uint64_t iterations);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,89 @@
+"""The rows of the model's table: for each model and kernel, the cycles per 64-byte block per lane,
+the bound, and the stack operands per block; built once for the tool and for shabench."""
+
+import re
+from dataclasses import dataclass
+
+from . import builds, mca, regions
+
+_STACK = {"x86": re.compile(r"\(%rsp[,)]"), "arm": re.compile(r"\[sp[,\]]")}
+
+
+@dataclass
+class Row:
+    model: str
+    kernel: str
+    cycles: float  # per 64-byte block per lane (nan: the model failed on it)
+    bound: float
+    stack: float  # stack operands per block (every lane's)
+    note: str = ""
+
+
+def stack_operands(instructions, arch):
+    pattern = _STACK[arch]
+    return sum(1 for ins in instructions if pattern.search(ins.operands))
+
+
+def host_model():
+    """llvm-mca's name for the CPU this runs on (its -mcpu=native), or None."""
+    import subprocess
+    tool = mca.tool()
+    if tool is None:
+        return None
+    text = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout
+    match = re.search(r"Host CPU:\s*(\S+)", text)
+    return match.group(1) if match else None
+
+
+def collect(models, compilers=("gcc", "clang"), peers=("isa-l", "hashtree"), where="build/kernel-cycles",
+            only=None, notes=None):
+    """Every kernel's (and peer's) regions, by (target, label): {label: {name: [Region]}}, and why any is left out."""
+    notes = notes if notes is not None else []
+    targets = sorted({mca.arch_of(m) for m in models})
+    found = {}
+    for target in targets:
+        for compiler in builds.TARGETS[target][1]:
+            if compiler not in compilers:
+                continue
+            try:
+                functions = builds.kernels(target, compiler, where)
+            except builds.Unavailable as why:
+                notes.append(f"{target} {compiler}: {why}")
+                continue
+            prefix = "" if compiler == "gcc" else f"{compiler}:"
+            for name, function in functions.items():
+                if only and not re.search(only, name):
+                    continue
+                for region in regions.block_regions(function):
+                    found.setdefault(target, []).append((prefix, region))
+    if "x86" in targets:
+        for peer in peers:
+            try:
+                functions = builds.peer_kernels(peer)
+            except builds.Unavailable as why:
+                notes.append(f"{peer}: {why}")
+                continue
+            for name, function in functions.items():
+                if only and not re.search(only, name):
+                    continue
+                for region in regions.block_regions(function):
+                    found.setdefault("x86", []).append(("", region))
+    return found, notes
+
+
+def rows(models, found):
+    out = []
+    for model in models:
+        arch = mca.arch_of(model)
+        for prefix, region in found.get(arch, []):
+            lane_blocks = region.blocks * region.lanes
+            stack = stack_operands(region.instructions, arch) / region.blocks
+            try:
+                trip, bound = mca.cycles(region.instructions, model, region.lanes)
+                out.append(Row(model, prefix + region.name, trip / lane_blocks, bound / lane_blocks, stack))
+            except mca.NotOnThisCPU:
+                continue
+            except RuntimeError as why:
+                out.append(Row(model, prefix + region.name, float("nan"), float("nan"), stack,
+                               f"llvm-mca failed: {str(why)[:80]}"))
+    return out
