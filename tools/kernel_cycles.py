@@ -23,11 +23,16 @@ import math
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+CHECKOUT = Path(__file__).resolve().parents[1]
+try:
+    import shabench.model  # noqa: F401 (shabench as installed with libsha, which --measure loads)
+except ImportError:
+    sys.path.insert(0, str(CHECKOUT))  # this checkout's, where libsha is not installed (no --measure then)
 
 from shabench.model import builds, disasm, mca, table  # noqa: E402
 
-DEFAULT_BUILD_DIR = builds.CHECKOUT / "build" / "kernel-cycles"
+builds.CHECKOUT = CHECKOUT  # the kernels built are this checkout's, whichever shabench reads them
+DEFAULT_BUILD_DIR = CHECKOUT / "build" / "kernel-cycles"
 
 
 def _fmt(x, digits=1):
@@ -68,17 +73,27 @@ def main(argv=None):
                       f"{_fmt(row.stack, 0):>7} {row.note}")
             print()
     if args.measure:
-        _print_measured(rows, found, args.format)
+        _print_measured(rows, found, args.format, args.build_dir)
     for note in notes:
         print(f"kernel_cycles: left out: {note}", file=sys.stderr)
     return 0
 
 
-def _print_measured(rows, found, fmt):
-    from shabench.model import measured
+def _print_measured(rows, found, fmt, build_dir):
+    try:
+        from shabench.model import measured
+    except ImportError as why:
+        print(f"kernel_cycles: --measure needs libsha installed (pip install .): {why}", file=sys.stderr)
+        return
     host = table.host_model()
-    names = {prefix + region.name for prefix, region in found.get("x86", []) if not prefix}
-    figures, hz = measured.measured(names)
+    shown = {prefix + region.name for prefix, region in found.get("x86", []) if not prefix}
+    try:  # which kernel a row runs is chosen among all the build has, then shown if --kernel took it
+        every = set(builds.kernels("x86", "gcc", build_dir))
+    except builds.Unavailable as why:
+        print(f"kernel_cycles: --measure needs the gcc build: {why}", file=sys.stderr)
+        return
+    figures, hz = measured.measured(every)
+    figures = {kernel: figure for kernel, figure in figures.items() if kernel in shown}
     if hz is None:
         print("kernel_cycles: no core clock on this CPU (libsha_internal_bench_clock)", file=sys.stderr)
         return

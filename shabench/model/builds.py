@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import disasm
 
-CHECKOUT = Path(__file__).resolve().parents[2]
+CHECKOUT = Path(__file__).resolve().parents[2]  # a checkout's, or where the package is installed: the tool sets it
 # A peer: (environment variable, library under its prefix, its name's prefix in our tables, its kernels).
 PEERS = {
     "isa-l": ("SHABENCH_ISAL_CRYPTO", "lib/libisal_crypto.so", lambda n: n.startswith(("sha256_mb_x", "sha256_ni_x"))),
