@@ -12,7 +12,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
-OBJDUMP_NAMES = ("llvm-objdump-19", "llvm-objdump")
+OBJDUMP_NAMES = ("llvm-objdump-19",)
 _FUNCTION = re.compile(r"^([0-9a-f]+) <([^>]+)>:$")
 _INSTRUCTION = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)(?:\s+(.*?))?\s*$")
 _TARGET = re.compile(r"^(?:[a-z0-9]+,\s*)*(?:#\d+,\s*)?0x([0-9a-f]+)\b")
@@ -50,7 +50,7 @@ class Function:
 
 def objdump():
     for name in OBJDUMP_NAMES:
-        path = shutil.which(name) or shutil.which(f"/usr/lib/llvm-19/bin/{name}")
+        path = shutil.which(name) or shutil.which("/usr/lib/llvm-19/bin/llvm-objdump")
         if path:
             return path
     return None

@@ -10,7 +10,7 @@ import re
 import shutil
 import subprocess
 
-MCA_NAMES = ("llvm-mca-19", "llvm-mca")
+MCA_NAMES = ("llvm-mca-19",)  # an older one lacks znver4's model and would fall back to a generic one, silently
 ITERATIONS = 30
 # The families a kernel runs on, by llvm-mca's -mcpu name: x86-64 ones and ARM's (neoverse-*).
 X86_MODELS = ("znver3", "znver4", "sapphirerapids", "skylake-avx512", "icelake-server")
