@@ -29,6 +29,9 @@ GROUPS = {
               "256 MiB file, from Python beside the hashlib loops tree code runs and libtorrent's create_torrent; fs-verity's "
               "digest and dm-verity's hash file of a 1 GiB file beside fsverity digest and veritysetup format, and of a "
               "buffer per implementation",
+    "model": "cycle models: each implementation's batch of 1,000 x 16 KiB in cycles per block per lane on this CPU, "
+             "beside llvm-mca's figure for its kernel under this CPU's family and each --model-cpu (a checkout and "
+             "Debian's llvm-19)",
     "peers": "OpenSSL's C loop under each OPENSSL_ia32cap mask, isa-l_crypto's and IPsec-MB's batch managers "
              "(also in many), the same batches from Python through sha256_many beside StringZilla's Sha256s lanes, "
              "and hashlib's other hashes",
@@ -98,6 +101,12 @@ def _merkle_rows(implementations):
     return merkle_benchmarks(implementations)
 
 
+def _model_rows(implementations):
+    from .cycle_models import model_benchmarks
+
+    return model_benchmarks(implementations)
+
+
 def _peers_rows(implementations):
     from .openssl import openssl_benchmarks
 
@@ -109,7 +118,7 @@ def _peers_rows(implementations):
 
 _BUILDERS = {"c": _c_rows, "python": lambda implementations: python_benchmarks(), "many": _many_rows,
              "midstates": _midstates_rows, "kdf": _kdf_rows, "columns": _columns_rows, "files": _files_rows, "sum": _sum_rows,
-             "merkle": _merkle_rows, "peers": _peers_rows}
+             "merkle": _merkle_rows, "model": _model_rows, "peers": _peers_rows}
 
 
 def group_rows(name, implementations):

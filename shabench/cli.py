@@ -69,6 +69,9 @@ def build_parser():
     parser.add_argument("--compare", metavar="BASE.json", help="a before/after table against a --format json result")
     parser.add_argument("--sizes", metavar="LIST", help="sweep SHA256 over message sizes, e.g. 16,64,1K,64K,1M")
     parser.add_argument("--plot", metavar="FILE.png", help="with --sizes: draw ns/byte against size (needs libsha[plot])")
+    parser.add_argument("--model-cpu", metavar="NAME", action="append", default=[],
+                        help="with --group model: also llvm-mca's model of this CPU family (repeatable), e.g. znver4, "
+                        "sapphirerapids, neoverse-v2 for an ARM build")
     aliases.add_arguments(parser)
     return parser
 
@@ -310,6 +313,12 @@ def run_benchmarks(args):
     if args.compare:
         text, _ = report.compare(args.compare, rows)
         print("\n" + text)
+    if (args.all or "model" in (args.group or [])) and args.format in (None, "table", "markdown"):
+        from .cycle_models import model_table
+
+        text = model_table(rows, args.model_cpu)
+        if text:
+            print("\n" + text)
     if args.plot:
         from .plot import plot_sweep
 

@@ -167,3 +167,36 @@ def test_a_row_names_the_kernel_its_long_messages_run_on():
             rest = every - {f"libsha_{isa}_many_{widest}way"}
             i, w = max((x for x in widths if f"libsha_{x[0]}_many_{x[1]}way" in rest), key=lambda x: x[1])
             assert measured.many_kernel(impl.name, rest) == f"libsha_{i}_many_{w}way"
+
+
+def test_the_model_table_says_what_is_missing(monkeypatch):
+    """Without llvm-19, shabench's model group is still timed, and its table says why no model is there."""
+    from shabench import cycle_models
+    from shabench.measure import Measurement
+    from shabench.model import mca as mca_module
+    rows = [(b, Measurement([0.5], 1, 0.1)) for b in cycle_models.model_benchmarks(
+        [impl.name for impl in __import__("libsha").dispatch.implementations() if impl.runnable][:1])]
+    assert rows and all(b.name == cycle_models.BATCH for b, _ in rows)
+    monkeypatch.setattr(mca_module, "tool", lambda: None)
+    text = cycle_models.model_table(rows)
+    assert text.startswith("Cycle models:") and "llvm-19" in text.splitlines()[-1]
+
+
+@pytest.mark.build
+@pytest.mark.tooling
+@needs_llvm
+def test_shabench_model_group_prints_each_kernel_measured_beside_its_models():
+    import libsha
+    lanes = [impl.name for impl in libsha.dispatch.implementations() if impl.runnable and "way" in impl.name]
+    if not lanes:
+        pytest.skip("no implementation with lanes runs on this CPU")
+    result = subprocess.run([sys.executable, "-m", "shabench", "--group", "model", "--impl", lanes[0], "--epochs",
+                             "1", "--min-time", "1", "--model-cpu", "znver4"], capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr
+    table = result.stdout.split("Cycle models:")[1].splitlines()
+    header = next(line for line in table if line.startswith("| implementation"))
+    assert "| znver4 |" in header
+    [row] = [line for line in table if line.startswith(f"| `{lanes[0]}`")]
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1].startswith("`libsha_") and float(cells[2].replace(",", "")) > 0

@@ -1,0 +1,76 @@
+"""The model group: each implementation's long-message kernel measured on this CPU, in cycles per 64-byte
+block per lane (its KERNEL_1000x16KiB row, the many group's SHA256_MANY_1000x16KiB batch, its median over
+the core clock), beside llvm-mca's figure
+for the same kernel under this CPU's family model and under each family --model-cpu names.
+
+The modelled figures need what tools/kernel_cycles.py needs (shabench.model): libsha's source tree, as an
+editable install has it, a C compiler and Debian's llvm-19. Without them the rows are still timed, and
+the table says what is missing.
+"""
+
+import math
+import platform
+
+from .batches import Batch
+from .many import native_many
+from .rows import Benchmark
+
+# The many group's SHA256_MANY_1000x16KiB under a name of its own, so that --all times it here too.
+KERNEL_BATCH = Batch("KERNEL_1000x16KiB", 1000, 16384)
+BATCH = KERNEL_BATCH.name
+
+
+def model_benchmarks(implementations):
+    """The timed rows the table reads: each implementation's batch of long messages."""
+    return [Benchmark(BATCH, impl, KERNEL_BATCH.count * KERNEL_BATCH.length, native_many(impl, KERNEL_BATCH))
+            for impl in implementations]
+
+
+def _target():
+    return "arm" if platform.machine().lower() in ("aarch64", "arm64") else "x86"
+
+
+def _fmt(x):
+    return "-" if x is None or math.isnan(x) else f"{x:,.1f}"
+
+
+def model_table(rows, cpus=()):
+    """The text beneath the table: (implementation, kernel, measured, modelled...) for every timed row of BATCH."""
+    from .model import builds, mca, measured, regions, table
+
+    timed = {b.runner: m.median for b, m in rows if b.name == BATCH and not b.peer}
+    if not timed:
+        return ""
+    lines = [f"Cycle models: cycles per 64-byte block per lane of each row's long-message kernel, {BATCH} "
+             "measured over this CPU's core clock, beside llvm-mca's models (tools/kernel_cycles.py; docs/shabench.md)"]
+    hz = measured.clock_hz()
+    if hz is None:
+        return "\n".join(lines + ["  left out: no core-clock chain for this CPU (libsha_internal_bench_clock)"])
+    host = table.host_model() if mca.tool() else None
+    if host is None:
+        return "\n".join(lines + ["  left out: the models need Debian's llvm-19 (llvm-mca-19, llvm-objdump-19)"])
+    try:
+        kernels = builds.kernels(_target(), "gcc", builds.CHECKOUT / "build" / "kernel-cycles")
+    except builds.Unavailable as why:
+        return "\n".join(lines + [f"  left out: {why}"])
+    models = [host] + [cpu for cpu in cpus if cpu != host]
+    lines.append(f"core clock {hz / 1e9:.2f} GHz; this CPU's model is {host}")
+    head = ["implementation", "kernel", "measured"] + [f"{m}" for m in models] + [f"{host} ÷ measured"]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for impl, ns_per_byte in timed.items():
+        kernel = measured.many_kernel(impl, kernels)
+        if kernel is None:
+            continue
+        real = ns_per_byte * 64 * hz / 1e9
+        figures = []
+        for model in models:
+            region = regions.block_regions(kernels[kernel])
+            try:
+                trip, _ = mca.cycles(region[0].instructions, model, region[0].lanes) if region else (math.nan, 0)
+                figures.append(trip / (region[0].blocks * region[0].lanes) if region else math.nan)
+            except (mca.NotOnThisCPU, RuntimeError):
+                figures.append(math.nan)
+        ratio = figures[0] / real if not math.isnan(figures[0]) else math.nan
+        lines.append("| " + " | ".join([f"`{impl}`", f"`{kernel}`", _fmt(real)] + [_fmt(f) for f in figures]
+                                       + ["-" if math.isnan(ratio) else f"{ratio:.2f}"]) + " |")
+    return "\n".join(lines)
