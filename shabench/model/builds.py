@@ -14,7 +14,9 @@ from pathlib import Path
 
 from . import disasm
 
-CHECKOUT = Path(__file__).resolve().parents[2]  # a checkout's, or where the package is installed: the tool sets it
+# The source tree the kernels are built from: $SHABENCH_SOURCE, or the one this file lies in (an editable
+# install's; a wheel's is no source tree, and tools/kernel_cycles.py sets its own checkout).
+CHECKOUT = Path(os.environ.get("SHABENCH_SOURCE") or Path(__file__).resolve().parents[2])
 # A peer: (environment variable, library under its prefix, its name's prefix in our tables, its kernels).
 PEERS = {
     "isa-l": ("SHABENCH_ISAL_CRYPTO", "lib/libisal_crypto.so", lambda n: n.startswith(("sha256_mb_x", "sha256_ni_x"))),
@@ -43,7 +45,8 @@ def _compiler(name):
 def build(target, compiler, where):
     """libsha's kernel objects for target ('x86', 'arm') built by compiler ('gcc', 'clang') under where."""
     if not have_source():
-        raise Unavailable("needs libsha's source tree (a checkout, not an installed wheel)")
+        raise Unavailable(f"needs libsha's source tree: {CHECKOUT} is none (an installed wheel); "
+                          "SHABENCH_SOURCE=CHECKOUT names one")
     toolchain, _ = TARGETS[target]
     out = Path(where) / f"{target}-{compiler}"
     args = ["cmake", "-S", str(CHECKOUT), "-B", str(out), "-DCMAKE_BUILD_TYPE=Release", "-DLIBSHA_NO_PYTHON_ACCEL=ON"]

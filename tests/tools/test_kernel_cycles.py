@@ -192,7 +192,7 @@ def test_shabench_model_group_prints_each_kernel_measured_beside_its_models():
         pytest.skip("no implementation with lanes runs on this CPU")
     result = subprocess.run([sys.executable, "-m", "shabench", "--group", "model", "--impl", lanes[0], "--epochs",
                              "1", "--min-time", "1", "--model-cpu", "znver4"], capture_output=True, text=True,
-                            timeout=600)
+                            timeout=600, env=dict(os.environ, SHABENCH_SOURCE=str(ROOT)))
     assert result.returncode == 0, result.stderr
     table = result.stdout.split("Cycle models:")[1].splitlines()
     header = next(line for line in table if line.startswith("| implementation"))
