@@ -185,14 +185,14 @@ def test_the_model_table_says_what_is_missing(monkeypatch):
 @pytest.mark.build
 @pytest.mark.tooling
 @needs_llvm
-def test_shabench_model_group_prints_each_kernel_measured_beside_its_models():
+def test_shabench_model_group_prints_each_kernel_measured_beside_its_models(tmp_path):
     import libsha
     lanes = [impl.name for impl in libsha.dispatch.implementations() if impl.runnable and "way" in impl.name]
     if not lanes:
         pytest.skip("no implementation with lanes runs on this CPU")
     result = subprocess.run([sys.executable, "-m", "shabench", "--group", "model", "--impl", lanes[0], "--epochs",
                              "1", "--min-time", "1", "--model-cpu", "znver4"], capture_output=True, text=True,
-                            timeout=600, env=dict(os.environ, SHABENCH_SOURCE=str(ROOT)))
+                            timeout=600, env=dict(os.environ, SHABENCH_SOURCE=str(ROOT)), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     table = result.stdout.split("Cycle models:")[1].splitlines()
     header = next(line for line in table if line.startswith("| implementation"))
