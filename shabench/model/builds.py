@@ -42,6 +42,14 @@ def _compiler(name):
     return None
 
 
+def _lock(f):
+    try:
+        import fcntl
+    except ImportError:  # Windows: builds are not shared there
+        return
+    fcntl.flock(f, fcntl.LOCK_EX)
+
+
 def build(target, compiler, where):
     """libsha's kernel objects for target ('x86', 'arm') built by compiler ('gcc', 'clang') under where."""
     if not have_source():
@@ -61,10 +69,13 @@ def build(target, compiler, where):
         args.append(f"-DCMAKE_C_COMPILER={cc}")
     env = dict(os.environ)
     env.pop("CMAKE_C_COMPILER_LAUNCHER", None)
-    for step in (args, ["cmake", "--build", str(out), "--target", "sha", "-j", str(os.cpu_count() or 2)]):
-        result = subprocess.run(step, capture_output=True, text=True, env=env)
-        if result.returncode != 0:
-            raise Unavailable(f"{' '.join(step[:2])} failed: {(result.stderr or result.stdout).strip()[-400:]}")
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / ".lock", "w") as lock:
+        _lock(lock)  # one build of a folder at a time (the tool and shabench, or two test workers)
+        for step in (args, ["cmake", "--build", str(out), "--target", "sha", "-j", str(os.cpu_count() or 2)]):
+            result = subprocess.run(step, capture_output=True, text=True, env=env)
+            if result.returncode != 0:
+                raise Unavailable(f"{' '.join(step[:2])} failed: {(result.stderr or result.stdout).strip()[-400:]}")
     objects = sorted(p for suffix in ("o", "obj") for p in out.glob(f"CMakeFiles/sha.dir/**/kernels/*.{suffix}"))
     if not objects:
         raise Unavailable(f"no kernel objects under {out}")
