@@ -36,7 +36,7 @@ def _fmt(x):
 
 def model_table(rows, cpus=()):
     """The text beneath the table: (implementation, kernel, measured, modelled...) for every timed row of BATCH."""
-    from .model import builds, mca, measured, regions, table
+    from .model import builds, mca, measured, regions
 
     timed = {b.runner: m.median for b, m in rows if b.name == BATCH and not b.peer}
     if not timed:
@@ -46,7 +46,7 @@ def model_table(rows, cpus=()):
     hz = measured.clock_hz()
     if hz is None:
         return "\n".join(lines + ["  left out: no core-clock chain for this CPU (libsha_internal_bench_clock)"])
-    host = table.host_model() if mca.tool() else None
+    host = mca.host_model()
     if host is None:
         return "\n".join(lines + ["  left out: the models need Debian's llvm-19 (llvm-mca-19, llvm-objdump-19)"])
     try:

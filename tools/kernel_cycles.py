@@ -55,9 +55,8 @@ def main(argv=None):
         print("kernel_cycles: needs llvm-mca and llvm-objdump (Debian: apt-get install llvm-19)", file=sys.stderr)
         return 2
     models = args.cpu or list(mca.X86_MODELS + mca.ARM_MODELS)
-    found, notes = table.collect(models, compilers=tuple(args.compiler or ("gcc", "clang")),
-                                 peers=() if args.no_peers else ("isa-l", "hashtree"), where=args.build_dir,
-                                 only=args.kernel)
+    found, notes = table.collect(models, args.build_dir, compilers=tuple(args.compiler or ("gcc", "clang")),
+                                 peers=() if args.no_peers else ("isa-l", "hashtree"), only=args.kernel)
     rows = table.rows(models, found)
     if args.format == "tsv":
         for row in rows:
@@ -85,7 +84,7 @@ def _print_measured(rows, found, fmt, build_dir):
     except ImportError as why:
         print(f"kernel_cycles: --measure needs libsha installed (pip install .): {why}", file=sys.stderr)
         return
-    host = table.host_model()
+    host = mca.host_model()
     shown = {prefix + region.name for prefix, region in found.get("x86", []) if not prefix}
     try:  # which kernel a row runs is chosen among all the build has, then shown if --kernel took it
         every = set(builds.kernels("x86", "gcc", build_dir))

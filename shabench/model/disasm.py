@@ -1,10 +1,9 @@
-"""A kernel's machine code as llvm-objdump prints it: its functions, their loops, and what one loop does.
+"""A kernel's machine code as llvm-objdump prints it: its functions, their instructions and their loops.
 
 Each function is read from the object or library that holds it (never from the compiler's assembly
-text, so a peer built with nasm reads the same way). A loop is the span from a backward branch's
-target to the branch; a kernel's block loop is an innermost loop holding at least one whole
-compression (see lane_blocks), and a kernel with no such loop (straight-line code: SHA256D64)
-is its whole function.
+text, so a peer built with nasm reads the same way). Its loops are the natural loops of its control
+flow: a branch back to a block that dominates it closes one, so a jump back into code shared by two
+paths is no loop. Which loop is a kernel's block loop is regions.py's question.
 """
 
 import re
@@ -12,7 +11,8 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 
-OBJDUMP_NAMES = ("llvm-objdump-19",)
+# LLVM 19's, as Debian installs it (llvm-19 puts llvm-objdump-19 on PATH, the plain name under its own bin/).
+OBJDUMP_PATHS = ("llvm-objdump-19", "/usr/lib/llvm-19/bin/llvm-objdump")
 _FUNCTION = re.compile(r"^([0-9a-f]+) <([^>]+)>:$")
 _INSTRUCTION = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)(?:\s+(.*?))?\s*$")
 _TARGET = re.compile(r"^(?:[a-z0-9]+,\s*)*(?:#\d+,\s*)?0x([0-9a-f]+)\b")
@@ -26,14 +26,14 @@ class Instruction:
     address: int
     mnemonic: str
     operands: str
+    arch: str = "x86"  # or "arm" (AArch64)
 
     def text(self):
         """The instruction as an assembler reads it: no address, no objdump comment, no symbol hint."""
-        operands = re.sub(r"\s*<[^>]*>", "", self.operands.split("#", 1)[0] if self.arch == "x86" else
-                          re.sub(r"\s*//.*$", "", self.operands)).strip()
+        # x86's comments start with '#'; on ARM '#' is an immediate and comments start with '//'.
+        plain = self.operands.split("#", 1)[0] if self.arch == "x86" else re.sub(r"\s*//.*$", "", self.operands)
+        operands = re.sub(r"\s*<[^>]*>", "", plain).strip()
         return f"{self.mnemonic}\t{operands}" if operands else self.mnemonic
-
-    arch: str = "x86"
 
 
 @dataclass
@@ -49,11 +49,7 @@ class Function:
 
 
 def objdump():
-    for name in OBJDUMP_NAMES:
-        path = shutil.which(name) or shutil.which("/usr/lib/llvm-19/bin/llvm-objdump")
-        if path:
-            return path
-    return None
+    return next((path for path in map(shutil.which, OBJDUMP_PATHS) if path), None)
 
 
 def is_branch(ins):

@@ -23,11 +23,16 @@ _MEMORY = re.compile(r"-?(0x[0-9a-f]+|\d+)?\((%[a-z0-9]+)?(,\s*%[a-z0-9]+)?(,\s*
 
 
 def tool():
-    for name in MCA_NAMES:
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
+    return next((path for path in map(shutil.which, MCA_NAMES) if path), None)
+
+
+def host_model():
+    """llvm-mca's name for the CPU this runs on (what -mcpu=native takes), or None."""
+    if tool() is None:
+        return None
+    text = subprocess.run([tool(), "--version"], capture_output=True, text=True).stdout
+    match = re.search(r"Host CPU:\s*(\S+)", text)
+    return match.group(1) if match else None
 
 
 def arch_of(model):

@@ -24,20 +24,9 @@ def stack_operands(instructions, arch):
     return sum(1 for ins in instructions if pattern.search(ins.operands))
 
 
-def host_model():
-    """llvm-mca's name for the CPU this runs on (its -mcpu=native), or None."""
-    import subprocess
-    tool = mca.tool()
-    if tool is None:
-        return None
-    text = subprocess.run([tool, "--version"], capture_output=True, text=True).stdout
-    match = re.search(r"Host CPU:\s*(\S+)", text)
-    return match.group(1) if match else None
-
-
-def collect(models, compilers=("gcc", "clang"), peers=("isa-l", "hashtree"), where="build/kernel-cycles",
-            only=None, notes=None):
-    """Every kernel's (and peer's) regions, by (target, label): {label: {name: [Region]}}, and why any is left out."""
+def collect(models, where, compilers=("gcc", "clang"), peers=("isa-l", "hashtree"), only=None, notes=None):
+    """Every kernel's (and peer's) block loops for the models' targets, built under `where`: ({target: [(prefix,
+    Region)]}, notes), a prefix naming a compiler other than gcc ("clang:"), the notes saying what is left out."""
     notes = notes if notes is not None else []
     targets = sorted({mca.arch_of(m) for m in models})
     found = {}
