@@ -1,7 +1,7 @@
 """The model group: each implementation's long-message kernel measured on this CPU, in cycles per 64-byte
 block per lane (its KERNEL_1000x16KiB row, the many group's SHA256_MANY_1000x16KiB batch, its median over
-the core clock), beside llvm-mca's figure
-for the same kernel under this CPU's family model and under each family --model-cpu names.
+the core clock), beside llvm-mca's figure for the same kernel under this CPU's family model and under each
+family --model-cpu names.
 
 The modelled figures need what tools/kernel_cycles.py needs (shabench.model): libsha's source tree, as an
 editable install has it, a C compiler and Debian's llvm-19. Without them the rows are still timed, and
@@ -11,12 +11,10 @@ the table says what is missing.
 import math
 import platform
 
-from .batches import Batch
 from .many import native_many
+from .model.measured import KERNEL_BATCH
 from .rows import Benchmark
 
-# The many group's SHA256_MANY_1000x16KiB under a name of its own, so that --all times it here too.
-KERNEL_BATCH = Batch("KERNEL_1000x16KiB", 1000, 16384)
 BATCH = KERNEL_BATCH.name
 
 
@@ -30,13 +28,9 @@ def _target():
     return "arm" if platform.machine().lower() in ("aarch64", "arm64") else "x86"
 
 
-def _fmt(x):
-    return "-" if x is None or math.isnan(x) else f"{x:,.1f}"
-
-
 def model_table(rows, cpus=()):
     """The text beneath the table: (implementation, kernel, measured, modelled...) for every timed row of BATCH."""
-    from .model import builds, mca, measured, regions
+    from .model import builds, mca, measured, regions, table
 
     timed = {b.runner: m.median for b, m in rows if b.name == BATCH and not b.peer}
     if not timed:
@@ -54,23 +48,21 @@ def model_table(rows, cpus=()):
     except builds.Unavailable as why:
         return "\n".join(lines + [f"  left out: {why}"])
     models = [host] + [cpu for cpu in cpus if cpu != host]
+    runs = {impl: measured.many_kernel(impl, kernels) for impl in timed}
+    used = sorted({kernel for kernel in runs.values() if kernel})
+    found = {_target(): [("", region) for kernel in used for region in regions.block_regions(kernels[kernel])[:1]]}
+    modelled = {(row.model, row.kernel.split("#")[0]): row.cycles for row in table.rows(models, found)
+                if not math.isnan(row.cycles)}
     lines.append(f"core clock {hz / 1e9:.2f} GHz; this CPU's model is {host}")
-    head = ["implementation", "kernel", "measured"] + [f"{m}" for m in models] + [f"{host} ÷ measured"]
+    head = ["implementation", "kernel", "measured"] + models + [f"{host} ÷ measured"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for impl, ns_per_byte in timed.items():
-        kernel = measured.many_kernel(impl, kernels)
+        kernel = runs[impl]
         if kernel is None:
             continue
-        real = ns_per_byte * 64 * hz / 1e9
-        figures = []
-        for model in models:
-            region = regions.block_regions(kernels[kernel])
-            try:
-                trip, _ = mca.cycles(region[0].instructions, model, region[0].lanes) if region else (math.nan, 0)
-                figures.append(trip / (region[0].blocks * region[0].lanes) if region else math.nan)
-            except (mca.NotOnThisCPU, RuntimeError):
-                figures.append(math.nan)
-        ratio = figures[0] / real if not math.isnan(figures[0]) else math.nan
-        lines.append("| " + " | ".join([f"`{impl}`", f"`{kernel}`", _fmt(real)] + [_fmt(f) for f in figures]
-                                       + ["-" if math.isnan(ratio) else f"{ratio:.2f}"]) + " |")
+        real = measured.cycles_per_block(ns_per_byte, hz)
+        figures = [modelled.get((model, kernel)) for model in models]
+        cells = [f"`{impl}`", f"`{kernel}`", f"{real:,.1f}"] + ["-" if f is None else f"{f:,.1f}" for f in figures]
+        cells.append("-" if figures[0] is None else f"{figures[0] / real:.2f}")
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -102,7 +102,7 @@ def _print_measured(rows, found, fmt, build_dir):
             print(f"measured:{host}\t{kernel}\t{cycles:.2f}\t-\t-")
         return
     print(f"# measured on this CPU (llvm-mca calls it {host}; core clock {hz / 1e9:.2f} GHz): each row's batch of "
-          f"{measured.MESSAGES:,} x {measured.MESSAGE_BYTES // 1024} KiB")
+          f"{measured.KERNEL_BATCH.count:,} x {measured.KERNEL_BATCH.length // 1024} KiB")
     print(f"{'kernel':40} {'row':44} {'measured':>9} {'model':>7} {'model ÷ measured':>17}")
     for kernel, (row, cycles) in figures.items():
         model = modelled.get(kernel)

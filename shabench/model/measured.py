@@ -1,5 +1,6 @@
 """The figure measured on the running CPU beside the modelled ones: a kernel's cycles per 64-byte
-block per lane, timed through the library on the batch that runs it, over the core clock
+block per lane, timed through the library on the batch that runs it (shabench's own loop and timing),
+over the core clock
 (libsha_internal_bench_clock: eight dependent adds an iteration, one a cycle).
 
 Which kernel a batch runs is read from the row's name, the rule the kernels are named by: a row's
@@ -8,16 +9,19 @@ build has no kernel of that width, the next narrower one: SHA-NI's messages use 
 four-lane row), so 1,000 messages of 16 KiB (256 blocks each) time that kernel's block loop.
 """
 
-import ctypes
 import re
 import time
-from array import array
 
 import libsha
 
 from .. import internal
+from ..batches import Batch
+from ..many import native_many
+from ..measure import measure
 
-MESSAGES, MESSAGE_BYTES = 1000, 16384
+# The batch whose time gives a kernel's figure: the many group's SHA256_MANY_1000x16KiB, under a name of
+# its own (shabench's model group times it as a row of that name).
+KERNEL_BATCH = Batch("KERNEL_1000x16KiB", 1000, 16384)
 _PART = re.compile(r"([a-z0-9_]+)\(([^)]*)\)")
 
 
@@ -34,6 +38,11 @@ def clock_hz(seconds=0.2):
         n *= 2
 
 
+def cycles_per_block(ns_per_byte, hz):
+    """A batch's ns a byte as cycles per 64-byte block per lane (every lane's blocks count)."""
+    return ns_per_byte * 64 * hz / 1e9
+
+
 def many_kernel(row, kernels):
     """The kernel a row's long-message batch runs (of the names in kernels), or None."""
     best = None
@@ -46,26 +55,6 @@ def many_kernel(row, kernels):
     return best[0] if best else None
 
 
-def ns_per_byte(row, seconds=0.3):
-    """The row's batch of MESSAGES x MESSAGE_BYTES, best of a few runs, in ns a byte."""
-    lib = internal.lib()
-    data = bytearray((i * 7 + i // 251) & 0xFF for i in range(MESSAGES * MESSAGE_BYTES))
-    offsets = array("q", range(0, (MESSAGES + 1) * MESSAGE_BYTES, MESSAGE_BYTES))
-    out = bytearray(32 * MESSAGES)
-    data_p = (ctypes.c_char * len(data)).from_buffer(data)
-    out_p = (ctypes.c_char * len(out)).from_buffer(out)
-    best, spent = float("inf"), 0.0
-    while spent < seconds or best == float("inf"):
-        start = time.perf_counter()
-        code = lib.libsha_internal_bench_many(row.encode(), out_p, data_p, offsets.buffer_info()[0], MESSAGES, 0,
-                                              internal.FROM_NOTHING, None, 0, 1)
-        took = time.perf_counter() - start
-        if code != 0:
-            raise RuntimeError(f"libsha_internal_bench_many({row!r}) failed with {code}")
-        best, spent = min(best, took), spent + took
-    return best * 1e9 / (MESSAGES * MESSAGE_BYTES)
-
-
 def measured(kernels):
     """{kernel: (row, cycles per block per lane)} for every runnable row whose batch runs a kernel of kernels."""
     hz = clock_hz()
@@ -73,9 +62,12 @@ def measured(kernels):
         return {}, None
     found = {}
     for impl in libsha.dispatch.implementations():
-        if not impl.runnable:
-            continue
-        kernel = many_kernel(impl.name, kernels)
+        kernel = many_kernel(impl.name, kernels) if impl.runnable else None
         if kernel and kernel not in found:
-            found[kernel] = (impl.name, ns_per_byte(impl.name) * 64 * hz / 1e9)
+            run = native_many(impl.name, KERNEL_BATCH)()
+            timing = measure(run, KERNEL_BATCH.count * KERNEL_BATCH.length, epochs=5, min_epoch_ns=50e6)
+            # the clock beside each row, before and after: a VM's core clock moves with the host's load
+            row_hz = (hz + clock_hz(0.1)) / 2
+            found[kernel] = (impl.name, cycles_per_block(timing.median, row_hz))
+            hz = clock_hz(0.1)
     return found, hz

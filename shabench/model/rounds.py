@@ -19,14 +19,10 @@ _WIDTH = {"zmm": 16, "ymm": 8, "xmm": 4}
 _VECTOR_ROTATE = re.compile(r"^vpro[lr]d$")
 _VECTOR_RIGHT = re.compile(r"^v?psrld$")
 _VECTOR_LEFT = re.compile(r"^v?pslld$")
-_SCALAR_RIGHT = re.compile(r"^shrl$")
 
 
 def _width(operands):
-    for reg, lanes in _WIDTH.items():
-        if f"%{reg}" in operands:
-            return reg
-    return None
+    return next((reg for reg in _WIDTH if f"%{reg}" in operands), None)
 
 
 def _immediate(operands):
@@ -54,7 +50,7 @@ def counts(instructions):
             add(("sll", _width(ops)))
         elif m in ("rorl", "roll", "rorxl"):
             add("scalar_rot")
-        elif _SCALAR_RIGHT.match(m) and _immediate(ops):
+        elif m == "shrl" and _immediate(ops):
             add("scalar_shr")
     return found
 
