@@ -7,14 +7,17 @@ that do not use it still pass. With test data that repeats every 256 bytes, a sw
 """
 
 import contextlib
+import json
 import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import libsha
+from support.bochs import runs_here as bochs_runs_here
 from support.builds import locked, run, session_folder
 from support.rows import ARM, AVX2, AVX2_1WAY, AVX512, PORTABLE, SHANI, SHANI_4WAY, SHANI_AVX512, SSE4
 from support.paths import ROOT
@@ -81,6 +84,8 @@ ARM_MUTANTS = [
      "TAIL_BLOCK(tails[1], m0, m1, m2, m3);"),
 ]
 
+MUTANT_ROWS = {m[0]: m[4] for m in MUTANTS}
+
 pytestmark = [
     pytest.mark.skipif(not (ROOT / "CMakeLists.txt").exists(), reason="needs the source checkout"),
     pytest.mark.skipif(shutil.which("cmake") is None, reason="needs cmake"),
@@ -138,13 +143,27 @@ print(" ".join(str(lib.libsha_select(name.encode())) for name in sys.argv[2:]))
 """
 
 
+def emulated_codes(library, names):
+    """libsha_select's codes for these rows on Bochs's emulated AVX-512 CPU (test_rows_emulated.py)."""
+    script = Path(__file__).with_name("emulated_rows_check.py")
+    out = subprocess.run([sys.executable, str(script), str(library), "--select", *names], capture_output=True,
+                         text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+# The rows this CPU cannot run whose self-test the emulator runs instead, where it can.
+EMULABLE = {AVX512, SHANI_AVX512} if bochs_runs_here() else set()
+
+
 @pytest.mark.parametrize("kernel, source, text, mutant, refused", MUTANTS, ids=[m[0] for m in MUTANTS])
 def test_a_lane_swap_is_refused_by_the_self_test(tmp_path, tmp_path_factory, kernel, source, text, mutant, refused):
     portable = source.startswith("tests/")
     runnable = {i.name for i in libsha.dispatch.implementations() if i.runnable} | ({PORTABLE} if portable else set())
-    refused = set(refused) & runnable  # e.g. the AVX-512 rows, where the CPU has no AVX-512
-    if not refused:
-        pytest.skip(f"this CPU runs none of the rows that use the {kernel} kernel")
+    emulated = set(refused) & EMULABLE - runnable  # the AVX-512 rows, where the CPU has no AVX-512
+    refused = set(refused) & runnable
+    if not refused and not emulated:
+        pytest.skip(f"this CPU runs none of the rows that use the {kernel} kernel, nor does the emulator")
     library = tmp_path / "libsha.so"
     kind, options = ("portable", PORTABLE_OPTIONS) if portable else ("x86", X86_OPTIONS)
     with mutant_library(tmp_path_factory, kind, options, source, text, mutant) as (_, build):
@@ -156,6 +175,10 @@ def test_a_lane_swap_is_refused_by_the_self_test(tmp_path, tmp_path_factory, ker
     selftest_failed = -7  # LIBSHA_ERR_SELFTEST
     assert {n for n, c in codes.items() if c == selftest_failed} == refused, codes
     assert all(codes[n] == 0 for n in names if n not in refused), codes
+    if emulated:  # and the untouched x86 rows still pass there, as here
+        codes = emulated_codes(library, sorted(emulated | (EMULABLE - set(MUTANT_ROWS[kernel]))))
+        assert {n for n, c in codes.items() if c == selftest_failed} == emulated, codes
+        assert all(c == 0 for n, c in codes.items() if n not in emulated), codes
 
 
 ARM_CHECK = r"""
