@@ -9,7 +9,7 @@ For each row the emulated CPU runs: libsha_select (which runs the row's self-tes
 through the C API, what reaches each of its kernels: a batch of every length 0..300 (and double),
 batches of one length around the block and lane borders, SHA256D64 for 0..17 and 33 blobs, many
 streams at once in uneven chunks, HMAC and prefix batches, PBKDF2's chains for many keys, and
-Merkle roots. Every message's bytes differ (a 251-byte cycle at a new offset each).
+Merkle roots, rows of one width (the level call's layout). Every message's bytes differ (a 251-byte cycle at a new offset each).
 """
 
 import ctypes
@@ -58,6 +58,16 @@ class Rows:
         assert rc == 0, f"libsha_sha256_batch returned {rc}"
         return [out.raw[32 * i : 32 * i + 32] for i in range(len(bufs))]
 
+    def rows_layout(self, data, stride, length, n) -> list[bytes]:
+        """A batch of n rows of `length` bytes, `stride` apart (the level call's layout)."""
+        emu = self.emu
+        src, out = emu.buffer(data[: stride * n]), emu.buffer(32 * n)
+        rows_layout = 3  # LIBSHA_ROWS: data, stride, len
+        batch = emu.array(ctypes.c_uint64, [rows_layout, n, 0, 0, addr(src), 0, 0, stride, length] + [0] * 7)
+        rc = self.call("libsha_sha256_batch", addr(out), addr(batch), 0, 0, 0)
+        assert rc == 0, f"libsha_sha256_batch (rows) returned {rc}"
+        return [out.raw[32 * i : 32 * i + 32] for i in range(n)]
+
     def context(self, kind, key=b""):
         """A live SHA-256 context after `key` bytes, or an HMAC context under `key`."""
         size = self.emu.call(getattr(self.lib, f"libsha_{kind}_ctx_size"))
@@ -105,6 +115,9 @@ def check_row(rows, failures, name) -> int:
         expect(f"many of {length} bytes", rows.many(same), [sha(m) for m in same])
     pairs = [data[64 * i + 3 :][:64] for i in range(45)]
     expect("many of 64 bytes double", rows.many(pairs, DOUBLE), [sha2(m) for m in pairs])
+    for stride, length in ((64, 64), (100, 64), (100, 100)):  # the level call's pairs; rows of one width
+        got = rows.rows_layout(data[13:], stride, length, 45)
+        expect(f"rows of {length} bytes, {stride} apart", got, [sha(data[13 + stride * i :][:length]) for i in range(45)])
     long = [data[rng.randrange(999) :][: rng.choice((0, rng.randrange(5001), 10240))] for _ in range(40)]
     expect(f"many, seeded lengths {[len(m) for m in long]}", rows.many(long), [sha(m) for m in long])
     for start in (data[5:69], data[7:107]):

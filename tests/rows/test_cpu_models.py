@@ -90,12 +90,12 @@ COMBINATIONS = [(sha, avx512) for sha in (True, False) for avx512 in (True, Fals
 
 def expected_row(sha, avx512, advice):
     """The rule docs/architecture.md ("Rows and CPUs") states: where the table advises wide lanes,
-    SHA-NI with AVX-512's lanes; where it advises four SHA-NI chains, those; else SHA-NI's two;
+    SHA-NI with AVX-512's lanes; where it advises four SHA-NI chains, those (with AVX-512); else SHA-NI's two;
     AVX-512's lanes beside AVX2's single stream without SHA-NI, whatever the table says; the
     AVX2 + BMI2 row without either."""
     if sha and avx512 and "wide-lanes" in advice:
         return SHANI_AVX512
-    if sha and "shani-4way" in advice:
+    if sha and avx512 and "shani-4way" in advice:  # its four lanes' words live in AVX-512VL's registers
         return SHANI_4WAY
     if sha:
         return SHANI

@@ -44,11 +44,11 @@ def restore_choice():
         (libsha.dispatch.USE_STANDARD, ["standard"]),
         (libsha.dispatch.USE_SSE4, [SSE4, "standard"]),
         (libsha.dispatch.USE_SSE4 | libsha.dispatch.USE_AVX2, [AVX2_1WAY, AVX2, SSE4, "standard"]),
-        (libsha.dispatch.USE_SSE4 | libsha.dispatch.USE_SHANI, [SHANI_4WAY, SHANI, ARM, SSE4, "standard"]),
+        (libsha.dispatch.USE_SSE4 | libsha.dispatch.USE_SHANI, [SHANI, ARM, SSE4, "standard"]),
         (libsha.dispatch.USE_SSE4 | libsha.dispatch.USE_AVX2 | libsha.dispatch.USE_AVX512, [AVX512, AVX2_1WAY, AVX2, SSE4, "standard"]),
         (libsha.dispatch.USE_ALL, [SHANI_AVX512, SHANI_4WAY, SHANI, AVX512, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
-        # Bitcoin Core's USE_ALL (7) never picks an AVX-512 row.
-        (libsha.dispatch.USE_SSE4 | libsha.dispatch.USE_AVX2 | libsha.dispatch.USE_SHANI, [SHANI_4WAY, SHANI, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
+        # Bitcoin Core's USE_ALL (7) never picks an AVX-512 row, nor SHA-NI's four lanes (in AVX-512VL's registers).
+        (libsha.dispatch.USE_SSE4 | libsha.dispatch.USE_AVX2 | libsha.dispatch.USE_SHANI, [SHANI, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
         # As in Bitcoin Core, x86's AVX2 and SHA-NI build on SSE4: without it, neither;
         # ARM's SHA-2 needs USE_SHANI alone.
         (libsha.dispatch.USE_AVX2, ["standard"]),
@@ -68,7 +68,7 @@ def test_names_are_bitcoin_cores():
     if machine in ("x86_64", "amd64", "i686"):
         # The AVX-512 rows are in builds whose compiler takes AVX-512 (every one we ship).
         assert names in ([SHANI_AVX512, SHANI_4WAY, SHANI, AVX512, AVX2_1WAY, AVX2, SSE4, "standard"],
-                         [SHANI_4WAY, SHANI, AVX2_1WAY, AVX2, SSE4, "standard"])
+                         [SHANI, AVX2_1WAY, AVX2, SSE4, "standard"])
     elif machine in ("aarch64", "arm64"):
         assert names == [ARM, "standard"]
     else:
@@ -180,8 +180,8 @@ def run_with_env(tmp_path, value, code="import libsha; print(libsha.dispatch.imp
         ("sse4", [SSE4, "standard"]),
         ("sse4,avx2", [AVX2_1WAY, AVX2, SSE4, "standard"]),
         ("avx2", [AVX2_1WAY, AVX2, SSE4, "standard"]),
-        ("shani", [SHANI_4WAY, SHANI, ARM, SSE4, "standard"]),
-        ("standard,sse4,avx2,shani", [SHANI_4WAY, SHANI, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
+        ("shani", [SHANI, ARM, SSE4, "standard"]),
+        ("standard,sse4,avx2,shani", [SHANI, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),
         # avx512 brings the AVX2 base its row builds on, never SHA-NI.
         ("avx512", [AVX512, AVX2_1WAY, AVX2, SSE4, "standard"]),
         ("shani,avx512", [SHANI_AVX512, SHANI_4WAY, SHANI, AVX512, AVX2_1WAY, AVX2, SSE4, ARM, "standard"]),

@@ -18,7 +18,8 @@
  *   operations in two 256-bit halves, which halves 16 lanes' rate: below 2 SHA-NI lanes, so no entry.
  * - AMD Zen 4 (family 19h: Genoa 10h-1Fh, Raphael and Phoenix 60h-7Fh, Bergamo A0h-AFh) splits
  *   every 512-bit operation in two and keeps four sha256rnds2 in flight: measured on model 11h,
- *   x86_shani(1way,2way,4way)'s four chains beat two on batches and D64 (docs/architecture.md).
+ *   x86_shani(1way,2way,4way)'s four chains beat two on batches and D64 (docs/architecture.md);
+ *   the row needs AVX-512VL (its four lanes' words in XMM16-31), so a VM hiding it gets two lanes.
  * - AMD Zen 3 (family 19h, the other models) has no AVX-512, and three or four SHA-NI chains
  *   gained nothing over two (measured on model 01h): SHA-NI's two lanes stay, written here so the
  *   decision is seen to be made.

@@ -41,11 +41,11 @@ libsha_transform_f libsha_x86_shani_transform;
 libsha_finalize_f libsha_x86_shani_finalize;
 libsha_d64_f libsha_x86_shani_d64_1way;
 libsha_chains_f libsha_x86_shani_chains_1way;
-/* kernels/x86_shani_2way_4way.c */
+/* kernels/x86_shani_2way.c, kernels/x86_shani_4way.c */
 libsha_d64_f libsha_x86_shani_d64_2way, libsha_x86_shani_d64_4way;
-libsha_many_f libsha_x86_shani_many_2way;
-libsha_many_last_f libsha_x86_shani_many_last_2way;
-libsha_many_whole_f libsha_x86_shani_many_whole_2way;
+libsha_many_f libsha_x86_shani_many_2way, libsha_x86_shani_many_4way;
+libsha_many_last_f libsha_x86_shani_many_last_2way, libsha_x86_shani_many_last_4way;
+libsha_many_whole_f libsha_x86_shani_many_whole_2way, libsha_x86_shani_many_whole_4way;
 libsha_chains_f libsha_x86_shani_chains_2way, libsha_x86_shani_chains_4way;
 /* kernels/arm_shani_1way_2way.c */
 libsha_transform_f libsha_arm_shani_transform;
@@ -83,24 +83,27 @@ const struct libsha_impl libsha_registry[] = {
                    [8] = libsha_avx512_chains_8way, [16] = libsha_avx512_chains_16way},
     },
 #endif
-#if defined(LIBSHA_HAVE_SHANI)
+#if defined(LIBSHA_HAVE_SHANI_4WAY)
     {
         /* Four SHA-NI chains where the CPU keeps four sha256rnds2 in flight (the CPU model table's
-         * LIBSHA_TUNE_SHANI_4WAY): SHA256D64 (and so Merkle roots) and PBKDF2 four lanes wide;
-         * messages and streams on two lanes, as x86_shani(1way,2way), which measured faster there. */
+         * LIBSHA_TUNE_SHANI_4WAY): SHA256D64, messages, streams and PBKDF2 four lanes wide, their
+         * words held in AVX-512VL's XMM16-31 (kernels/x86_shani_4way.c), so the row needs AVX-512;
+         * its use bits name avx512 and avx2 for that. */
         .name = "x86_shani(1way,2way,4way)",
-        .use = LIBSHA_USE_SSE4 | LIBSHA_USE_SHANI,
-        .cpu = LIBSHA_CPU_X86_SHA,
+        .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_SHANI | LIBSHA_USE_AVX512,
+        .cpu = LIBSHA_CPU_X86_SHA | LIBSHA_CPU_AVX512,
         .tune = LIBSHA_TUNE_SHANI_4WAY,
         .transform = libsha_x86_shani_transform,
         .finalize = libsha_x86_shani_finalize,
         .d64 = {[1] = libsha_x86_shani_d64_1way, [2] = libsha_x86_shani_d64_2way, [4] = libsha_x86_shani_d64_4way},
-        .many = {[2] = libsha_x86_shani_many_2way},
-        .many_last = {[2] = libsha_x86_shani_many_last_2way},
-        .many_whole = {[2] = libsha_x86_shani_many_whole_2way},
+        .many = {[2] = libsha_x86_shani_many_2way, [4] = libsha_x86_shani_many_4way},
+        .many_last = {[2] = libsha_x86_shani_many_last_2way, [4] = libsha_x86_shani_many_last_4way},
+        .many_whole = {[2] = libsha_x86_shani_many_whole_2way, [4] = libsha_x86_shani_many_whole_4way},
         .chains = {[1] = libsha_x86_shani_chains_1way, [2] = libsha_x86_shani_chains_2way,
                    [4] = libsha_x86_shani_chains_4way},
     },
+#endif
+#if defined(LIBSHA_HAVE_SHANI)
     {
         /* SHA-NI replaces the SSE4 and AVX2 paths, as in Bitcoin Core. */
         .name = "x86_shani(1way,2way)",

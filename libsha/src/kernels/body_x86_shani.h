@@ -1,6 +1,6 @@
 /*
  * The x86 SHA extensions' building blocks, shared by the SHA-NI kernels
- * (x86_shani_1way.c, x86_shani_2way_4way.c; built with -msse4.1 -msha).
+ * (x86_shani_1way.c, x86_shani_2way.c; built with -msse4.1 -msha; x86_shani_4way.c adds -mavx512vl).
  *
  * The SHA instructions keep the state as two vectors, ABEF and CDGH (A in
  * the highest lane), and take K + W four rounds at a time.

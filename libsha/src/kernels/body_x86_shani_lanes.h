@@ -5,12 +5,13 @@
  * instruction's throughput on Intel, AMD keeps up to four in flight (the CPU
  * model table says where a row of four is chosen).
  *
- * The includer (x86_shani_2way_4way.c) defines LANES (2, 3 or 4) and the
+ * The includer (x86_shani_2way.c, x86_shani_4way.c) defines LANES (2, 3 or 4) and the
  * names of the kernels it wants (each one left undefined is not built):
  *   LANES_MANY_WHOLE  libsha_many_whole_f: messages of one length, state and
  *                     tails in registers, the padding block of a whole
  *                     number of blocks from its K + W table; 64-byte ones
- *                     as pairs in a pipeline (two lanes only);
+ *                     as pairs in a pipeline (with 4 lanes, lanes 0-1 and
+ *                     then 2-3);
  *   LANES_D64         libsha_d64_f;
  *   LANES_MANY        libsha_many_f;
  *   LANES_MANY_LAST   libsha_many_last_f;
@@ -61,20 +62,23 @@
 #define RNDS_LANE(l, g, i) RNDS4(a##l, c##l, _mm_add_epi32(m##l##_##i, K4(g)));
 #define SCHED_LANE(l, i, j, k, q) SCHED4(m##l##_##i, m##l##_##j, m##l##_##k, m##l##_##q);
 #define KW_LANE(l, kw, g) KW_RNDS4(a##l, c##l, kw, g);
-#define R4(g, i) EACH(RNDS_LANE, g, i)
-#define S4(g, i, j, k, q) EACH(SCHED_LANE, i, j, k, q) EACH(RNDS_LANE, g, i)
-#define KW4(kw, g) EACH(KW_LANE, kw, g)
+#define R4(SET, g, i) SET(RNDS_LANE, g, i)
+#define S4(SET, g, i, j, k, q) SET(SCHED_LANE, i, j, k, q) SET(RNDS_LANE, g, i)
+#define KW4(SET, kw, g) SET(KW_LANE, kw, g)
 
-/* The 64 rounds of every lane over its W0..15 in m_0..m_3 (consumed). */
-#define LANES_COMPRESS()                                                                 \
-    R4(0, 0) R4(1, 1) R4(2, 2) R4(3, 3)                                                  \
-    S4(4, 0, 1, 2, 3) S4(5, 1, 2, 3, 0) S4(6, 2, 3, 0, 1) S4(7, 3, 0, 1, 2)              \
-    S4(8, 0, 1, 2, 3) S4(9, 1, 2, 3, 0) S4(10, 2, 3, 0, 1) S4(11, 3, 0, 1, 2)            \
-    S4(12, 0, 1, 2, 3) S4(13, 1, 2, 3, 0) S4(14, 2, 3, 0, 1) S4(15, 3, 0, 1, 2)
-/* The 64 rounds of a block every lane shares, from its K + W table. */
-#define LANES_COMPRESS_KW(kw)                                                            \
-    KW4(kw, 0) KW4(kw, 1) KW4(kw, 2) KW4(kw, 3) KW4(kw, 4) KW4(kw, 5) KW4(kw, 6) KW4(kw, 7) \
-    KW4(kw, 8) KW4(kw, 9) KW4(kw, 10) KW4(kw, 11) KW4(kw, 12) KW4(kw, 13) KW4(kw, 14) KW4(kw, 15)
+/* The 64 rounds of each lane of SET (EACH: every lane) over its W0..15 in m_0..m_3 (consumed). */
+#define COMPRESS_OF(SET)                                                                  \
+    R4(SET, 0, 0) R4(SET, 1, 1) R4(SET, 2, 2) R4(SET, 3, 3)                              \
+    S4(SET, 4, 0, 1, 2, 3) S4(SET, 5, 1, 2, 3, 0) S4(SET, 6, 2, 3, 0, 1) S4(SET, 7, 3, 0, 1, 2)     \
+    S4(SET, 8, 0, 1, 2, 3) S4(SET, 9, 1, 2, 3, 0) S4(SET, 10, 2, 3, 0, 1) S4(SET, 11, 3, 0, 1, 2)   \
+    S4(SET, 12, 0, 1, 2, 3) S4(SET, 13, 1, 2, 3, 0) S4(SET, 14, 2, 3, 0, 1) S4(SET, 15, 3, 0, 1, 2)
+/* The 64 rounds of a block the lanes of SET share, from its K + W table. */
+#define COMPRESS_KW_OF(SET, kw)                                                            \
+    KW4(SET, kw, 0) KW4(SET, kw, 1) KW4(SET, kw, 2) KW4(SET, kw, 3) KW4(SET, kw, 4) KW4(SET, kw, 5)  \
+    KW4(SET, kw, 6) KW4(SET, kw, 7) KW4(SET, kw, 8) KW4(SET, kw, 9) KW4(SET, kw, 10) KW4(SET, kw, 11) \
+    KW4(SET, kw, 12) KW4(SET, kw, 13) KW4(SET, kw, 14) KW4(SET, kw, 15)
+#define LANES_COMPRESS() COMPRESS_OF(EACH)
+#define LANES_COMPRESS_KW(kw) COMPRESS_KW_OF(EACH, kw)
 
 /* A block in every lane, on the states, saved and added back. */
 #define LANES_BLOCK(compress) EACH(SAVE_LANE, _) compress EACH(ADD_SAVED_LANE, _)
@@ -135,7 +139,7 @@ static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], 
     EACH(STORE_DIGEST_LANE, out)
 }
 
-#if LANES == 2
+#if LANES % 2 == 0
 /*
  * 64-byte messages from the initial state (SSZ's nodes, Merkle levels, rows of
  * 64 bytes), a pair at a time in a pipeline: each step runs one pair's
@@ -144,7 +148,7 @@ static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], 
  * state and message words, and two states), where four lanes with message
  * words each would need 24 of the 16 XMM registers.
  */
-#define PAIR_A EACH /* the pair in its message block; with two lanes, every lane */
+#define PAIR_A(X, ...) X(0, __VA_ARGS__) X(1, __VA_ARGS__) /* the pair in its message block */
 #define PAIR_B(X, ...) X(2, __VA_ARGS__) X(3, __VA_ARGS__)
 #define PIPE_R4(g, i) PAIR_A(RNDS_LANE, g, i) PAIR_B(KW_LANE, pad_kw, g)
 #define PIPE_S4(g, i, j, k, q) PAIR_A(SCHED_LANE, i, j, k, q) PAIR_A(RNDS_LANE, g, i) PAIR_B(KW_LANE, pad_kw, g)
@@ -154,12 +158,12 @@ static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], 
     PIPE_S4(8, 0, 1, 2, 3) PIPE_S4(9, 1, 2, 3, 0) PIPE_S4(10, 2, 3, 0, 1) PIPE_S4(11, 3, 0, 1, 2)    \
     PIPE_S4(12, 0, 1, 2, 3) PIPE_S4(13, 1, 2, 3, 0) PIPE_S4(14, 2, 3, 0, 1) PIPE_S4(15, 3, 0, 1, 2)
 #define MOVE_TO_B(l, from) a##l = a##from, c##l = c##from, sa##l = a##l, sc##l = c##l;
-/* Pair k of a call's sets (each set is a pair). */
+/* Pair k of a call's sets of LANES (a pair of lanes from each). */
 static LIBSHA_ALWAYS_INLINE void PAIR_AT(const unsigned char *const msgs[], unsigned char *const out[], size_t step,
                                          size_t k, const unsigned char *p[2], unsigned char *o[2])
 {
     p[0] = msgs[0] + k * step, p[1] = msgs[1] + k * step;
-    o[0] = out[0] + k * 64, o[1] = out[1] + k * 64;
+    o[0] = out[0] + k * 32 * LANES, o[1] = out[1] + k * 32 * LANES;
 }
 
 static void PIPELINED_64(const unsigned char *const msgs[], unsigned char *const out[], size_t groups, size_t step)
@@ -176,7 +180,7 @@ static void PIPELINED_64(const unsigned char *const msgs[], unsigned char *const
     PAIR_AT(msgs, out, step, 0, p, o);
     PAIR_A(LOAD_BLOCK_LANE, p)
     PAIR_A(SET_LANE, H0_ABEF, H0_CDGH)
-    LANES_COMPRESS() /* the first pair's message block alone */
+    COMPRESS_OF(PAIR_A) /* the first pair's message block alone */
     PAIR_A(ADD_LANE, H0_ABEF, H0_CDGH)
     for (k = 1; k < groups; ++k) {
         const uint32_t *pad_kw = LIBSHA_PAD64_KW;
@@ -193,7 +197,7 @@ static void PIPELINED_64(const unsigned char *const msgs[], unsigned char *const
         PAIR_B(ADD_SAVED_LANE, _)
         PAIR_B(STORE_DIGEST_LANE, o)
     }
-    LANES_BLOCK(LANES_COMPRESS_KW(LIBSHA_PAD64_KW)) /* the last pair's padding block alone */
+    PAIR_A(SAVE_LANE, _) COMPRESS_KW_OF(PAIR_A, LIBSHA_PAD64_KW) PAIR_A(ADD_SAVED_LANE, _) /* the last pair's padding block alone */
     PAIR_A(STORE_DIGEST_LANE, o)
 }
 #undef PAIR_A
@@ -210,9 +214,10 @@ void LANES_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned ch
     const unsigned char *p[LANES];
     unsigned char *o[LANES];
     size_t g, lane;
-#if LANES == 2
+#if LANES % 2 == 0
     if (len == 64 && start == NULL && !(flags & LIBSHA_DOUBLE)) {
-        PIPELINED_64(msgs, out, groups, step);
+        for (lane = 0; lane < LANES; lane += 2)
+            PIPELINED_64(msgs + lane, out + lane, groups, step);
         return;
     }
 #endif
@@ -367,6 +372,8 @@ void LANES_CHAINS(struct libsha_chain *const chains[], uint64_t count)
 #undef R4
 #undef S4
 #undef KW4
+#undef COMPRESS_OF
+#undef COMPRESS_KW_OF
 #undef LANES_COMPRESS
 #undef LANES_COMPRESS_KW
 #undef LANES_BLOCK

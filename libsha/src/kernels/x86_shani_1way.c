@@ -3,7 +3,7 @@
  * never -mavx: VEX-encoded moves around SHA instructions run far slower (the
  * entry points clear a caller's dirty upper YMM state first: libsha_enter).
  * One stream and one chain here; the kernels of several lanes (2 and 4) are
- * x86_shani_2way_4way.c. Its building blocks are in body_x86_shani.h.
+ * x86_shani_2way.c and x86_shani_4way.c. Its building blocks are in body_x86_shani.h.
  */
 #include <string.h>
 
