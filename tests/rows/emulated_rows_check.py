@@ -23,10 +23,11 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/, for support/
 from support.bochs import Emulator, library_copy  # noqa: E402
-from support.data import pattern251  # noqa: E402
+from support.data import merkle_root_by_hashlib, pattern251, sha256d, sha256d64_by_hashlib  # noqa: E402
+
+from libsha import _header  # noqa: E402
 
 SEED = 20261207  # fixed, printed in the report: a failure replays
-DOUBLE = 1
 
 
 def addr(buffer) -> int:
@@ -46,27 +47,26 @@ class Rows:
         at = self.emu.call(getattr(self.lib, name), *args)
         return ctypes.string_at(at).decode() if at else None
 
-    def many(self, messages, flags=0, prefix=0, key=0) -> list[bytes]:
-        emu = self.emu
-        bufs = [emu.buffer(m) for m in messages]
-        ptrs = emu.array(ctypes.c_void_p, [addr(b) for b in bufs])
-        lens = emu.array(ctypes.c_size_t, [len(m) for m in messages])
-        out = emu.buffer(32 * len(bufs))
-        # libsha_batch, zeroed: layout 0 (pointers), n, msgs, lens
-        batch = emu.array(ctypes.c_uint64, [0, len(bufs), addr(ptrs), addr(lens)] + [0] * 12)
+    def batch(self, n, flags=0, prefix=0, key=0, **fields) -> list[bytes]:
+        """The digests of libsha_sha256_batch over a libsha_batch of n messages with these fields."""
+        batch, out = self.emu.struct(_header.Batch), self.emu.buffer(32 * n)
+        batch.n = n
+        for field, value in fields.items():
+            setattr(batch, field, value)
         rc = self.call("libsha_sha256_batch", addr(out), addr(batch), prefix, key, flags)
         assert rc == 0, f"libsha_sha256_batch returned {rc}"
-        return [out.raw[32 * i : 32 * i + 32] for i in range(len(bufs))]
+        return [out.raw[32 * i : 32 * i + 32] for i in range(n)]
+
+    def many(self, messages, flags=0, prefix=0, key=0) -> list[bytes]:
+        bufs = [self.emu.buffer(m) for m in messages]
+        return self.batch(len(bufs), flags, prefix, key, layout=_header.POINTERS,
+                          msgs=addr(self.emu.array(ctypes.c_void_p, [addr(b) for b in bufs])),
+                          lens=addr(self.emu.array(ctypes.c_size_t, [len(m) for m in messages])))
 
     def rows_layout(self, data, stride, length, n) -> list[bytes]:
         """A batch of n rows of `length` bytes, `stride` apart (the level call's layout)."""
-        emu = self.emu
-        src, out = emu.buffer(data[: stride * n]), emu.buffer(32 * n)
-        rows_layout = 3  # LIBSHA_ROWS: data, stride, len
-        batch = emu.array(ctypes.c_uint64, [rows_layout, n, 0, 0, addr(src), 0, 0, stride, length] + [0] * 7)
-        rc = self.call("libsha_sha256_batch", addr(out), addr(batch), 0, 0, 0)
-        assert rc == 0, f"libsha_sha256_batch (rows) returned {rc}"
-        return [out.raw[32 * i : 32 * i + 32] for i in range(n)]
+        src = self.emu.buffer(data[: stride * n])
+        return self.batch(n, layout=_header.ROWS, data=addr(src), stride=stride, len=length)
 
     def context(self, kind, key=b""):
         """A live SHA-256 context after `key` bytes, or an HMAC context under `key`."""
@@ -78,18 +78,6 @@ class Rows:
             self.emu.call(self.lib.libsha_sha256_init, addr(ctx))
             assert self.call("libsha_sha256_update", addr(ctx), addr(data), len(key)) == 0
         return ctx
-
-
-def merkle_expected(leaves):
-    level = list(leaves)
-    if not level:
-        return bytes(32)
-    while len(level) > 1:
-        if len(level) % 2:
-            level.append(level[-1])
-        level = [hashlib.sha256(hashlib.sha256(level[i] + level[i + 1]).digest()).digest()
-                 for i in range(0, len(level), 2)]
-    return level[0]
 
 
 def check_row(rows, failures, name) -> int:
@@ -104,17 +92,14 @@ def check_row(rows, failures, name) -> int:
     def sha(m):
         return hashlib.sha256(m).digest()
 
-    def sha2(m):
-        return sha(sha(m))
-
     mixed = [data[331 * n :][:n] for n in range(301)]
     expect("many 0..300", rows.many(mixed), [sha(m) for m in mixed])
-    expect("many 0..300 double", rows.many(mixed, DOUBLE), [sha2(m) for m in mixed])
+    expect("many 0..300 double", rows.many(mixed, _header.DOUBLE), [sha256d(m) for m in mixed])
     for length in (0, 1, 55, 56, 63, 64, 65, 119, 128, 300, 1024, 4099):
         same = [data[97 * i + length :][:length] for i in range(37)]
         expect(f"many of {length} bytes", rows.many(same), [sha(m) for m in same])
     pairs = [data[64 * i + 3 :][:64] for i in range(45)]
-    expect("many of 64 bytes double", rows.many(pairs, DOUBLE), [sha2(m) for m in pairs])
+    expect("many of 64 bytes double", rows.many(pairs, _header.DOUBLE), [sha256d(m) for m in pairs])
     for stride, length in ((64, 64), (100, 64), (100, 100)):  # the level call's pairs; rows of one width
         got = rows.rows_layout(data[13:], stride, length, 45)
         expect(f"rows of {length} bytes, {stride} apart", got, [sha(data[13 + stride * i :][:length]) for i in range(45)])
@@ -130,7 +115,7 @@ def check_row(rows, failures, name) -> int:
     for blobs in list(range(18)) + [33]:
         src, out = rows.emu.buffer(data[11:][: 64 * blobs]), rows.emu.buffer(32 * blobs)
         rows.emu.call(rows.lib.libsha_sha256d64, addr(out), addr(src), blobs)
-        expect(f"d64 {blobs}", out.raw[: 32 * blobs], b"".join(sha2(data[11:][64 * i : 64 * i + 64]) for i in range(blobs)))
+        expect(f"d64 {blobs}", out.raw[: 32 * blobs], sha256d64_by_hashlib(data[11:][: 64 * blobs]))
     streams = [rows.context("sha256") for _ in range(20)]  # past the widest lanes, uneven chunks
     theirs = [hashlib.sha256() for _ in streams]
     for _ in range(4):
@@ -161,7 +146,7 @@ def check_row(rows, failures, name) -> int:
     for n in (1, 2, 3, 255, 256, 257, 600):
         src, out = rows.emu.buffer(b"".join(leaves[:n])), rows.emu.buffer(32)
         assert rows.call("libsha_merkle_root", addr(out), addr(src), n, 0) == 0
-        expect(f"merkle {n}", out.raw, merkle_expected(leaves[:n]))
+        expect(f"merkle {n}", out.raw, merkle_root_by_hashlib(leaves[:n])[0])
     return count
 
 

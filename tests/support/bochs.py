@@ -146,6 +146,10 @@ class Emulator:
             array[i] = value
         return array
 
+    def struct(self, ctype):
+        """A zeroed ctypes structure of that type, in the arena."""
+        return ctype.from_buffer(self.buffer(ctypes.sizeof(ctype)))
+
     def reset(self):
         """Every buffer given out before is free again (and must no longer be used)."""
         self._used = 0

@@ -80,8 +80,9 @@
 #define LANES_COMPRESS() COMPRESS_OF(EACH)
 #define LANES_COMPRESS_KW(kw) COMPRESS_KW_OF(EACH, kw)
 
-/* A block in every lane, on the states, saved and added back. */
-#define LANES_BLOCK(compress) EACH(SAVE_LANE, _) compress EACH(ADD_SAVED_LANE, _)
+/* A block in each lane of SET (every lane: LANES_BLOCK), on the states, saved and added back. */
+#define BLOCK_OF(SET, compress) SET(SAVE_LANE, _) compress SET(ADD_SAVED_LANE, _)
+#define LANES_BLOCK(compress) BLOCK_OF(EACH, compress)
 
 /* With LIBSHA_DOUBLE (from SHA-256's initial state) or an HMAC's outer state (not NULL), each
  * lane's digest through the outer hash. */
@@ -197,7 +198,7 @@ static void PIPELINED_64(const unsigned char *const msgs[], unsigned char *const
         PAIR_B(ADD_SAVED_LANE, _)
         PAIR_B(STORE_DIGEST_LANE, o)
     }
-    PAIR_A(SAVE_LANE, _) COMPRESS_KW_OF(PAIR_A, LIBSHA_PAD64_KW) PAIR_A(ADD_SAVED_LANE, _) /* the last pair's padding block alone */
+    BLOCK_OF(PAIR_A, COMPRESS_KW_OF(PAIR_A, LIBSHA_PAD64_KW)) /* the last pair's padding block alone */
     PAIR_A(STORE_DIGEST_LANE, o)
 }
 #undef PAIR_A
@@ -377,6 +378,7 @@ void LANES_CHAINS(struct libsha_chain *const chains[], uint64_t count)
 #undef LANES_COMPRESS
 #undef LANES_COMPRESS_KW
 #undef LANES_BLOCK
+#undef BLOCK_OF
 #undef LANES_OUTER
 #undef CHAIN_DECLARE_LANE
 #undef CHAIN_LOAD_LANE
