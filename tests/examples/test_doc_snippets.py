@@ -19,7 +19,8 @@ from support.snippets import ROOT, c_program, pages, snippets
 ALL = [s for page in pages() for s in snippets(page)]
 RUN = [s for s in ALL if s.not_run is None]
 SKIP = 77  # a shell block's given exits with it (and a line saying why) where what it needs is absent
-SKIPPED_DIRS = {".git", ".venv", "build", "dist", "__pycache__", ".pytest_cache", ".mypy_cache"}
+# Built or cached things, and the caches other workers write while this copy is made (hypothesis's).
+SKIPPED_DIRS = {".git", ".venv", "build", "dist", "__pycache__", ".pytest_cache", ".mypy_cache", ".hypothesis"}
 
 
 def kind(snippet):
