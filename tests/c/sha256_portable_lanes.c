@@ -31,13 +31,13 @@ static inline lanes16 loadu(const uint32_t *p, int lanes)
 
 /* Word i of each lane's block, one vector per word: the transpose the SIMD
  * files do with shuffles, here one word at a time. */
-static inline void gather(const unsigned char *const p[], int lanes, lanes16 w[16])
+static inline void gather(const unsigned char *const p[], size_t at, int lanes, lanes16 w[16])
 {
     int i, lane;
     for (i = 0; i < 16; ++i) {
         w[i] = set1(0);
         for (lane = 0; lane < lanes; ++lane)
-            w[i][lane] = libsha_load_be32(p[lane] + 4 * i);
+            w[i][lane] = libsha_load_be32(p[lane] + at + 4 * i);
     }
 }
 
@@ -49,7 +49,7 @@ static inline void gather(const unsigned char *const p[], int lanes, lanes16 w[1
 #define V_SET1(x) set1((uint32_t)(x))
 #define V_LOADU(p) loadu((const uint32_t *)(p), LANES)
 #define V_STOREU(p, x) memcpy((p), &(x), sizeof(uint32_t) * LANES)
-#define V_GATHER_BLOCK(p, w) gather((p), LANES, (w))
+#define V_GATHER_BLOCK(p, at, w) gather((p), (at), LANES, (w))
 
 #define LANES 16
 #define MULTIWAY_D64 libsha_portable_d64_16way

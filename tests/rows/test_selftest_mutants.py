@@ -37,14 +37,15 @@ MUTANTS = [
      "__m512i x0 = _mm512_shuffle_i32x4(u[4 + m], u[m], 0x44)", [AVX512, SHANI_AVX512]),
     ("avx512 16-way state transpose", "libsha/src/kernels/avx512_4way_8way_16way.c", "w[i] = _mm512_permutex2var_epi64(u[i], halves, u[i + 4]);",
      "w[i] = _mm512_permutex2var_epi64(u[i + 4], halves, u[i]);", [AVX512, SHANI_AVX512]),
-    ("avx512 many 16-way", "libsha/src/kernels/avx512_4way_8way_16way.c", "_mm512_loadu_si512((const void *)p[i])",
-     "_mm512_loadu_si512((const void *)p[i ^ 8])", [AVX512, SHANI_AVX512]),
+    ("avx512 many 16-way", "libsha/src/kernels/avx512_4way_8way_16way.c", "_mm512_loadu_si512((const void *)(p[i] + at))",
+     "_mm512_loadu_si512((const void *)(p[i ^ 8] + at))", [AVX512, SHANI_AVX512]),
     ("avx512 last block 16-way", "libsha/src/kernels/avx512_4way_8way_16way.c", "size_t len = tails[i].len;",
      "size_t len = tails[i ^ 1].len;", [AVX512, SHANI_AVX512]),
     # The body's last-block kernel with its tails padded in memory (sse41's 4 lanes, avx2's 8, avx512's 8).
     ("multiway last block", "libsha/src/kernels/body_lanes.h", "p[lane] = padded[lane];", "p[lane] = padded[lane ^ 1];",
      [SSE4, AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),
-    ("multiway whole messages", "libsha/src/kernels/body_lanes.h", "p[lane] = msgs[lane];", "p[lane] = msgs[lane ^ 1];",
+    ("multiway whole messages", "libsha/src/kernels/body_lanes.h", "p[lane] = msgs[lane] + at;",
+     "p[lane] = msgs[lane ^ 1] + at;",
      [SSE4, AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),
     # The two-block schedule with block n's and block n + 1's W halves swapped.
     ("avx2 1-way two blocks", "libsha/src/kernels/avx2_1way.c", "#define LOAD_W2(p, q, i)", "#define LOAD_W2(q, p, i)",
@@ -69,8 +70,8 @@ MUTANTS = [
      "field[lane] = (uint32_t *)((unsigned char *)chains[at == 0 ? lane ^ 1 : lane] + at);",
      [SSE4, AVX2, AVX2_1WAY, AVX512, SHANI_AVX512]),
     # The tests' portable 16 lanes (the same body on generic vectors): lanes 0-7 and 8-15 swapped.
-    ("portable 16-way loads", "tests/c/sha256_portable_lanes.c", "libsha_load_be32(p[lane] + 4 * i)",
-     "libsha_load_be32(p[lane ^ 8] + 4 * i)", [PORTABLE]),
+    ("portable 16-way loads", "tests/c/sha256_portable_lanes.c", "libsha_load_be32(p[lane] + at + 4 * i)",
+     "libsha_load_be32(p[lane ^ 8] + at + 4 * i)", [PORTABLE]),
 ]
 
 ARM_MUTANTS = [

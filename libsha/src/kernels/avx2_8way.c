@@ -5,7 +5,7 @@
 
 #include "body_lanes_m256.h"
 #include "body_transpose_8x8.h"
-#define V_GATHER_BLOCK(p, w) GATHER8_BLOCK(p, w)
+#define V_GATHER_BLOCK(p, at, w) GATHER8_BLOCK(p, at, w)
 #define MULTIWAY_D64 libsha_avx2_d64_8way
 #define MULTIWAY_MANY libsha_avx2_many_8way
 #define MULTIWAY_CHAINS libsha_avx2_chains_8way

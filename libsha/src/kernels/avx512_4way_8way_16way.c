@@ -18,6 +18,10 @@
 #define OP_CH(x, y, z) MULTIWAY_JOIN(V_PREFIX, ternarylogic_epi32)(x, y, z, 0xca)
 #define OP_MAJ(x, y, z) MULTIWAY_JOIN(V_PREFIX, ternarylogic_epi32)(x, y, z, 0xe8)
 
+/* 32 registers at every width (AVX-512VL's XMM/YMM16-31 too): where the compiler speaks GNU asm, the
+ * schedule lives in them and the rounds are asm that keeps it there. */
+#include "body_rounds_avx512_asm.h"
+
 /* Sixteen lanes. */
 #define V_PREFIX _mm512_
 #define VEC __m512i
@@ -64,12 +68,12 @@ static inline __m512i bswap32x16(__m512i v)
     return _mm512_shuffle_epi8(v, bswap);
 }
 
-static inline void gather16(const unsigned char *const p[16], __m512i w[16])
+static inline void gather16(const unsigned char *const p[16], size_t at, __m512i w[16])
 {
     __m512i r[16];
     int i;
     for (i = 0; i < 16; ++i)
-        r[i] = bswap32x16(_mm512_loadu_si512((const void *)p[i]));
+        r[i] = bswap32x16(_mm512_loadu_si512((const void *)(p[i] + at)));
     transpose16(r, w);
 }
 
@@ -150,7 +154,7 @@ static inline void store_digests16(unsigned char *const out[16], const __m512i d
 #define V_LOAD_STATES(state, words) load_states16((state), (words))
 #define V_STORE_STATES(state, words) store_states16((state), (words))
 #define V_STORE_DIGESTS(out, digest) store_digests16((out), (digest))
-#define V_GATHER_BLOCK(p, w) gather16((p), (w))
+#define V_GATHER_BLOCK(p, at, w) gather16((p), (at), (w))
 #define V_TAIL_BLOCK(tails, w) tail16((tails), (w))
 #define MULTIWAY_D64 libsha_avx512_d64_16way
 #define MULTIWAY_MANY libsha_avx512_many_16way
@@ -166,7 +170,7 @@ static inline void store_digests16(unsigned char *const out[16], const __m512i d
 #define V_PREFIX _mm256_
 #include "body_lanes_m256.h"
 #include "body_transpose_8x8.h"
-#define V_GATHER_BLOCK(p, w) GATHER8_BLOCK(p, w)
+#define V_GATHER_BLOCK(p, at, w) GATHER8_BLOCK(p, at, w)
 #define MULTIWAY_D64 libsha_avx512_d64_8way
 #define MULTIWAY_MANY libsha_avx512_many_8way
 #define MULTIWAY_CHAINS libsha_avx512_chains_8way
@@ -181,7 +185,7 @@ static inline void store_digests16(unsigned char *const out[16], const __m512i d
 #define V_PREFIX _mm_
 #include "body_lanes_m128.h"
 #include "body_transpose_4x4.h"
-#define V_GATHER_BLOCK(p, w) GATHER4_BLOCK(p, w)
+#define V_GATHER_BLOCK(p, at, w) GATHER4_BLOCK(p, at, w)
 #define MULTIWAY_D64 libsha_avx512_d64_4way
 #define MULTIWAY_MANY libsha_avx512_many_4way
 #define MULTIWAY_CHAINS libsha_avx512_chains_4way

@@ -2,8 +2,8 @@
  * One message per vector lane: the bodies shared by sse41(4way), avx2(8way),
  * the AVX-512 kernels and the tests' portable 16-lane build. The includer
  * defines VEC, LANES, the OP_* operations on VEC (see body_rounds.h),
- * V_SET1(x), V_LOADU(p), V_STOREU(p, v), V_GATHER_BLOCK(p, w) (the 16 words of
- * the block at each lane's pointer p[lane], byte-swapped, one vector per word
+ * V_SET1(x), V_LOADU(p), V_STOREU(p, v), V_GATHER_BLOCK(p, at, w) (the 16 words
+ * of the block at p[lane] + at in each lane, byte-swapped, one vector per word
  * into w[0..15]) and the functions' names: MULTIWAY_D64 (SHA256D64 of LANES
  * blobs) and MULTIWAY_MANY (blocks of LANES independent messages).
  *
@@ -70,20 +70,49 @@ libsha_many_f MULTIWAY_MANY;
         RING_ROUNDS64();                           \
         ADD_SAVED(); \
     } while (0)
-/* `count` blocks at each lane's pointer p[lane] (advanced past them) into a..h. */
-#define COMPRESS_BLOCKS(p, count)          \
-    do {                                   \
-        size_t n_;                         \
-        for (n_ = (count); n_ > 0; --n_) { \
-            int l_;                        \
-            V_GATHER_BLOCK(p, w);          \
-            for (l_ = 0; l_ < LANES; ++l_) \
-                LIBSHA_PREFETCH((p)[l_], MULTIWAY_PREFETCH_AHEAD); \
-            COMPRESS_RING();               \
-            for (l_ = 0; l_ < LANES; ++l_) \
-                (p)[l_] += 64;             \
-        }                                  \
+/* `count` blocks at p[lane] + at in each lane into a..h, `at` advanced past them. */
+#if defined(RING_IN_REGISTERS)
+/* The AVX-512 kernels (their schedule in registers) read the lanes' pointers again each block from
+ * the caller's array (RING_K_POINTER hides that they stay the same), at one offset for all: sixteen
+ * pointers and the loop's own do not fit in x86's general registers, and gcc keeps copies on the
+ * stack and stores them back (16 lanes: 68 stack operands a block where this has 36; 8 lanes 40
+ * and 24). */
+#define COMPRESS_BLOCKS(p, at, count)                                       \
+    do {                                                                    \
+        size_t n_;                                                          \
+        for (n_ = (count); n_ > 0; --n_) {                                  \
+            const unsigned char *const *q_ = (p);                           \
+            int l_;                                                         \
+            RING_K_POINTER(q_);                                             \
+            V_GATHER_BLOCK(q_, at, w);                                      \
+            for (l_ = 0; l_ < LANES; ++l_)                                  \
+                LIBSHA_PREFETCH(q_[l_] + (at), MULTIWAY_PREFETCH_AHEAD);    \
+            COMPRESS_RING();                                                \
+            (at) += 64;                                                     \
+        }                                                                   \
     } while (0)
+#else
+/* sse41(4way) and avx2(8way): each lane's pointer in a copy advanced block by block. On offsets
+ * from the caller's pointers, the 4-lane loop ran 1.13 x slower at 16 KiB on Zen 3 (and 1.08 x
+ * for 8 lanes reading the pointers again each block). */
+#define COMPRESS_BLOCKS(p, at, count)                                       \
+    do {                                                                    \
+        size_t n_;                                                          \
+        const unsigned char *q_[LANES];                                     \
+        int l_;                                                             \
+        for (l_ = 0; l_ < LANES && (count) > 0; ++l_)                       \
+            q_[l_] = (p)[l_] + (at);                                        \
+        for (n_ = (count); n_ > 0; --n_) {                                  \
+            V_GATHER_BLOCK(q_, 0, w);                                       \
+            for (l_ = 0; l_ < LANES; ++l_)                                  \
+                LIBSHA_PREFETCH(q_[l_], MULTIWAY_PREFETCH_AHEAD);           \
+            COMPRESS_RING();                                                \
+            for (l_ = 0; l_ < LANES; ++l_)                                  \
+                q_[l_] += 64;                                               \
+            (at) += 64;                                                     \
+        }                                                                   \
+    } while (0)
+#endif
 /* The outer hash of each lane's 32-byte digest a..h, padded, from state s after `before` bytes:
  * SHA-256's (LIBSHA_H0, 0), or an HMAC's (its outer state after the 64-byte key block). */
 #define OUTER_HASH_FROM(s, before)                                                     \
@@ -170,7 +199,7 @@ void MULTIWAY_D64(unsigned char *out, const unsigned char *in)
         p[lane] = in + 64 * lane, outs[lane] = out + 32 * lane;
 
     /* Inner hash, the message block. */
-    V_GATHER_BLOCK(p, w);
+    V_GATHER_BLOCK(p, 0, w);
     RING_PIN16(w);
     SET_H0();
     RING_ROUNDS64();
@@ -195,16 +224,13 @@ void MULTIWAY_MANY(uint32_t *const state[], const unsigned char *const blocks[],
     VEC a, b, c, d, e, f, g, h;
     VEC saved[8];
     VEC words[8], w[16];
-    const unsigned char *p[LANES];
-    int lane;
+    size_t at = 0;
 
     LOAD_STATES(state, words);
     a = words[0], b = words[1], c = words[2], d = words[3];
     e = words[4], f = words[5], g = words[6], h = words[7];
-    for (lane = 0; lane < LANES; ++lane)
-        p[lane] = blocks[lane];
 
-    COMPRESS_BLOCKS(p, n);
+    COMPRESS_BLOCKS(blocks, at, n);
 
     words[0] = a, words[1] = b, words[2] = c, words[3] = d;
     words[4] = e, words[5] = f, words[6] = g, words[7] = h;
@@ -235,8 +261,8 @@ static LIBSHA_ALWAYS_INLINE void CHAIN_WORDS(struct libsha_chain *const chains[]
 #define CHAIN_BLOCK(s, x)                                                               \
     w[0] = x[0], w[1] = x[1], w[2] = x[2], w[3] = x[3], w[4] = x[4], w[5] = x[5];       \
     w[6] = x[6], w[7] = x[7];                                                           \
-    RING_PIN(w[0]); RING_PIN(w[1]); RING_PIN(w[2]); RING_PIN(w[3]);                     \
-    RING_PIN(w[4]); RING_PIN(w[5]); RING_PIN(w[6]); RING_PIN(w[7]);                     \
+    RING_PIN_W(w[0]); RING_PIN_W(w[1]); RING_PIN_W(w[2]); RING_PIN_W(w[3]);             \
+    RING_PIN_W(w[4]); RING_PIN_W(w[5]); RING_PIN_W(w[6]); RING_PIN_W(w[7]);             \
     a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];     \
     RING_ROUNDS64_CHAIN();                                                              \
     x[0] = OP_ADD(a, s[0]), x[1] = OP_ADD(b, s[1]), x[2] = OP_ADD(c, s[2]);             \
@@ -297,7 +323,7 @@ static LIBSHA_ALWAYS_INLINE void TAIL_WORDS(const struct libsha_tail tails[], VE
             padded[lane][tails[lane].len] = 0x80;
             p[lane] = padded[lane];
         }
-        V_GATHER_BLOCK(p, w);
+        V_GATHER_BLOCK(p, 0, w);
     }
 #endif
     for (lane = 0; lane < LANES; ++lane) {
@@ -339,34 +365,36 @@ void MULTIWAY_MANY_LAST(uint32_t *const state[], const struct libsha_tail tails[
     FINISH_FROM(out, flags, (flags & LIBSHA_DOUBLE) ? tails[0].outer : (const uint32_t *)NULL);
 }
 
-/* LANES whole messages of one length: from the initial state (or start's, the same in every
- * lane) through their full blocks and tails to the digests, the state never leaving registers. */
-static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], size_t len, unsigned char *const out[],
-                                             unsigned flags, const struct libsha_start *start, const uint32_t *kw)
+/* LANES whole messages of one length at msgs[lane] + at: from the initial state (or start's, the
+ * same in every lane) through their full blocks and tails to the digests, the state never leaving
+ * registers. A lane's msgs[lane] may be NULL where len is 0. */
+static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], size_t at, size_t len,
+                                             unsigned char *const out[], unsigned flags,
+                                             const struct libsha_start *start, const uint32_t *kw)
 {
     VEC a, b, c, d, e, f, g, h;
     VEC saved[8];
     VEC w[16];
-    const unsigned char *p[LANES];
-    struct libsha_tail tails[LANES];
     const uint32_t *outer = start != NULL ? start->outer : NULL;
     uint64_t bits = ((start != NULL ? start->bytes : 0) + len) * 8;
-    int lane;
 
-    for (lane = 0; lane < LANES; ++lane)
-        p[lane] = msgs[lane];
     if (start != NULL) {
         SET_STATE(start->state);
     } else {
         SET_H0();
     }
-    COMPRESS_BLOCKS(p, len / 64);
+    COMPRESS_BLOCKS(msgs, at, len / 64);
     if (len % 64 == 0) {
         /* The padding block is the same in every lane: its K + W as scalars. */
         SAVE_STATE();
         RING_ROUNDS64_KNOWN(kw);
         ADD_SAVED();
     } else {
+        const unsigned char *p[LANES];
+        struct libsha_tail tails[LANES];
+        int lane;
+        for (lane = 0; lane < LANES; ++lane)
+            p[lane] = msgs[lane] + at;
         libsha_same_length_tails(tails, p, LANES, len, bits);
         TAIL_WORDS(tails, w);
         COMPRESS_RING();
@@ -377,16 +405,13 @@ static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], 
 void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned char *const out[], unsigned flags,
                          const struct libsha_start *start, const uint32_t *kw, size_t groups, size_t step)
 {
-    const unsigned char *p[LANES];
     unsigned char *o[LANES];
     size_t g;
     int lane;
     for (g = 0; g < groups; ++g) {
-        for (lane = 0; lane < LANES; ++lane) {
-            p[lane] = msgs[lane] != NULL ? msgs[lane] + g * step : NULL; /* NULL: len is 0 */
+        for (lane = 0; lane < LANES; ++lane)
             o[lane] = out[lane] + g * 32 * LANES;
-        }
-        WHOLE_GROUP(p, len, o, flags, start, kw);
+        WHOLE_GROUP(msgs, len > 0 ? g * step : 0, len, o, flags, start, kw);
     }
 }
 #undef WHOLE_GROUP
@@ -397,3 +422,4 @@ void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned
 #undef STORE_DIGESTS
 #undef LOAD_STATES
 #undef STORE_STATES
+#undef COMPRESS_BLOCKS

@@ -6,9 +6,9 @@
 
 #include <immintrin.h>
 
-/* Words off/4 .. off/4 + 3 of the block at each lane's pointer, one vector per
- * word: four 16-byte loads and a 4x4 transpose, not 16 scalar loads. */
-static inline void gather4(const unsigned char *const p[4], int off, __m128i w[4])
+/* The four words at p[lane] + off in each lane, one vector per word: four
+ * 16-byte loads and a 4x4 transpose, not 16 scalar loads. */
+static inline void gather4(const unsigned char *const p[4], size_t off, __m128i w[4])
 {
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
     __m128i r0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p[0] + off)), bswap);
@@ -20,7 +20,8 @@ static inline void gather4(const unsigned char *const p[4], int off, __m128i w[4
     w[0] = _mm_unpacklo_epi64(t0, t2), w[1] = _mm_unpackhi_epi64(t0, t2);
     w[2] = _mm_unpacklo_epi64(t1, t3), w[3] = _mm_unpackhi_epi64(t1, t3);
 }
-#define GATHER4_BLOCK(p, w) (gather4((p), 0, (w)), gather4((p), 16, (w) + 4), gather4((p), 32, (w) + 8), \
-                             gather4((p), 48, (w) + 12))
+#define GATHER4_BLOCK(p, at, w)                                                                       \
+    (gather4((p), (at), (w)), gather4((p), (at) + 16, (w) + 4), gather4((p), (at) + 32, (w) + 8),      \
+     gather4((p), (at) + 48, (w) + 12))
 
 #endif

@@ -5,9 +5,9 @@
 
 #include <immintrin.h>
 
-/* Words off/4 .. off/4 + 7 of the block at each lane's pointer, one vector per
- * word: eight 32-byte loads and an 8x8 transpose, not 64 scalar loads. */
-static inline void gather8(const unsigned char *const p[8], int off, __m256i w[8])
+/* The eight words at p[lane] + off in each lane, one vector per word: eight
+ * 32-byte loads and an 8x8 transpose, not 64 scalar loads. */
+static inline void gather8(const unsigned char *const p[8], size_t off, __m256i w[8])
 {
     const __m256i bswap = _mm256_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL, 0x0c0d0e0f08090a0bLL,
                                             0x0405060700010203LL);
@@ -30,6 +30,6 @@ static inline void gather8(const unsigned char *const p[8], int off, __m256i w[8
         w[i + 4] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x31);
     }
 }
-#define GATHER8_BLOCK(p, w) (gather8((p), 0, (w)), gather8((p), 32, (w) + 8))
+#define GATHER8_BLOCK(p, at, w) (gather8((p), (at), (w)), gather8((p), (at) + 32, (w) + 8))
 
 #endif

@@ -5,7 +5,7 @@
 
 #include "body_lanes_m128.h"
 #include "body_transpose_4x4.h"
-#define V_GATHER_BLOCK(p, w) GATHER4_BLOCK(p, w)
+#define V_GATHER_BLOCK(p, at, w) GATHER4_BLOCK(p, at, w)
 #define MULTIWAY_D64 libsha_sse41_d64_4way
 #define MULTIWAY_MANY libsha_sse41_many_4way
 #define MULTIWAY_CHAINS libsha_sse41_chains_4way
