@@ -73,10 +73,10 @@ libsha_many_f MULTIWAY_MANY;
 /* `count` blocks at p[lane] + at in each lane into a..h, `at` advanced past them. */
 #if defined(RING_IN_REGISTERS)
 /* The AVX-512 kernels (their schedule in registers) read the lanes' pointers again each block from
- * the caller's array (RING_K_POINTER hides that they stay the same), at one offset for all: sixteen
- * pointers and the loop's own do not fit in x86's general registers, and gcc keeps copies on the
- * stack and stores them back (16 lanes: 68 stack operands a block where this has 36; 8 lanes 40
- * and 24). */
+ * the caller's array (RING_K_POINTER hides that they stay the same), at one offset for all, and
+ * again for the prefetches after the gather: sixteen pointers and the loop's own do not fit in x86's
+ * general registers, and gcc keeps copies on the stack and stores them back (16 lanes: 68 stack
+ * operands a block where this has 16; 8 lanes 40 and 24). */
 #define COMPRESS_BLOCKS(p, at, count)                                       \
     do {                                                                    \
         size_t n_;                                                          \
@@ -85,6 +85,7 @@ libsha_many_f MULTIWAY_MANY;
             int l_;                                                         \
             RING_K_POINTER(q_);                                             \
             V_GATHER_BLOCK(q_, at, w);                                      \
+            RING_K_POINTER(q_);                                             \
             for (l_ = 0; l_ < LANES; ++l_)                                  \
                 LIBSHA_PREFETCH(q_[l_] + (at), MULTIWAY_PREFETCH_AHEAD);    \
             COMPRESS_RING();                                                \
