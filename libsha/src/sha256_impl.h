@@ -128,6 +128,7 @@ typedef libsha_chains_f *libsha_chains_fn;
  * dispatcher and the self-test loop over the widths a row fills. */
 struct libsha_impl {
     const char *name;       /* printed as Bitcoin Core prints it */
+    const char *old_name;   /* NULL, or the name the row had before: libsha_select takes it too */
     unsigned use;           /* LIBSHA_USE_* bits that must be allowed */
     unsigned cpu;           /* LIBSHA_CPU_* features it executes */
     unsigned tune;          /* LIBSHA_TUNE_* bits automatic choice needs (libsha.h) */
@@ -147,6 +148,10 @@ struct libsha_impl {
     /* W PBKDF2 chains at once in .chains[W]: [1] is required, wider ones
      * are optional. */
     libsha_chains_fn chains[LIBSHA_MAX_LANES + 1];
+    /* NULL, or a row of two engines: the kernels for the batches' messages
+     * outside the CPU's wide window (libsha_cpu_wide_window); the row's own
+     * take those inside it. */
+    const struct libsha_impl *narrow;
 };
 
 /* The row's widest many-message kernel (1: none, the transform alone). */

@@ -10,6 +10,8 @@ through the C API, what reaches each of its kernels: a batch of every length 0..
 batches of one length around the block and lane borders, SHA256D64 for 0..17 and 33 blobs, many
 streams at once in uneven chunks, HMAC and prefix batches, PBKDF2's chains for many keys, and
 Merkle roots, rows of one width (the level call's layout). Every message's bytes differ (a 251-byte cycle at a new offset each).
+All of it twice: with the CPU model table's wide window, and with a window of 100..300 bytes
+(libsha_internal_set_wide_window), so that a row of two engines splits the mixed batches between them.
 """
 
 import ctypes
@@ -28,6 +30,7 @@ from support.data import merkle_root_by_hashlib, pattern251, sha256d, sha256d64_
 from libsha import _header  # noqa: E402
 
 SEED = 20261207  # fixed, printed in the report: a failure replays
+TEST_WINDOW = (100, 301)  # a row of two engines: 100..300-byte messages on its wide lanes, the rest on the narrow
 
 
 def addr(buffer) -> int:
@@ -184,7 +187,13 @@ def main():
             if selected != 0:
                 failures.append(f"{name}: libsha_select returned {selected} on the emulated CPU")
                 continue
-            report[name] = {"runnable": True, "checks": check_row(rows, failures, name)}
+            checks = check_row(rows, failures, name)
+            lib.libsha_internal_set_wide_window(*TEST_WINDOW)  # a host call: the emulator reads the same memory
+            try:
+                checks += check_row(rows, failures, f"{name} (window {TEST_WINDOW[0]}..{TEST_WINDOW[1] - 1})")
+            finally:
+                lib.libsha_internal_set_wide_window(0, 0)
+            report[name] = {"runnable": True, "checks": checks}
     print(json.dumps({"features": features, "seed": SEED, "rows": report, "failures": failures}))
 
 

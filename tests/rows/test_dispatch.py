@@ -14,6 +14,7 @@ import pytest
 import libsha
 from support.data import sha256d64_by_hashlib
 from libsha import _errors, _native
+from support import rows
 from support.rows import ARM, AVX2, AVX2_1WAY, AVX512, SHANI, SHANI_4WAY, SHANI_AVX512, SSE4
 
 pytestmark = [pytest.mark.core, pytest.mark.binding]
@@ -166,6 +167,16 @@ def test_select_c_return_codes():
     assert lib.libsha_select(b"standard") == _errors.OK
     assert lib.libsha_select(b"no such thing") == _errors.ERR_UNKNOWN_IMPL
     assert lib.libsha_select(None) == _errors.ERR_NULL
+
+
+@pytest.mark.parametrize("name, old", rows.old_names() or [pytest.param("", "", marks=pytest.mark.skip(
+    reason="no row has an old name (or registry.c is not here to say)"))])
+def test_an_old_name_selects_the_row_it_became(name, old):
+    lib = _native.lib()
+    assert old not in rows.names()
+    assert lib.libsha_select(old.encode()) == lib.libsha_select(name.encode())  # OK, or not runnable here
+    if lib.libsha_select(old.encode()) == _errors.OK:
+        assert libsha.dispatch.implementation() == name
 
 
 def run_with_env(tmp_path, value, code="import libsha; print(libsha.dispatch.implementation())"):

@@ -46,24 +46,35 @@ def registry_rows() -> list[tuple[str, frozenset[str]]]:
     return rows
 
 
+def old_names() -> list[tuple[str, str]]:
+    """(a row's name, the old name that still selects it) of every row in registry.c that has one."""
+    if not REGISTRY.exists():
+        return []
+    table = REGISTRY.read_text().split("libsha_registry[] = {", 1)[1]
+    return re.findall(r'\.name = "([^"]+)",\s*\.old_name = "([^"]+)"', table)
+
+
 def names() -> list[str]:
     """Every row's name, best first (tests-only rows included)."""
     return [name for name, _ in registry_rows()]
 
 
-def having(*wanted: str, widest: int | None = None) -> str:
+def having(*wanted: str, widest: int | None = None, shani_lanes: int | None = None) -> str:
     """The name of the row whose kernels are of exactly these instruction sets (and, where two rows
-    have the same ones, whose widest kernel has that many lanes)."""
+    have the same ones, whose widest kernel has that many lanes, or whose widest x86 SHA-NI one)."""
     found = [n for n in names() if isas(n) == frozenset(wanted)
-             and (widest is None or max(lanes for _, lanes in kernels(n)) == widest)]
+             and (widest is None or max(lanes for _, lanes in kernels(n)) == widest)
+             and (shani_lanes is None or max(l for isa, l in kernels(n) if isa == "x86_shani") == shani_lanes)]
     assert len(found) == 1, f"registry.c has {len(found)} rows of exactly {wanted} (widest {widest}): {names()}"
     return found[0]
 
 
 # The rows the tests speak of, read once: a change of a row's name changes nothing here.
-SHANI_AVX512 = having("x86_shani", "avx512")  # chosen only where the CPU model table says so
+SHANI_AVX512 = having("x86_shani", "avx512", shani_lanes=2)  # chosen only where the CPU model table says so
 SHANI = having("x86_shani", widest=2)
-SHANI_4WAY = having("x86_shani", widest=4)  # chosen only where the CPU model table says so
+# Four SHA-NI lanes and AVX-512's, the batch split by the CPU model table's wide window; chosen only
+# where the table says so.
+SHANI_4WAY = having("x86_shani", "avx512", shani_lanes=4)
 AVX512 = having("avx2", "avx512")
 AVX2_1WAY = having("avx2", "sse41")  # AVX2 + BMI2: the two-block single stream
 AVX2 = having("sse4", "sse41", "avx2")

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "dispatch/cpu_features.h"
 #include "dispatch/dispatch.h"
 #include "kdf/kdf.h"
 #include "many/many.h"
@@ -298,4 +299,9 @@ int libsha_internal_bench_clock(uint64_t iterations)
     (void)iterations;
     return LIBSHA_ERR_NOT_RUNNABLE;
 #endif
+}
+
+void libsha_internal_set_wide_window(unsigned wide_from, unsigned wide_to)
+{
+    libsha_cpu_set_test_window(wide_from, wide_to);
 }

@@ -120,6 +120,11 @@ LIBSHA_INTERNAL_API int libsha_internal_bench_pbkdf2(const char *implementation,
  */
 LIBSHA_INTERNAL_API int libsha_internal_bench_clock(uint64_t iterations);
 
+/* Tests only: a row of two engines hashes the batch messages of wide_from <= length < wide_to on its
+ * wide lanes, whatever the CPU model table says for this CPU (wide_to UINT_MAX: no end; 0: the table's
+ * window again). Lets a test put both engines of one batch to work on any CPU that runs the row. */
+LIBSHA_INTERNAL_API void libsha_internal_set_wide_window(unsigned wide_from, unsigned wide_to);
+
 #ifdef __cplusplus
 }
 #endif

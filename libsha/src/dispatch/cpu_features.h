@@ -76,6 +76,17 @@ static inline const char *libsha_detection_model(unsigned word)
 /* The CPU model table's first entry that names the CPU of these readings, or -1 (cpu_models.c). */
 int libsha_x86_model_entry(const libsha_x86_cpuid *id);
 
+/* The wide window of the table's entry `entry` (-1: none names the CPU): a row of two engines hashes
+ * a batch's messages of *wide_from <= length < *wide_to on its wide lanes (cpu_models.c). */
+void libsha_cpu_model_window(int entry, size_t *wide_from, size_t *wide_to);
+
+/* This CPU's wide window, or the one libsha_cpu_set_test_window set. */
+void libsha_cpu_wide_window(size_t *wide_from, size_t *wide_to);
+
+/* Tests only (libsha_internal_set_wide_window): the window every row of two engines takes from now on,
+ * wide_to UINT_MAX having no end; wide_to 0 gives back the table's. */
+void libsha_cpu_set_test_window(unsigned wide_from, unsigned wide_to);
+
 /* Pure: readings in, a detection word out (cpu_x86_decide.c; libsha_x86_decide gives it apart). */
 unsigned libsha_x86_detection(const libsha_x86_cpuid *id);
 

@@ -2,6 +2,7 @@
  * the LIBSHA_TUNE_* advice that makes the automatic choice take it. Pure (no CPUID here) and built
  * on every architecture, so any machine can ask what the table says for another CPU. */
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "dispatch/cpu_features.h"
@@ -23,21 +24,38 @@
  * - AMD Zen 3 (family 19h, the other models) has no AVX-512, and three or four SHA-NI chains
  *   gained nothing over two (measured on model 01h): SHA-NI's two lanes stay, written here so the
  *   decision is seen to be made.
- * Each entry's name says which CPUs it covers, as libsha_cpu_model() reports it. */
+ * Each entry's name says which CPUs it covers, as libsha_cpu_model() reports it.
+ *
+ * The wide window: a row of two engines (SHA-NI lanes and AVX-512 lanes in one batch) sends the
+ * messages of wide_from <= length < wide_to to its AVX-512 lanes and the others to SHA-NI's.
+ * - Zen 4, measured on model 11h (docs/architecture.md, "Rows and CPUs"): SHA-NI's lanes 14 % faster
+ *   at 256 B, AVX-512's 1 % faster at 1 KiB and 4 % on a batch of 0-2 KiB, SHA-NI's 8 % faster at
+ *   16 KiB again; each bound is the middle of the two lengths measured around it: [512, 4096).
+ * - Intel family 6 and Zen 5 (measured): AVX-512's 16 lanes are faster at every length measured, from
+ *   64 B to 16 KiB: the whole range.
+ * - Zen 3 and CPUs no entry names have no AVX-512 to measure; a row of two engines forced there (only
+ *   the emulated CPU of the tests runs one) takes Zen 4's window, DEFAULT_WIDE_*. */
+#define WHOLE_RANGE 0, SIZE_MAX
+#define DEFAULT_WIDE_FROM 512
+#define DEFAULT_WIDE_TO 4096
 static const struct {
     const char *name;
     char vendor[13];
     uint32_t family;             /* as leaf 1 gives it, extended family added */
     uint32_t model_lo, model_hi; /* model with the extended model, inclusive */
     unsigned tune;
+    size_t wide_from, wide_to;   /* the wide window, above */
 } models[] = {
-    {"Intel family 6", "GenuineIntel", 0x06, 0x00, 0xff, LIBSHA_TUNE_WIDE_LANES},
-    {"AMD Zen 5 server (family 1Ah, models 00h-1Fh)", "AuthenticAMD", 0x1a, 0x00, 0x1f, LIBSHA_TUNE_WIDE_LANES},
-    {"AMD Zen 5 desktop (family 1Ah, models 40h-4Fh)", "AuthenticAMD", 0x1a, 0x40, 0x4f, LIBSHA_TUNE_WIDE_LANES},
-    {"AMD Zen 4 (family 19h, models 10h-1Fh)", "AuthenticAMD", 0x19, 0x10, 0x1f, LIBSHA_TUNE_SHANI_4WAY},
-    {"AMD Zen 4 (family 19h, models 60h-7Fh)", "AuthenticAMD", 0x19, 0x60, 0x7f, LIBSHA_TUNE_SHANI_4WAY},
-    {"AMD Zen 4 (family 19h, models A0h-AFh)", "AuthenticAMD", 0x19, 0xa0, 0xaf, LIBSHA_TUNE_SHANI_4WAY},
-    {"AMD Zen 3 (family 19h, other models)", "AuthenticAMD", 0x19, 0x00, 0xff, 0},
+    {"Intel family 6", "GenuineIntel", 0x06, 0x00, 0xff, LIBSHA_TUNE_WIDE_LANES, WHOLE_RANGE},
+    {"AMD Zen 5 server (family 1Ah, models 00h-1Fh)", "AuthenticAMD", 0x1a, 0x00, 0x1f, LIBSHA_TUNE_WIDE_LANES,
+     WHOLE_RANGE},
+    {"AMD Zen 5 desktop (family 1Ah, models 40h-4Fh)", "AuthenticAMD", 0x1a, 0x40, 0x4f, LIBSHA_TUNE_WIDE_LANES,
+     WHOLE_RANGE},
+    {"AMD Zen 4 (family 19h, models 10h-1Fh)", "AuthenticAMD", 0x19, 0x10, 0x1f, LIBSHA_TUNE_SHANI_4WAY, 512, 4096},
+    {"AMD Zen 4 (family 19h, models 60h-7Fh)", "AuthenticAMD", 0x19, 0x60, 0x7f, LIBSHA_TUNE_SHANI_4WAY, 512, 4096},
+    {"AMD Zen 4 (family 19h, models A0h-AFh)", "AuthenticAMD", 0x19, 0xa0, 0xaf, LIBSHA_TUNE_SHANI_4WAY, 512, 4096},
+    {"AMD Zen 3 (family 19h, other models)", "AuthenticAMD", 0x19, 0x00, 0xff, 0, DEFAULT_WIDE_FROM,
+     DEFAULT_WIDE_TO},
 };
 
 _Static_assert(sizeof models / sizeof models[0] < LIBSHA_DETECTION_ENTRIES, "an entry + 1 fits the detection word");
@@ -58,6 +76,15 @@ int libsha_x86_model_entry(const libsha_x86_cpuid *id)
             && model >= models[i].model_lo && model <= models[i].model_hi)
             return (int)i;
     return -1;
+}
+
+void libsha_cpu_model_window(int entry, size_t *wide_from, size_t *wide_to)
+{
+    if (entry < 0 || (size_t)entry >= sizeof models / sizeof models[0]) {
+        *wide_from = DEFAULT_WIDE_FROM, *wide_to = DEFAULT_WIDE_TO;
+        return;
+    }
+    *wide_from = models[entry].wide_from, *wide_to = models[entry].wide_to;
 }
 
 const char *libsha_cpu_model_at(size_t index, unsigned *tuning)

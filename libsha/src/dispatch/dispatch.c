@@ -238,7 +238,8 @@ const struct libsha_impl *libsha_find(const char *name, int *err)
         return NULL;
     }
     for (i = 0; i < libsha_registry_count; ++i) {
-        if (strcmp(libsha_registry[i].name, name) == 0) {
+        const char *old = libsha_registry[i].old_name;
+        if (strcmp(libsha_registry[i].name, name) == 0 || (old != NULL && strcmp(old, name) == 0)) {
             if (runnable(&libsha_registry[i]))
                 return &libsha_registry[i];
             *err = LIBSHA_ERR_NOT_RUNNABLE;

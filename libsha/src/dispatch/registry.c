@@ -60,6 +60,42 @@ libsha_many_last_f libsha_portable_many_last_16way;
 libsha_many_whole_f libsha_portable_many_whole_16way;
 libsha_chains_f libsha_portable_chains_16way;
 
+#if defined(LIBSHA_HAVE_SHANI_4WAY)
+/* Four SHA-NI lanes (kernels/x86_shani_4way.c): the narrow engine of the row below, whose own
+ * kernels of these widths are the same (written once here). */
+#define SHANI_4WAY_D64 [1] = libsha_x86_shani_d64_1way, [2] = libsha_x86_shani_d64_2way, [4] = libsha_x86_shani_d64_4way
+#define SHANI_4WAY_MANY [2] = libsha_x86_shani_many_2way, [4] = libsha_x86_shani_many_4way
+#define SHANI_4WAY_MANY_LAST [2] = libsha_x86_shani_many_last_2way, [4] = libsha_x86_shani_many_last_4way
+#define SHANI_4WAY_MANY_WHOLE [2] = libsha_x86_shani_many_whole_2way, [4] = libsha_x86_shani_many_whole_4way
+#define SHANI_4WAY_CHAINS                                                                  \
+    [1] = libsha_x86_shani_chains_1way, [2] = libsha_x86_shani_chains_2way,                \
+    [4] = libsha_x86_shani_chains_4way
+static const struct libsha_impl x86_shani_4way_engine = {
+    .name = "x86_shani(1way,2way,4way)",
+    .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_SHANI | LIBSHA_USE_AVX512,
+    .cpu = LIBSHA_CPU_X86_SHA | LIBSHA_CPU_AVX512,
+    .transform = libsha_x86_shani_transform,
+    .finalize = libsha_x86_shani_finalize,
+    .d64 = {SHANI_4WAY_D64},
+    .many = {SHANI_4WAY_MANY},
+    .many_last = {SHANI_4WAY_MANY_LAST},
+    .many_whole = {SHANI_4WAY_MANY_WHOLE},
+    .chains = {SHANI_4WAY_CHAINS},
+};
+#endif
+
+#if defined(LIBSHA_TEST_PORTABLE_LANES)
+/* The standard kernels, the narrow engine of the tests' portable row: so the split of a batch between
+ * two engines (lanes.c) runs on every CPU, in the C tests and under the sanitizers. */
+static const struct libsha_impl standard_engine = {
+    .name = "standard",
+    .use = LIBSHA_USE_STANDARD,
+    .transform = libsha_standard_transform,
+    .d64 = {[1] = libsha_standard_d64},
+    .chains = {[1] = libsha_standard_chains_1way},
+};
+#endif
+
 const struct libsha_impl libsha_registry[] = {
 #if defined(LIBSHA_HAVE_SHANI) && defined(LIBSHA_HAVE_AVX512)
     {
@@ -85,22 +121,26 @@ const struct libsha_impl libsha_registry[] = {
 #endif
 #if defined(LIBSHA_HAVE_SHANI_4WAY)
     {
-        /* Four SHA-NI chains where the CPU keeps four sha256rnds2 in flight (the CPU model table's
-         * LIBSHA_TUNE_SHANI_4WAY): SHA256D64, messages, streams and PBKDF2 four lanes wide, their
-         * words held in AVX-512VL's XMM16-31 (kernels/x86_shani_4way.c), so the row needs AVX-512;
-         * its use bits name avx512 and avx2 for that. */
-        .name = "x86_shani(1way,2way,4way)",
+        /* Two engines in one batch where the CPU keeps four sha256rnds2 in flight (the CPU model
+         * table's LIBSHA_TUNE_SHANI_4WAY): four SHA-NI lanes (x86_shani_4way_engine: their words in
+         * AVX-512VL's XMM16-31, so the row needs AVX-512) for SHA256D64, PBKDF2 and the messages
+         * outside the CPU's wide window, AVX-512's 8 and 16 lanes for those inside it (the table's
+         * window; lanes.c splits the batch), SHA-NI's 4 and 2 again for their last few. Its old name,
+         * from before the window, still selects it. */
+        .name = "x86_shani(1way,2way,4way),avx512(8way,16way)",
+        .old_name = "x86_shani(1way,2way,4way)",
         .use = LIBSHA_USE_SSE4 | LIBSHA_USE_AVX2 | LIBSHA_USE_SHANI | LIBSHA_USE_AVX512,
         .cpu = LIBSHA_CPU_X86_SHA | LIBSHA_CPU_AVX512,
         .tune = LIBSHA_TUNE_SHANI_4WAY,
         .transform = libsha_x86_shani_transform,
         .finalize = libsha_x86_shani_finalize,
-        .d64 = {[1] = libsha_x86_shani_d64_1way, [2] = libsha_x86_shani_d64_2way, [4] = libsha_x86_shani_d64_4way},
-        .many = {[2] = libsha_x86_shani_many_2way, [4] = libsha_x86_shani_many_4way},
-        .many_last = {[2] = libsha_x86_shani_many_last_2way, [4] = libsha_x86_shani_many_last_4way},
-        .many_whole = {[2] = libsha_x86_shani_many_whole_2way, [4] = libsha_x86_shani_many_whole_4way},
-        .chains = {[1] = libsha_x86_shani_chains_1way, [2] = libsha_x86_shani_chains_2way,
-                   [4] = libsha_x86_shani_chains_4way},
+        .d64 = {SHANI_4WAY_D64},
+        .many = {SHANI_4WAY_MANY, [8] = libsha_avx512_many_8way, [16] = libsha_avx512_many_16way},
+        .many_last = {SHANI_4WAY_MANY_LAST, [8] = libsha_avx512_many_last_8way, [16] = libsha_avx512_many_last_16way},
+        .many_whole = {SHANI_4WAY_MANY_WHOLE, [8] = libsha_avx512_many_whole_8way,
+                       [16] = libsha_avx512_many_whole_16way},
+        .chains = {SHANI_4WAY_CHAINS},
+        .narrow = &x86_shani_4way_engine,
     },
 #endif
 #if defined(LIBSHA_HAVE_SHANI)
@@ -200,7 +240,9 @@ const struct libsha_impl libsha_registry[] = {
 #if defined(LIBSHA_TEST_PORTABLE_LANES)
     {
         /* Tests only (tests/c/sha256_portable_lanes.c): the AVX-512 row's 16 lanes on generic C
-         * vectors. After standard, so never chosen automatically. */
+         * vectors, a row of two engines as x86_shani(1way,2way,4way),avx512(8way,16way) is (the
+         * messages outside the CPU's wide window on the standard transform). After standard, so
+         * never chosen automatically. */
         .name = "standard(1way),portable(16way)",
         .use = LIBSHA_USE_STANDARD,
         .transform = libsha_standard_transform,
@@ -209,6 +251,7 @@ const struct libsha_impl libsha_registry[] = {
         .many_last = {[16] = libsha_portable_many_last_16way},
         .many_whole = {[16] = libsha_portable_many_whole_16way},
         .chains = {[1] = libsha_standard_chains_1way, [16] = libsha_portable_chains_16way},
+        .narrow = &standard_engine,
     },
 #endif
 };

@@ -26,8 +26,10 @@
  *
  * A new kind of job is a new `start` (where its segments and state come
  * from) and a new `advance` case (what follows a segment). */
+#include <stdint.h>
 #include <string.h>
 
+#include "dispatch/cpu_features.h"
 #include "dispatch/dispatch.h"
 #include "fips180.h"
 #include "lanes.h"
@@ -113,6 +115,39 @@ static inline void message(const libsha_batch *b, size_t i, const unsigned char 
         *len = (size_t)((b->layout == LIBSHA_OFFSETS32 ? b->offsets32[i + 1] : b->offsets64[i + 1]) - start);
         *p = *len > 0 ? (const unsigned char *)b->data + start : NULL;
     }
+}
+
+/* ---- Which jobs a run takes ---- */
+
+/* The jobs of a run, by length (a row of two engines runs a batch twice, once on each engine): the
+ * messages or stream chunks of from <= length < to, or with `outside` the others. */
+struct length_class {
+    size_t from, to;
+    int outside;
+};
+static const struct length_class EVERY_JOB = {0, SIZE_MAX, 0};
+
+static inline int in_class(struct length_class c, size_t len)
+{
+    return (len >= c.from && len < c.to) != c.outside;
+}
+
+/* A stream chunk's length: its pending block's and its body's (the part the lanes hash). */
+static inline size_t chunk_length(const struct libsha_stream_job *s)
+{
+    return (s->at_pending ? 64 : 0) + 64 * s->body_blocks;
+}
+
+static inline int job_in_class(const struct libsha_jobs *jobs, struct length_class c, size_t i)
+{
+    const unsigned char *p;
+    size_t len;
+    if (c.from == 0 && c.to == SIZE_MAX && !c.outside)
+        return 1;
+    if (jobs->streams != NULL)
+        return in_class(c, chunk_length(&jobs->streams[i]));
+    message(jobs->batch, i, &p, &len);
+    return in_class(c, len);
 }
 
 /* ---- Lanes ---- */
@@ -250,6 +285,7 @@ struct lane_run {
     size_t active;  /* lanes not IDLE */
     size_t waiting; /* the next job to take */
     size_t n;       /* the run ends before job n */
+    struct length_class cls; /* the jobs it takes; it passes over the others */
     int eager;      /* pad tails when a message starts (rows without many_last kernels) */
     int outer;      /* an outer hash follows each message's: LIBSHA_DOUBLE or an HMAC */
     const struct libsha_jobs *jobs;
@@ -271,6 +307,8 @@ struct lane_run {
 /* The lane's job is done: the lane takes the next waiting one, or goes IDLE when none is left. */
 static inline void take_next(struct lane_run *st, struct lane *l)
 {
+    while (st->waiting < st->n && !job_in_class(st->jobs, st->cls, st->waiting))
+        ++st->waiting;
     if (st->waiting >= st->n) {
         l->stage = IDLE;
         --st->active;
@@ -414,10 +452,10 @@ static inline void advance(struct lane_run *st, struct lane *l)
 
 /* Jobs first .. n - 1 into as many lanes as the widest kernel has. */
 static void fill_lanes(struct lane_run *st, const struct libsha_impl *impl, const struct libsha_jobs *jobs,
-                       size_t first, size_t n)
+                       struct length_class cls, size_t first, size_t n)
 {
     size_t i;
-    st->active = 0, st->waiting = first, st->n = n, st->jobs = jobs;
+    st->active = 0, st->waiting = first, st->n = n, st->jobs = jobs, st->cls = cls;
     st->outer = (jobs->flags & LIBSHA_DOUBLE) || (jobs->start != NULL && jobs->start->outer != NULL);
     LIBSHA_WIDTHS_OF(impl->many, st->widths, st->widest);
     LIBSHA_WIDTHS_OF(impl->many_last, st->last_widths, st->last_widest);
@@ -427,6 +465,8 @@ static void fill_lanes(struct lane_run *st, const struct libsha_impl *impl, cons
     st->defer = st->widest >= 2 && impl->many_last[st->widest] != NULL && jobs->streams == NULL;
     for (i = 0; i < st->widest; ++i) {
         st->lane[i].stage = IDLE;
+        while (st->waiting < n && !job_in_class(jobs, cls, st->waiting))
+            ++st->waiting;
         if (st->waiting < n) {
             take_next(st, &st->lane[i]);
             ++st->active;
@@ -509,10 +549,11 @@ static void run_picked(const struct libsha_impl *impl, struct lane_run *st, stru
 /* Jobs first .. n - 1 through the lanes: each round picks a kernel width for the busy lanes, then either
  * pads and finishes them all in registers (every one at a message's short tail, and the row has the
  * kernel) or runs their next blocks. */
-static void run_lanes(const struct libsha_impl *impl, const struct libsha_jobs *jobs, size_t first, size_t n)
+static void run_lanes(const struct libsha_impl *impl, const struct libsha_jobs *jobs, struct length_class cls,
+                      size_t first, size_t n)
 {
     struct lane_run st;
-    fill_lanes(&st, impl, jobs, first, n);
+    fill_lanes(&st, impl, jobs, cls, first, n);
     while (st.active > 0) {
         struct lane *picked[LIBSHA_MAX_LANES];
         size_t w = libsha_pick_width(st.widths, st.widest, st.active), used = pick_lanes(&st, w, picked);
@@ -640,7 +681,7 @@ static size_t streak_width(const struct libsha_impl *impl, const struct libsha_s
  * from nothing or from a start; after a start on a row without one, through
  * run_streak_after. The other messages go through the lanes, in runs
  * between the streaks. */
-static void run_messages(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
+static void run_messages(const struct libsha_impl *impl, const struct libsha_jobs *jobs, struct length_class cls)
 {
     const unsigned char *msgs[LIBSHA_MAX_LANES];
     unsigned char *outs[LIBSHA_MAX_LANES];
@@ -670,6 +711,10 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
         const unsigned char *p;
         size_t l;
         message(jobs->batch, i, &p, &l);
+        if (!in_class(cls, l)) { /* the other engine's: it breaks the streak, the lanes pass over it */
+            streak = 0;
+            continue;
+        }
         if (streak == 0 || l != len)
             streak = 0, len = l;
         if (len % 64 >= 56) /* a two-block tail: the lanes pad it in memory */
@@ -678,7 +723,7 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
         if (streak < w)
             continue;
         if (done < i + 1 - w)
-            run_lanes(impl, jobs, done, i + 1 - w);
+            run_lanes(impl, jobs, cls, done, i + 1 - w);
         for (j = 0; j < w; ++j)
             outs[j] = jobs->out + 32 * (i + 1 - w + j);
         c.width = w, c.len = len;
@@ -693,7 +738,7 @@ static void run_messages(const struct libsha_impl *impl, const struct libsha_job
         done = i + 1, streak = 0;
     }
     if (done < n)
-        run_lanes(impl, jobs, done, n);
+        run_lanes(impl, jobs, cls, done, n);
     if (streaks_after)
         libsha_wipe_bytes(&scratch, sizeof scratch);
 }
@@ -748,19 +793,55 @@ static void run_same_shape(const struct libsha_impl *impl, const struct libsha_s
     }
 }
 
-void libsha_lanes_run(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
+/* Every job on one engine's kernels. */
+static void run_engine(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
 {
     const libsha_batch *b = jobs->batch;
-    if (jobs->n == 0)
-        return;
     if (jobs->streams != NULL) {
         if (same_shape(jobs->streams, jobs->n))
             run_same_shape(impl, jobs->streams, jobs->n);
         else
-            run_lanes(impl, jobs, 0, jobs->n);
+            run_lanes(impl, jobs, EVERY_JOB, 0, jobs->n);
     } else if (b->layout == LIBSHA_ROWS && b->len == 64 && b->stride == 64 && (jobs->flags & LIBSHA_DOUBLE) && jobs->start == NULL) {
         run_d64(impl, jobs);
     } else {
-        run_messages(impl, jobs);
+        run_messages(impl, jobs, EVERY_JOB);
     }
+}
+
+/* The jobs of one class on one engine. */
+static void run_class(const struct libsha_impl *impl, const struct libsha_jobs *jobs, struct length_class cls)
+{
+    if (jobs->streams != NULL)
+        run_lanes(impl, jobs, cls, 0, jobs->n);
+    else
+        run_messages(impl, jobs, cls);
+}
+
+/* A row of two engines: a batch of one shape (rows of one length, SHA256D64's blobs, streams fed in
+ * step) on the engine its length takes; another batch twice, each engine passing over the other's
+ * jobs, so each digest is written once, by its own engine. */
+static void run_on_engines(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
+{
+    struct length_class wide = {0, 0, 0}, narrow;
+    int one_shape = jobs->streams != NULL ? same_shape(jobs->streams, jobs->n) : jobs->batch->layout == LIBSHA_ROWS;
+    libsha_cpu_wide_window(&wide.from, &wide.to);
+    narrow = wide, narrow.outside = 1;
+    if (one_shape) {
+        size_t len = jobs->streams != NULL ? chunk_length(&jobs->streams[0]) : jobs->batch->len;
+        run_engine(in_class(wide, len) ? impl : impl->narrow, jobs);
+        return;
+    }
+    run_class(impl->narrow, jobs, narrow);
+    run_class(impl, jobs, wide);
+}
+
+void libsha_lanes_run(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
+{
+    if (jobs->n == 0)
+        return;
+    if (impl->narrow != NULL)
+        run_on_engines(impl, jobs);
+    else
+        run_engine(impl, jobs);
 }
