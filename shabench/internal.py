@@ -20,6 +20,8 @@ SIGNATURES = {
                                                 c_uint64]),
     "libsha_internal_bench_pbkdf2": (c_int, [c_char_p, c_void_p, c_size_t, c_size_t, c_int, c_uint64, c_uint64]),
     "libsha_internal_bench_clock": (c_int, [c_uint64]),
+    # tests only: the wide window of a row of two engines (tests/rows/emulated_rows_check.py)
+    "libsha_internal_set_wide_window": (None, [c_uint, c_uint]),
 }
 
 # libsha_internal_bench's operations (LIBSHA_INTERNAL_BENCH_*).

@@ -27,7 +27,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) 
 from support.bochs import Emulator, library_copy  # noqa: E402
 from support.data import merkle_root_by_hashlib, pattern251, sha256d, sha256d64_by_hashlib  # noqa: E402
 
-from libsha import _header  # noqa: E402
+from libsha import _header, _signatures  # noqa: E402
+from shabench.internal import SIGNATURES  # noqa: E402
 
 SEED = 20261207  # fixed, printed in the report: a failure replays
 TEST_WINDOW = (100, 301)  # a row of two engines: 100..300-byte messages on its wide lanes, the rest on the narrow
@@ -167,6 +168,7 @@ def main():
     failures, report = [], {}
     with tempfile.TemporaryDirectory() as folder:
         lib = library_copy(library, folder)
+        _signatures.declare(lib, {"libsha_internal_set_wide_window": SIGNATURES["libsha_internal_set_wide_window"]})
         rows = Rows(lib, Emulator())
         if sys.argv[2:3] == ["--select"]:
             print(json.dumps(select_codes(rows, sys.argv[3:])))
