@@ -34,10 +34,9 @@
  * - Intel family 6 and Zen 5 (measured): AVX-512's 16 lanes are faster at every length measured, from
  *   64 B to 16 KiB: the whole range.
  * - Zen 3 and CPUs no entry names have no AVX-512 to measure; a row of two engines forced there (only
- *   the emulated CPU of the tests runs one) takes Zen 4's window, DEFAULT_WIDE_*. */
+ *   the emulated CPU of the tests runs one) takes Zen 4's window. */
 #define WHOLE_RANGE 0, SIZE_MAX
-#define DEFAULT_WIDE_FROM 512
-#define DEFAULT_WIDE_TO 4096
+#define ZEN4_WINDOW 512, 4096
 static const struct {
     const char *name;
     char vendor[13];
@@ -51,11 +50,10 @@ static const struct {
      WHOLE_RANGE},
     {"AMD Zen 5 desktop (family 1Ah, models 40h-4Fh)", "AuthenticAMD", 0x1a, 0x40, 0x4f, LIBSHA_TUNE_WIDE_LANES,
      WHOLE_RANGE},
-    {"AMD Zen 4 (family 19h, models 10h-1Fh)", "AuthenticAMD", 0x19, 0x10, 0x1f, LIBSHA_TUNE_SHANI_4WAY, 512, 4096},
-    {"AMD Zen 4 (family 19h, models 60h-7Fh)", "AuthenticAMD", 0x19, 0x60, 0x7f, LIBSHA_TUNE_SHANI_4WAY, 512, 4096},
-    {"AMD Zen 4 (family 19h, models A0h-AFh)", "AuthenticAMD", 0x19, 0xa0, 0xaf, LIBSHA_TUNE_SHANI_4WAY, 512, 4096},
-    {"AMD Zen 3 (family 19h, other models)", "AuthenticAMD", 0x19, 0x00, 0xff, 0, DEFAULT_WIDE_FROM,
-     DEFAULT_WIDE_TO},
+    {"AMD Zen 4 (family 19h, models 10h-1Fh)", "AuthenticAMD", 0x19, 0x10, 0x1f, LIBSHA_TUNE_SHANI_4WAY, ZEN4_WINDOW},
+    {"AMD Zen 4 (family 19h, models 60h-7Fh)", "AuthenticAMD", 0x19, 0x60, 0x7f, LIBSHA_TUNE_SHANI_4WAY, ZEN4_WINDOW},
+    {"AMD Zen 4 (family 19h, models A0h-AFh)", "AuthenticAMD", 0x19, 0xa0, 0xaf, LIBSHA_TUNE_SHANI_4WAY, ZEN4_WINDOW},
+    {"AMD Zen 3 (family 19h, other models)", "AuthenticAMD", 0x19, 0x00, 0xff, 0, ZEN4_WINDOW},
 };
 
 _Static_assert(sizeof models / sizeof models[0] < LIBSHA_DETECTION_ENTRIES, "an entry + 1 fits the detection word");
@@ -80,11 +78,10 @@ int libsha_x86_model_entry(const libsha_x86_cpuid *id)
 
 void libsha_cpu_model_window(int entry, size_t *wide_from, size_t *wide_to)
 {
-    if (entry < 0 || (size_t)entry >= sizeof models / sizeof models[0]) {
-        *wide_from = DEFAULT_WIDE_FROM, *wide_to = DEFAULT_WIDE_TO;
-        return;
-    }
-    *wide_from = models[entry].wide_from, *wide_to = models[entry].wide_to;
+    static const size_t no_entry[2] = {ZEN4_WINDOW};
+    int known = entry >= 0 && (size_t)entry < sizeof models / sizeof models[0];
+    *wide_from = known ? models[entry].wide_from : no_entry[0];
+    *wide_to = known ? models[entry].wide_to : no_entry[1];
 }
 
 const char *libsha_cpu_model_at(size_t index, unsigned *tuning)

@@ -70,50 +70,51 @@ libsha_many_f MULTIWAY_MANY;
         RING_ROUNDS64();                           \
         ADD_SAVED(); \
     } while (0)
-/* `count` blocks at p[lane] + at in each lane into a..h, `at` advanced past them. */
+/* How the block loop holds the lanes' pointers: LANE_POINTERS declares q_, the pointers it gathers
+ * from at q_[lane] + LANE_AT(at); in each block LANE_BLOCK(p) comes before the gather, LANE_REREAD()
+ * after it (before the prefetches) and LANE_NEXT() at its end.
+ * - The AVX-512 kernels (their schedule in registers) read the lanes' pointers from the caller's array
+ *   at each use, at one offset for all (RING_K_POINTER hides that they stay the same): sixteen pointers
+ *   and the loop's own do not fit in x86's general registers, and gcc kept copies on the stack and
+ *   stored them back (16 lanes: 68 stack operands a block where this has 16; 8 lanes 40 and 24).
+ * - sse41(4way) and avx2(8way) keep a copy of each pointer, advanced block by block: on offsets from
+ *   the caller's pointers the 4-lane loop ran 1.13 x slower at 16 KiB on Zen 3 (and 1.08 x for 8 lanes
+ *   reading them again each block). */
 #if defined(RING_IN_REGISTERS)
-/* The AVX-512 kernels (their schedule in registers) read the lanes' pointers again each block from
- * the caller's array (RING_K_POINTER hides that they stay the same), at one offset for all, and
- * again for the prefetches after the gather: sixteen pointers and the loop's own do not fit in x86's
- * general registers, and gcc keeps copies on the stack and stores them back (16 lanes: 68 stack
- * operands a block where this has 16; 8 lanes 40 and 24). */
-#define COMPRESS_BLOCKS(p, at, count)                                       \
-    do {                                                                    \
-        size_t n_;                                                          \
-        for (n_ = (count); n_ > 0; --n_) {                                  \
-            const unsigned char *const *q_ = (p);                           \
-            int l_;                                                         \
-            RING_K_POINTER(q_);                                             \
-            V_GATHER_BLOCK(q_, at, w);                                      \
-            RING_K_POINTER(q_);                                             \
-            for (l_ = 0; l_ < LANES; ++l_)                                  \
-                LIBSHA_PREFETCH(q_[l_] + (at), MULTIWAY_PREFETCH_AHEAD);    \
-            COMPRESS_RING();                                                \
-            (at) += 64;                                                     \
-        }                                                                   \
-    } while (0)
+#define LANE_POINTERS(p, at, count) const unsigned char *const *q_
+#define LANE_AT(at) (at)
+#define LANE_BLOCK(p) do { q_ = (p); RING_K_POINTER(q_); } while (0)
+#define LANE_REREAD() RING_K_POINTER(q_)
+#define LANE_NEXT() ((void)0)
 #else
-/* sse41(4way) and avx2(8way): each lane's pointer in a copy advanced block by block. On offsets
- * from the caller's pointers, the 4-lane loop ran 1.13 x slower at 16 KiB on Zen 3 (and 1.08 x
- * for 8 lanes reading the pointers again each block). */
+#define LANE_POINTERS(p, at, count)                                         \
+    const unsigned char *q_[LANES];                                         \
+    for (l_ = 0; l_ < LANES && (count) > 0; ++l_)                           \
+        q_[l_] = (p)[l_] + (at)
+#define LANE_AT(at) 0
+#define LANE_BLOCK(p) ((void)0)
+#define LANE_REREAD() ((void)0)
+#define LANE_NEXT()                                                         \
+    for (l_ = 0; l_ < LANES; ++l_)                                          \
+        q_[l_] += 64
+#endif
+/* `count` blocks at p[lane] + at in each lane into a..h, `at` advanced past them. */
 #define COMPRESS_BLOCKS(p, at, count)                                       \
     do {                                                                    \
         size_t n_;                                                          \
-        const unsigned char *q_[LANES];                                     \
         int l_;                                                             \
-        for (l_ = 0; l_ < LANES && (count) > 0; ++l_)                       \
-            q_[l_] = (p)[l_] + (at);                                        \
+        LANE_POINTERS(p, at, count);                                        \
         for (n_ = (count); n_ > 0; --n_) {                                  \
-            V_GATHER_BLOCK(q_, 0, w);                                       \
+            LANE_BLOCK(p);                                                  \
+            V_GATHER_BLOCK(q_, LANE_AT(at), w);                             \
+            LANE_REREAD();                                                  \
             for (l_ = 0; l_ < LANES; ++l_)                                  \
-                LIBSHA_PREFETCH(q_[l_], MULTIWAY_PREFETCH_AHEAD);           \
+                LIBSHA_PREFETCH(q_[l_] + LANE_AT(at), MULTIWAY_PREFETCH_AHEAD); \
             COMPRESS_RING();                                                \
-            for (l_ = 0; l_ < LANES; ++l_)                                  \
-                q_[l_] += 64;                                               \
+            LANE_NEXT();                                                    \
             (at) += 64;                                                     \
         }                                                                   \
     } while (0)
-#endif
 /* The outer hash of each lane's 32-byte digest a..h, padded, from state s after `before` bytes:
  * SHA-256's (LIBSHA_H0, 0), or an HMAC's (its outer state after the 64-byte key block). */
 #define OUTER_HASH_FROM(s, before)                                                     \
@@ -424,3 +425,8 @@ void MULTIWAY_MANY_WHOLE(const unsigned char *const msgs[], size_t len, unsigned
 #undef LOAD_STATES
 #undef STORE_STATES
 #undef COMPRESS_BLOCKS
+#undef LANE_POINTERS
+#undef LANE_AT
+#undef LANE_BLOCK
+#undef LANE_REREAD
+#undef LANE_NEXT

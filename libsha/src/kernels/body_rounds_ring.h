@@ -96,7 +96,7 @@
         VEC wi_ = OP_ADD(OP_ADD(w[(i) & 15], OP_SSIG0(w[((i) + 1) & 15])),                                   \
                          OP_ADD(w[((i) + 9) & 15], OP_SSIG1(w[((i) + 14) & 15])));                           \
         w[(i) & 15] = wi_;                                                                                   \
-        RING_PIN_W(w[(i) & 15]);                                                                               \
+        RING_PIN(w[(i) & 15]);                                                                               \
         RING_ROUND(a, b, c, d, e, f, g, h, OP_ADD(V_SET1(ring_k[i]), wi_));                                  \
     } while (0)
 /* A block whose K + W is known in advance (a padding block): 64 words at ring_kw, a pass of 16 at a time. */
@@ -233,7 +233,7 @@
     do {                                                                                                    \
         VEC wi_ = RING_CHAIN_WORD(i);                                                                       \
         w[(i) & 15] = wi_;                                                                                  \
-        RING_PIN_W(w[(i) & 15]);                                                                            \
+        RING_PIN(w[(i) & 15]);                                                                              \
         RING_ROUND(a, b, c, d, e, f, g, h, OP_ADD(V_SET1(ring_k[i]), wi_));                                 \
     } while (0)
 

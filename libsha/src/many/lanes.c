@@ -465,12 +465,8 @@ static void fill_lanes(struct lane_run *st, const struct libsha_impl *impl, cons
     st->defer = st->widest >= 2 && impl->many_last[st->widest] != NULL && jobs->streams == NULL;
     for (i = 0; i < st->widest; ++i) {
         st->lane[i].stage = IDLE;
-        while (st->waiting < n && !job_in_class(jobs, cls, st->waiting))
-            ++st->waiting;
-        if (st->waiting < n) {
-            take_next(st, &st->lane[i]);
-            ++st->active;
-        }
+        ++st->active; /* take_next counts the lane out again where no job of its class is left */
+        take_next(st, &st->lane[i]);
     }
 }
 
@@ -793,29 +789,21 @@ static void run_same_shape(const struct libsha_impl *impl, const struct libsha_s
     }
 }
 
-/* Every job on one engine's kernels. */
-static void run_engine(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
+/* The jobs of one class on one engine's kernels. A batch of one shape (streams fed in step, rows) is
+ * all of one class: only another batch comes here with a class short of every job. */
+static void run_engine(const struct libsha_impl *impl, const struct libsha_jobs *jobs, struct length_class cls)
 {
     const libsha_batch *b = jobs->batch;
     if (jobs->streams != NULL) {
         if (same_shape(jobs->streams, jobs->n))
             run_same_shape(impl, jobs->streams, jobs->n);
         else
-            run_lanes(impl, jobs, EVERY_JOB, 0, jobs->n);
+            run_lanes(impl, jobs, cls, 0, jobs->n);
     } else if (b->layout == LIBSHA_ROWS && b->len == 64 && b->stride == 64 && (jobs->flags & LIBSHA_DOUBLE) && jobs->start == NULL) {
         run_d64(impl, jobs);
     } else {
-        run_messages(impl, jobs, EVERY_JOB);
-    }
-}
-
-/* The jobs of one class on one engine. */
-static void run_class(const struct libsha_impl *impl, const struct libsha_jobs *jobs, struct length_class cls)
-{
-    if (jobs->streams != NULL)
-        run_lanes(impl, jobs, cls, 0, jobs->n);
-    else
         run_messages(impl, jobs, cls);
+    }
 }
 
 /* A row of two engines: a batch of one shape (rows of one length, SHA256D64's blobs, streams fed in
@@ -829,11 +817,11 @@ static void run_on_engines(const struct libsha_impl *impl, const struct libsha_j
     narrow = wide, narrow.outside = 1;
     if (one_shape) {
         size_t len = jobs->streams != NULL ? chunk_length(&jobs->streams[0]) : jobs->batch->len;
-        run_engine(in_class(wide, len) ? impl : impl->narrow, jobs);
+        run_engine(in_class(wide, len) ? impl : impl->narrow, jobs, EVERY_JOB);
         return;
     }
-    run_class(impl->narrow, jobs, narrow);
-    run_class(impl, jobs, wide);
+    run_engine(impl->narrow, jobs, narrow);
+    run_engine(impl, jobs, wide);
 }
 
 void libsha_lanes_run(const struct libsha_impl *impl, const struct libsha_jobs *jobs)
@@ -843,5 +831,5 @@ void libsha_lanes_run(const struct libsha_impl *impl, const struct libsha_jobs *
     if (impl->narrow != NULL)
         run_on_engines(impl, jobs);
     else
-        run_engine(impl, jobs);
+        run_engine(impl, jobs, EVERY_JOB);
 }
