@@ -63,8 +63,13 @@ MUTANTS = [
      "p[lane] = in + 64 * (lane ^ 1),", [SHANI, SHANI_4WAY, SHANI_AVX512]),
     ("x86_shani lanes many", "libsha/src/kernels/body_x86_shani_lanes.h", "p[lane] = blocks[lane];",
      "p[lane] = blocks[lane ^ 1];", [SHANI, SHANI_4WAY, SHANI_AVX512]),
-    ("x86_shani lanes chains", "libsha/src/kernels/body_x86_shani_lanes.h", "LOAD_STATE(chains[l]->inner,",
-     "LOAD_STATE(chains[l ^ 1]->inner,", [SHANI, SHANI_4WAY, SHANI_AVX512]),
+    ("x86_shani lanes chains", "libsha/src/kernels/body_x86_shani_lanes.h", "LOAD_STATE(chains[l]->inner, in0_",
+     "LOAD_STATE(chains[l ^ 1]->inner, in0_", [SHANI, SHANI_4WAY, SHANI_AVX512]),
+    # The four SHA-NI lanes' asm loops (GCC and Clang): two lanes' blocks, or chains, swapped.
+    ("x86_shani 4-lane asm blocks", "libsha/src/kernels/body_x86_shani_4lanes_asm.h", "*p0 = p[0], *p1 = p[1]",
+     "*p0 = p[1], *p1 = p[0]", [SHANI_4WAY]),
+    ("x86_shani 4-lane asm chains", "libsha/src/kernels/body_x86_shani_lanes.h",
+     "LOAD_STATE(chains[l]->inner, ch[8 * l]", "LOAD_STATE(chains[l ^ 1]->inner, ch[8 * l]", [SHANI_4WAY]),
     # PBKDF2's chain kernels: one lane's inner state given to its neighbour.
     ("multiway chains", "libsha/src/kernels/body_lanes.h", "field[lane] = (uint32_t *)((unsigned char *)chains[lane] + at);",
      "field[lane] = (uint32_t *)((unsigned char *)chains[at == 0 ? lane ^ 1 : lane] + at);",

@@ -84,6 +84,39 @@
 #define BLOCK_OF(SET, compress) SET(SAVE_LANE, _) compress SET(ADD_SAVED_LANE, _)
 #define LANES_BLOCK(compress) BLOCK_OF(EACH, compress)
 
+/* n blocks in each lane at p[lane] (advanced past them), on the lanes' states: the four lanes' asm
+ * loop (body_x86_shani_4lanes_asm.h) where the includer has it, else the intrinsics. */
+#if defined(SHANI4_BLOCKS_ASM) && LANES == 4
+#  define TO_MEMORY_LANE(l, st) (st)[2 * l] = a##l, (st)[2 * l + 1] = c##l;
+#  define FROM_MEMORY_LANE(l, st) a##l = (st)[2 * l], c##l = (st)[2 * l + 1];
+#  define DECLARE_STATE_LANE(l, _) __m128i a##l, c##l;
+#  define LANES_BLOCKS_DECLARE EACH(DECLARE_STATE_LANE, _) /* what LANES_BLOCKS needs */
+#  define LANES_BLOCKS(p, n)                                                             \
+    do {                                                                                 \
+        __m128i st_[8];                                                                  \
+        if ((n) > 0) {                                                                   \
+            EACH(TO_MEMORY_LANE, st_)                                                    \
+            shani4_blocks(st_, p, n);                                                    \
+            EACH(FROM_MEMORY_LANE, st_)                                                  \
+        }                                                                                \
+    } while (0)
+#else
+#  define LANES_BLOCKS_DECLARE                                                           \
+    const __m128i mask = BSWAP32_MASK;                                                   \
+    EACH(DECLARE_LANE, _)                                                                \
+    EACH(DECLARE_SAVED_LANE, _)
+#  define LANES_BLOCKS(p, n)                                                             \
+    do {                                                                                 \
+        size_t b_, l_;                                                                   \
+        for (b_ = (n); b_ > 0; --b_) {                                                   \
+            EACH(LOAD_BLOCK_LANE, p)                                                     \
+            LANES_BLOCK(LANES_COMPRESS())                                                \
+            for (l_ = 0; l_ < LANES; ++l_)                                               \
+                p[l_] += 64;                                                             \
+        }                                                                                \
+    } while (0)
+#endif
+
 /* With LIBSHA_DOUBLE (from SHA-256's initial state) or an HMAC's outer state (not NULL), each
  * lane's digest through the outer hash. */
 #define LANES_OUTER(flags, outer)                                                        \
@@ -111,7 +144,7 @@ static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], 
     const unsigned char *p[LANES];
     struct libsha_tail tails[LANES];
     __m128i i0 = H0_ABEF, i1 = H0_CDGH;
-    size_t blocks, lane;
+    size_t lane;
     EACH(DECLARE_LANE, _)
     EACH(DECLARE_SAVED_LANE, _)
 
@@ -120,12 +153,7 @@ static LIBSHA_ALWAYS_INLINE void WHOLE_GROUP(const unsigned char *const msgs[], 
     if (start != NULL)
         LOAD_STATE(start->state, i0, i1);
     EACH(SET_LANE, i0, i1)
-    for (blocks = len / 64; blocks > 0; --blocks) {
-        EACH(LOAD_BLOCK_LANE, p)
-        LANES_BLOCK(LANES_COMPRESS())
-        for (lane = 0; lane < LANES; ++lane)
-            p[lane] += 64;
-    }
+    LANES_BLOCKS(p, len / 64);
     if (len % 64 == 0) {
         if (bits == 512)
             kw = LIBSHA_PAD64_KW;
@@ -261,21 +289,14 @@ libsha_many_f LANES_MANY;
 
 void LANES_MANY(uint32_t *const state[], const unsigned char *const blocks[], size_t n)
 {
-    const __m128i mask = BSWAP32_MASK;
     const unsigned char *p[LANES];
     size_t lane;
-    EACH(DECLARE_LANE, _)
-    EACH(DECLARE_SAVED_LANE, _)
+    LANES_BLOCKS_DECLARE
 
     for (lane = 0; lane < LANES; ++lane)
         p[lane] = blocks[lane];
     EACH(LOAD_STATE_LANE, state)
-    for (; n > 0; --n) {
-        EACH(LOAD_BLOCK_LANE, p)
-        LANES_BLOCK(LANES_COMPRESS())
-        for (lane = 0; lane < LANES; ++lane)
-            p[lane] += 64;
-    }
+    LANES_BLOCKS(p, n);
     EACH(STORE_STATE_LANE, state)
 }
 #endif
@@ -340,6 +361,27 @@ libsha_chains_f LANES_CHAINS;
 
 void LANES_CHAINS(struct libsha_chain *const chains[], uint64_t count)
 {
+#if defined(SHANI4_BLOCKS_ASM) && LANES == 4
+    __m128i ch[32]; /* shani4_chains's layout */
+    size_t l;
+
+    for (l = 0; l < LANES; ++l) {
+        LOAD_STATE(chains[l]->inner, ch[8 * l], ch[8 * l + 1]);
+        LOAD_STATE(chains[l]->outer, ch[8 * l + 2], ch[8 * l + 3]);
+        ch[8 * l + 4] = _mm_loadu_si128((const __m128i *)&chains[l]->t[0]);
+        ch[8 * l + 5] = _mm_loadu_si128((const __m128i *)&chains[l]->t[4]);
+        ch[8 * l + 6] = _mm_loadu_si128((const __m128i *)&chains[l]->u[0]);
+        ch[8 * l + 7] = _mm_loadu_si128((const __m128i *)&chains[l]->u[4]);
+    }
+    if (count > 0)
+        shani4_chains(ch, count);
+    for (l = 0; l < LANES; ++l) {
+        _mm_storeu_si128((__m128i *)&chains[l]->t[0], ch[8 * l + 4]);
+        _mm_storeu_si128((__m128i *)&chains[l]->t[4], ch[8 * l + 5]);
+        _mm_storeu_si128((__m128i *)&chains[l]->u[0], ch[8 * l + 6]);
+        _mm_storeu_si128((__m128i *)&chains[l]->u[4], ch[8 * l + 7]);
+    }
+#else
     EACH(DECLARE_LANE, _)
     EACH(CHAIN_DECLARE_LANE, _)
 
@@ -350,6 +392,7 @@ void LANES_CHAINS(struct libsha_chain *const chains[], uint64_t count)
         EACH(CHAIN_XOR_LANE, _)
     }
     EACH(CHAIN_STORE_LANE, _)
+#endif
 }
 #endif
 
@@ -378,6 +421,11 @@ void LANES_CHAINS(struct libsha_chain *const chains[], uint64_t count)
 #undef LANES_COMPRESS
 #undef LANES_COMPRESS_KW
 #undef LANES_BLOCK
+#undef LANES_BLOCKS
+#undef LANES_BLOCKS_DECLARE
+#undef DECLARE_STATE_LANE
+#undef TO_MEMORY_LANE
+#undef FROM_MEMORY_LANE
 #undef BLOCK_OF
 #undef LANES_OUTER
 #undef CHAIN_DECLARE_LANE

@@ -6,13 +6,17 @@
  * as two pipelines of pairs.
  *
  * Four lanes' states and message words are 24 vectors, and the legacy SSE
- * encoding reaches 16 XMM registers. Built with -mavx512vl, the compiler keeps
- * the words it is not using in XMM16-31 (EVEX moves) instead of on the stack:
- * the SHA instructions themselves have no EVEX form and still take XMM0-15.
- * Built with SSE4.1 alone, the spills cost Zen 4 0.40 ns/byte on 16 KiB
- * messages against two lanes' 0.33; so the row needs AVX-512VL, which every
- * CPU that keeps four chains has.
+ * encoding reaches 16 XMM registers. Built with AVX-512VL, XMM16-31 hold the
+ * words between their uses: the SHA instructions themselves have no EVEX form
+ * and still take XMM0-15. Built with SSE4.1 alone, the spills cost Zen 4 0.40
+ * ns/byte on 16 KiB messages against two lanes' 0.33; so the row needs
+ * AVX-512, which every CPU that keeps four chains has. With GCC and Clang the
+ * block loop and PBKDF2's loop are asm (body_x86_shani_4lanes_asm.h): from the
+ * intrinsics the compilers moved the words through the stack.
  */
+#include "body_x86_shani.h"
+#include "body_x86_shani_4lanes_asm.h"
+
 #define LANES 4
 #define LANES_MANY_WHOLE libsha_x86_shani_many_whole_4way
 #define LANES_D64 libsha_x86_shani_d64_4way
