@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import stat
 import uuid as _uuid
 from typing import NamedTuple
 
@@ -198,17 +199,30 @@ def format(data: str | bytes | os.PathLike[str] | os.PathLike[bytes],
     else:
         start = offset // hbs * hbs  # veritysetup counts the offset in whole hash blocks
         pieces = [(start, made.tree)]
-    _write_at(hash, pieces)
+    # veritysetup writes the superblock as whole blocks of the page size (or the hash block, if smaller),
+    # so a file too short for that block grows to its end, zero-filled: with one data block the tree is
+    # empty and the superblock is all the file has
+    page = min(_page_size(), hbs)
+    end = -(-(offset + SUPERBLOCK_SIZE) // page) * page if superblock else 0
+    _write_at(hash, pieces, end)
     return Format(made.root, device, made.data_blocks, data_block_size, len(made.tree) // hbs, hbs, salted, kind,
                   offset, start + len(made.tree) - offset if superblock else len(made.tree))
+
+
+def _page_size() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # Windows has no sysconf
+        return 4096
 
 
 _superblock_of = superblock
 
 
-def _write_at(path: Any, pieces: list[tuple[int, bytes]]) -> None:
+def _write_at(path: Any, pieces: list[tuple[int, bytes]], end: int) -> None:
     """Each (offset, bytes) written to the file at path: created (0600, as veritysetup does) where it
-    does not exist, its other bytes left as they are."""
+    does not exist, its other bytes left as they are; a regular file shorter than `end` bytes then
+    extended to it with zeros (a block device's size is its own)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
     try:
         for offset, data in pieces:
@@ -216,6 +230,9 @@ def _write_at(path: Any, pieces: list[tuple[int, bytes]]) -> None:
             while view:
                 written = os.pwrite(fd, view, offset) if hasattr(os, "pwrite") else _seek_write(fd, view, offset)
                 view, offset = view[written:], offset + written
+        info = os.fstat(fd)
+        if stat.S_ISREG(info.st_mode) and info.st_size < end:
+            os.ftruncate(fd, end)
     finally:
         os.close(fd)
 

@@ -77,6 +77,32 @@ def test_files_against_veritysetup(tmp_path, rng):
         assert dmverity.file_tree(data_path, **options, threads=2) == dmverity.tree(data_path.read_bytes(), **options)
 
 
+def test_new_and_short_hash_files_against_veritysetup(tmp_path, rng):
+    """A hash file that does not exist yet, or is shorter than what is written to it: veritysetup's,
+    byte for byte, down to one data block (no hash block: the superblock's page is the whole file)."""
+    why = verity.veritysetup_unavailable()
+    if why:
+        pytest.skip(why)
+    data_path = tmp_path / "data"
+    for blocks, dbs, hbs in ((1, 4096, 4096), (1, 512, 1024), (2, 4096, 4096), (1, 4096, 65536), (129, 4096, 4096),
+                             (rng.randrange(2, 600), 1024, 2048)):
+        data_path.write_bytes(rng.randbytes(blocks * dbs))
+        options = dict(salt=SALTS[3], data_block_size=dbs, hash_block_size=hbs)
+        for layout in (dict(uuid=UUID), dict(superblock=False), dict(uuid=UUID, hash_offset=1536),
+                       dict(superblock=False, hash_offset=2 * hbs)):
+            offset = layout.get("hash_offset", 0)
+            # no file (veritysetup refuses a header past a new file's end); a file shorter than the device
+            for before in ((None,) if offset == 0 else ()) + (b"\xaa" * (offset + 700),):
+                theirs, ours = tmp_path / "theirs", tmp_path / "ours"
+                for path in (theirs, ours):
+                    path.unlink(missing_ok=True)
+                    if before is not None:
+                        path.write_bytes(before)
+                root, _ = verity.veritysetup_format(data_path, theirs, **options, **layout)
+                made = dmverity.format(data_path, ours, **options, **layout)
+                assert made.root == root and ours.read_bytes() == theirs.read_bytes(), (blocks, dbs, hbs, layout, before)
+
+
 def test_format_makes_a_new_file_and_a_uuid(tmp_path, rng):
     (tmp_path / "data").write_bytes(rng.randbytes(4096 * 10))
     made = dmverity.format(tmp_path / "data", tmp_path / "hash", salt=b"s")
