@@ -72,6 +72,9 @@ _HOMES = {
     "ssz": None,
     "rfc6962": None,
     "bep52": None,
+    "fsverity": None,
+    "dmverity": None,
+    "glacier": None,
 }
 
 __all__ = sorted(_HOMES)
@@ -80,6 +83,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from . import bep52 as bep52
     from . import dispatch as dispatch
+    from . import dmverity as dmverity
+    from . import fsverity as fsverity
+    from . import glacier as glacier
     from . import reference as reference
     from . import rfc6962 as rfc6962
     from . import ssz as ssz

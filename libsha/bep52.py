@@ -20,9 +20,8 @@ from . import _native
 from ._buffers import borrow
 from ._cpus import worker_count
 from ._errors import check
-from ._many.descriptor import hash_batch, rows_batch, run_batch
 from ._threads import PART_WORK
-from ._trees.file_blocks import file_leaves
+from ._trees.block_leaves import buffer_leaves, file_block_leaves
 from ._trees.nodes import count
 from ._views import contiguous_view
 
@@ -54,37 +53,20 @@ def file_tree(path: str | os.PathLike[str] | bytes, piece_length: int, *,
     next one while this one is hashed; never mapped): a file that shrinks or grows meanwhile gives
     the tree of the bytes read (threads as tree's)."""
     length = _piece_length(piece_length)
-    workers = worker_count(threads, "threads")
-    def leaves_of(out: int, data: int, nbytes: int) -> int:
-        whole, rest = divmod(nbytes, BLOCK_SIZE)
-        code = hash_batch(out, rows_batch(data, BLOCK_SIZE, BLOCK_SIZE, whole), None, 0)
-        if rest and code == 0:  # the file's last block, as short as it is
-            code = hash_batch(out + 32 * whole, rows_batch(data + BLOCK_SIZE * whole, rest, rest, 1), None, 0)
-        return code
-
-    leaves, nbytes = file_leaves(path, BLOCK_SIZE, leaves_of, workers, "bep52")
+    leaves, nbytes = file_block_leaves(path, BLOCK_SIZE, worker_count(threads, "threads"), "bep52")
     return _tree_of_leaves(_native.lib(), leaves, nbytes, length)
 
 
 def _tree(view: memoryview, piece_length: int, workers: int) -> tuple[bytes | None, bytes]:
     lib = _native.lib()
     nbytes = view.nbytes
+    if workers > 1 and nbytes >= 2 * PART_WORK:  # the leaves in parts over the workers, then the tree over them
+        return _tree_of_leaves(lib, buffer_leaves(view, BLOCK_SIZE, workers, "bep52"), nbytes, piece_length)
     nodes = lib.libsha_bep52_layer_nodes(nbytes, piece_length)
     root = ctypes.create_string_buffer(32)
     layer = ctypes.create_string_buffer(max(32 * nodes, 1))
     with borrow(view, "data", address=True) as (address, _):
-        if workers == 1 or nbytes < 2 * PART_WORK:
-            check(lib.libsha_bep52_tree(root, layer, address, nbytes, piece_length), "bep52")
-        else:  # the leaves in parts over the workers (run_parts), then the tree over them in one call
-            blocks, whole = -(-nbytes // BLOCK_SIZE), nbytes // BLOCK_SIZE
-            leaves = ctypes.create_string_buffer(32 * blocks)
-            run_batch(ctypes.addressof(leaves), rows_batch(address, BLOCK_SIZE, BLOCK_SIZE, whole), 0, workers, None,
-                      BLOCK_SIZE.__mul__, "bep52")
-            if whole < blocks:
-                rest = nbytes - BLOCK_SIZE * whole
-                tail = rows_batch(address + BLOCK_SIZE * whole, rest, rest, 1)
-                run_batch(ctypes.addressof(leaves) + 32 * whole, tail, 0, 1, None, None, "bep52")
-            return _tree_of_leaves(lib, leaves, nbytes, piece_length)
+        check(lib.libsha_bep52_tree(root, layer, address, nbytes, piece_length), "bep52")
     return (root.raw if nbytes else None), layer.raw[: 32 * nodes]
 
 

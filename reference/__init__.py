@@ -6,6 +6,7 @@ can check any SHA-256 implementation, ours included::
     from libsha.reference import sha256, sha256d64, Sha256, hmac_sha256, merkle_root
     from libsha.reference import pbkdf2_hmac_sha256, hkdf   # and hkdf_extract, hkdf_expand
     from libsha.reference import ssz, rfc6962, bep52       # the Merkle trees of SSZ, CT, BitTorrent v2
+    from libsha.reference import fsverity, dmverity, glacier  # the kernel's verity trees, Glacier's tree hash
 """
 
 from .hmac import hmac_sha256

@@ -1,5 +1,5 @@
-"""The merkle group: the Merkle trees of Ethereum (SSZ), Certificate Transparency (RFC 6962) and
-BitTorrent v2 (BEP 52), and their level call; the kernel's fs-verity and dm-verity trees are
+"""The merkle group: the Merkle trees of Ethereum (SSZ), Certificate Transparency (RFC 6962),
+BitTorrent v2 (BEP 52) and Amazon S3 Glacier's tree hash (beside botocore's), and their level call; the kernel's fs-verity and dm-verity trees are
 verity.py's rows.
 
 - The level call (1,000,000 x 64 bytes): libsha_sha256_64 per implementation, one C call through
@@ -20,7 +20,7 @@ import hashlib
 import os
 
 import libsha
-from libsha import bep52, rfc6962, ssz
+from libsha import bep52, glacier, rfc6962, ssz
 from libsha._cpus import usable_cpus
 
 from .measure import Interleaved
@@ -233,6 +233,49 @@ def _bep52_rows():
     return rows
 
 
+def _botocore_tree_hash(path):
+    from botocore.utils import calculate_tree_hash
+
+    with open(path, "rb") as f:
+        return calculate_tree_hash(f)
+
+
+def _glacier_rows():
+    """Glacier's tree hash of the BEP 52 rows' file, beside botocore's (hashlib a 1 MiB leaf and a pair)."""
+    impl = libsha.dispatch.implementation()
+    name = f"GLACIER_TREE_HASH_{BEP52_MIB}MiB_file"
+    peer = "botocore.utils.calculate_tree_hash(f) (hashlib a 1 MiB leaf and a pair)"
+    try:
+        import botocore.utils  # noqa: F401
+    except ImportError:
+        return [Benchmark(name, peer, BEP52_MIB << 20, None, True, left_out="botocore is not installed "
+                          "(pip install 'libsha[trees]')")]
+
+    def checked():  # every answer checked once, when a row first runs
+        path = _bep52_file()
+        if _checked_glacier(path) != glacier.file_tree_hash(path).hex():
+            raise RuntimeError("botocore's tree hash disagrees with libsha.glacier")
+        return path
+
+    entries = {
+        f"libsha.glacier.file_tree_hash(path) ('{impl}', one Python call)":
+            lambda: functools.partial(glacier.file_tree_hash, checked()),
+        peer: lambda: functools.partial(_botocore_tree_hash, checked()),
+        f"libsha.sha256_file(path) of the same file ('{impl}', one Python call)":
+            lambda: functools.partial(libsha.sha256_file, checked()),
+    }
+    if usable_cpus() >= 2:
+        entries[f"libsha.glacier.file_tree_hash(path, threads=2) ('{impl}', one Python call, 2 threads)"] = \
+            lambda: functools.partial(glacier.file_tree_hash, checked(), threads=2)
+    group = Interleaved(entries)
+    return [Benchmark(name, r, BEP52_MIB << 20, None, True, interleaved=group) for r in entries]
+
+
+@functools.lru_cache(maxsize=None)
+def _checked_glacier(path):
+    return _botocore_tree_hash(path)
+
+
 def _file_digest(path):
     with open(path, "rb") as f:
         return hashlib.file_digest(f, "sha256")
@@ -282,4 +325,5 @@ def merkle_benchmarks(implementations):
     from .verity import verity_benchmarks
 
     native = [row for impl in implementations for row in _per_implementation(impl)]
-    return level + hashtree + native + _ssz_rows() + _ct_rows() + _bep52_rows() + verity_benchmarks(implementations)
+    return (level + hashtree + native + _ssz_rows() + _ct_rows() + _bep52_rows() + _glacier_rows()
+            + verity_benchmarks(implementations))

@@ -19,9 +19,11 @@ if TYPE_CHECKING:
     from typing import Any, Callable
 
 # One thread's read: 4 MiB keeps both buffers in the caches. Several threads' chunks: 1 MiB, so a
-# chunk is hashed from the core's own cache where the read left it.
+# chunk is hashed from the core's own cache where the read left it; but at least LANE_BLOCKS blocks,
+# so that large blocks (Glacier's 1 MiB) still fill the lanes of one call.
 CHUNK = 4 << 20
 THREAD_CHUNK = 1 << 20
+LANE_BLOCKS = 4
 
 
 def file_leaves(path: Any, block: int, leaves_of: Callable[[int, int, int], int], workers: int, what: str,
@@ -66,10 +68,11 @@ def _in_turn(readinto: Any, block: int, leaves_of: Callable[[int, int, int], int
 
 def _in_parallel(fd: int, block: int, leaves_of: Callable[[int, int, int], int], workers: int, what: str,
                  partial: bool, limit: int | None) -> tuple[bytes, int]:
-    """Chunk i is bytes [i * THREAD_CHUNK, ...) read with preadv by whichever worker takes it; the
-    chunks are taken in order, so the first short one (the file's end) bounds those still taken."""
+    """Chunk i is bytes [i * chunk, ...) read with preadv by whichever worker takes it; the chunks
+    are taken in order, so the first short one (the file's end) bounds those still taken."""
     from threading import Lock
 
+    chunk = max(THREAD_CHUNK, LANE_BLOCKS * block)
     taken = Lock()
     state = {"next": 0, "end": -1}  # the next chunk to take; the first short chunk's index, once read
     done: dict[int, tuple[bytes, int]] = {}
@@ -79,8 +82,7 @@ def _in_parallel(fd: int, block: int, leaves_of: Callable[[int, int, int], int],
 
     def work() -> None:  # each worker with its own buffers, taking chunks until the end
         try:
-            codes.append(take_chunks(memoryview(bytearray(THREAD_CHUNK)),
-                                     ctypes.create_string_buffer(32 * (THREAD_CHUNK // block))))
+            codes.append(take_chunks(memoryview(bytearray(chunk)), ctypes.create_string_buffer(32 * (chunk // block))))
         except BaseException as exc:  # raised in the calling thread, once every worker is done
             with taken:
                 state["end"] = 0  # the other workers stop at their next chunk
@@ -94,8 +96,8 @@ def _in_parallel(fd: int, block: int, leaves_of: Callable[[int, int, int], int],
                 if 0 <= state["end"] < i:
                     return 0
                 state["next"] = i + 1
-            at = i * THREAD_CHUNK
-            want = THREAD_CHUNK if limit is None else max(0, min(THREAD_CHUNK, limit - at))
+            at = i * chunk
+            want = chunk if limit is None else max(0, min(chunk, limit - at))
             nbytes = 0
             while nbytes < want:
                 got = os.preadv(fd, [view[nbytes:want]], at + nbytes)
@@ -108,7 +110,7 @@ def _in_parallel(fd: int, block: int, leaves_of: Callable[[int, int, int], int],
                     state["end"] = 0
                 return code
             done[i] = (room.raw[: 32 * _blocks(nbytes, block, partial)], nbytes)
-            if nbytes < THREAD_CHUNK:
+            if nbytes < chunk:
                 with taken:
                     state["end"] = i if state["end"] < 0 else min(state["end"], i)
                 return 0

@@ -76,10 +76,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", metavar="FILE", help="also write a machine-readable report")
     parser.add_argument("--suite", metavar="NAME", action="append", choices=(*suites.NAMES, *suites.ALIASES),
                         help=f"run only these suites (repeatable): {', '.join(suites.NAMES)}")
-    tree = parser.add_argument_group("trees", "--tree checks a fs-verity or dm-verity implementation instead of "
-                                     "SHA-256: a --command with {file} (and {hash}) or a --callable")
-    tree.add_argument("--tree", choices=("fsverity", "dmverity"), help="what the candidate computes of each case: "
-                      "fs-verity's file digest, or dm-verity's root hash")
+    tree = parser.add_argument_group("trees", "--tree checks a fs-verity, dm-verity or Glacier implementation "
+                                     "instead of SHA-256: a --command with {file} (and {hash}) or a --callable")
+    tree.add_argument("--tree", choices=("fsverity", "dmverity", "glacier"), help="what the candidate computes of "
+                      "each case: fs-verity's file digest, dm-verity's root hash, or Glacier's tree hash (which "
+                      "takes none of the block sizes, salt and format below)")
     tree.add_argument("--block-size", metavar="N", type=int, default=4096, help="the (data) block size (4096)")
     tree.add_argument("--hash-block-size", metavar="N", type=int, default=4096, help="dm-verity's (4096)")
     tree.add_argument("--salt", metavar="HEX", default="", help="the salt the candidate uses (none)")

@@ -1,7 +1,8 @@
-"""--tree: another implementation's fs-verity file digests or dm-verity root hashes, case by case,
-against libsha.reference's trees over hashlib. The cases are the sizes where such trees break:
-empty, one byte, every size around one data block, a level of hash blocks just full and just
-over (one level and two), and random sizes from the printed seed; the content never repeats with a
+"""--tree: another implementation's fs-verity file digests, dm-verity root hashes or Glacier tree
+hashes, case by case, against libsha.reference's trees over hashlib. The cases are the sizes where
+such trees break: empty, one byte, every size around one data block (Glacier's 1 MiB leaf), a level
+of hash blocks just full and just over (one level and two; Glacier's leaf counts where a level's
+last hash is carried up), and random sizes from the printed seed; the content never repeats with a
 short period. A --command gets each case as a file ({file}; dm-verity's hash file is {hash}) and
 prints the digest (fs-verity's `sha256:HEX` or bare hex, veritysetup's `Root hash:`, or where
 --digest-regex finds it); a --callable takes the bytes and returns the digest (bytes, hex or a
@@ -18,7 +19,7 @@ import shlex
 import subprocess
 import tempfile
 
-from libsha.reference import dmverity, fsverity
+from libsha.reference import dmverity, fsverity, glacier
 
 from .suites import content, recipe
 
@@ -26,8 +27,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-TREES = ("fsverity", "dmverity")
-DEFAULT_REGEX = {"fsverity": r"(?:sha256:)?([0-9a-fA-F]{64})", "dmverity": r"Root hash:\s*([0-9a-fA-F]{64})"}
+TREES = ("fsverity", "dmverity", "glacier")
+DEFAULT_REGEX = {"fsverity": r"(?:sha256:)?([0-9a-fA-F]{64})", "dmverity": r"Root hash:\s*([0-9a-fA-F]{64})",
+                 "glacier": r"\b([0-9a-fA-F]{64})\b"}
 RANDOM_CASES, RANDOM_CASES_QUICK = 12, 4
 
 
@@ -38,11 +40,19 @@ def _sha(data: bytes) -> bytes:
 def expected(tree: str, data: bytes, block: int, hash_block: int, salt: bytes, fmt: int) -> bytes:
     if tree == "fsverity":
         return fsverity.digest(data, block, salt, _sha)
+    if tree == "glacier":
+        return glacier.tree_hash(data, _sha)
     return dmverity.tree(data, block, hash_block, salt, fmt, _sha)[0]
 
 
 def sizes(tree: str, block: int, hash_block: int, rng: random.Random, quick: bool) -> list[int]:
     """The cases' sizes: around one block, around a full first level and a second one, random ones."""
+    if tree == "glacier":  # leaf counts where some level's last hash goes up alone, or is paired
+        leaf = glacier.LEAF_SIZE
+        counts = (1, 2, 3, 5) if quick else (1, 2, 3, 4, 5, 7, 8, 9, 16, 17)
+        around = [c * leaf + d for c in counts for d in (-1, 0, 1)]
+        randoms = [rng.randrange(18 * leaf) for _ in range(RANDOM_CASES_QUICK if quick else RANDOM_CASES)]
+        return list(dict.fromkeys([0, 1] + around + randoms))
     per = hash_block // 32
     around = [block - 1, block, block + 1, 2 * block, 2 * block + 1, per * block, per * block + 1,
               (per + 1) * block - 1]
@@ -126,6 +136,6 @@ def run(tree: str, candidate: Callable[[bytes], bytes], block: int, hash_block: 
             failed += 1
             say(f"FAIL {size} bytes: expected {want.hex()}, got {got.hex()} (data: {recipe(size, number)})")
     params = f"block size {block}" + (f", hash block size {hash_block}, format {fmt}" if tree == "dmverity" else "")
-    say(f"{tree} ({params}, salt {salt.hex() or 'none'}): {len(cases) - failed} of {len(cases)} cases passed, "
-        f"seed {seed}")
+    params = "1 MiB leaves" if tree == "glacier" else f"{params}, salt {salt.hex() or 'none'}"
+    say(f"{tree} ({params}): {len(cases) - failed} of {len(cases)} cases passed, seed {seed}")
     return 1 if failed else 0

@@ -53,6 +53,31 @@ def test_libsha_passes(capsys):
     assert code == 0 and "FAIL" not in out.out, out.out + out.err
 
 
+def test_glacier_libsha_passes_and_a_duplicated_odd_hash_fails(capsys, tmp_path, monkeypatch):
+    code, out = oracle(capsys, "glacier", "--quick", "--callable", "libsha.glacier:tree_hash")
+    assert code == 0 and "FAIL" not in out.out and "glacier (1 MiB leaves)" in out.out, out.out
+    (tmp_path / "bitcoin_like.py").write_text(BITCOIN_LIKE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out = oracle(capsys, "glacier", "--quick", "--callable", "bitcoin_like:tree_hash")
+    fails = [line.split()[1] for line in out.out.splitlines() if line.startswith("FAIL")]
+    # Two leaves or fewer, and four, pair without an odd one; three and five carry one up.
+    assert code == 1 and str(3 << 20) in fails and str(4 << 20) not in fails and str(2 << 20) not in fails
+
+
+BITCOIN_LIKE = """
+import hashlib
+from libsha.reference import glacier
+
+def tree_hash(data):  # an odd last hash paired with itself, as Bitcoin's tree does, not carried up
+    sha = lambda b: hashlib.sha256(b).digest()
+    level = glacier.leaves(data, sha)
+    while len(level) > 1:
+        level = level + level[-1:] if len(level) % 2 else level
+        level = [sha(level[i] + level[i + 1]) for i in range(0, len(level), 2)]
+    return level[0]
+"""
+
+
 def test_a_bug_is_found_at_the_sizes_that_show_it(capsys, tmp_path, monkeypatch):
     (tmp_path / "buggy_trees.py").write_text(BUGGY)
     monkeypatch.syspath_prepend(str(tmp_path))

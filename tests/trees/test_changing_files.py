@@ -1,4 +1,4 @@
-"""Every tree over a file (BEP 52's, fs-verity's, dm-verity's) on a file that changes while it is
+"""Every tree over a file (BEP 52's, Glacier's, fs-verity's, dm-verity's) on a file that changes while it is
 read: the tree of the bytes read, never a signal (a mapped file cut short by another process used
 to kill bep52.file_tree's caller with SIGBUS)."""
 
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from libsha import bep52, dmverity, fsverity
+from libsha import bep52, dmverity, fsverity, glacier
 from libsha._trees import file_blocks
 
 pytestmark = pytest.mark.core
@@ -19,15 +19,19 @@ TREES = {
     "bep52": (lambda path, **kw: bep52.file_tree(path, B, **kw), lambda data: bep52.tree(data, B)),
     "fsverity": (lambda path, **kw: fsverity.file_tree(path, **kw), lambda data: fsverity.tree(data)),
     "dmverity": (lambda path, **kw: dmverity.file_tree(path, **kw), lambda data: dmverity.tree(data)),
+    "glacier": (lambda path, **kw: glacier.file_tree_hash(path, **kw), glacier.tree_hash),
 }
+BLOCKS = {"glacier": glacier.LEAF_SIZE}  # a read a block below: Glacier's leaf is 1 MiB, the others' fit in B
+NO_OUT = {"bep52", "glacier"}  # the trees that return their answer only
 
 
 @pytest.mark.parametrize("tree", TREES)
 @pytest.mark.parametrize("change", ["shrinks", "grows"])
 def test_a_file_that_changes_between_reads_gives_the_tree_of_what_was_read(tmp_path, rng, monkeypatch, tree, change):
+    block = BLOCKS.get(tree, B)
     path = tmp_path / "f"
-    path.write_bytes(rng.randbytes(5 * B + 100))
-    monkeypatch.setattr(file_blocks, "CHUNK", B)  # one block a read: the file changes after the first
+    path.write_bytes(rng.randbytes(5 * block + 100))
+    monkeypatch.setattr(file_blocks, "CHUNK", block)  # one block a read: the file changes after the first
     reads = file_blocks.read_ahead
 
     def read_then_change(readinto, size):
@@ -37,7 +41,7 @@ def test_a_file_that_changes_between_reads_gives_the_tree_of_what_was_read(tmp_p
             n = readinto(view)
             if not calls:
                 if change == "shrinks":
-                    os.truncate(path, B + 100)
+                    os.truncate(path, block + 100)
                 else:
                     with open(path, "ab") as f:
                         f.write(rng.randbytes(20000))
@@ -50,7 +54,7 @@ def test_a_file_that_changes_between_reads_gives_the_tree_of_what_was_read(tmp_p
     file_tree, tree_of = TREES[tree]
     got = file_tree(path)
     read = path.read_bytes()  # as the change left it: every read after the first saw it
-    assert len(read) == (B + 100 if change == "shrinks" else 5 * B + 100 + 20000)
+    assert len(read) == (block + 100 if change == "shrinks" else 5 * block + 100 + 20000)
     assert got == tree_of(read)
 
 
@@ -88,12 +92,13 @@ def test_a_file_truncated_by_another_process_while_hashed_is_no_signal(tmp_path)
     path = tmp_path / "big"
     with open(path, "wb") as f:
         f.truncate(256 << 20)  # sparse: no time spent writing it
-    code = ("import sys\nfrom libsha import bep52, dmverity, fsverity\n"
+    code = ("import sys\nfrom libsha import bep52, dmverity, fsverity, glacier\n"
             "print('ready', flush=True)\n"
             "for _ in range(10):\n"
             "    for threads in (1, 2):\n"
             "        bep52.file_tree(sys.argv[1], 1 << 20, threads=threads)\n"
             "        fsverity.file_tree(sys.argv[1], threads=threads)\n"
+            "        glacier.file_tree_hash(sys.argv[1], threads=threads)\n"
             "        try:\n"
             "            dmverity.file_tree(sys.argv[1], threads=threads)\n"
             "        except ValueError:\n"  # cut to less than a block
@@ -110,10 +115,12 @@ def test_a_file_truncated_by_another_process_while_hashed_is_no_signal(tmp_path)
 @pytest.mark.parametrize("tree", TREES)
 @pytest.mark.parametrize("threads", [1, 2])
 def test_an_io_error_mid_file_names_the_file_and_writes_nothing(tmp_path, rng, monkeypatch, tree, threads):
+    block = BLOCKS.get(tree, B)
     path = tmp_path / "f"
-    path.write_bytes(rng.randbytes(5 * B + 100))
-    monkeypatch.setattr(file_blocks, "CHUNK", B)
-    monkeypatch.setattr(file_blocks, "THREAD_CHUNK", B)
+    path.write_bytes(rng.randbytes(5 * block + 100))
+    monkeypatch.setattr(file_blocks, "CHUNK", block)
+    monkeypatch.setattr(file_blocks, "THREAD_CHUNK", block)
+    monkeypatch.setattr(file_blocks, "LANE_BLOCKS", 1)
     reads, preadv, calls = file_blocks.read_ahead, getattr(os, "preadv", None), []
 
     def failing(n):
@@ -137,6 +144,6 @@ def test_an_io_error_mid_file_names_the_file_and_writes_nothing(tmp_path, rng, m
         monkeypatch.setattr(os, "preadv", preadv_failing)
     file_tree, _ = TREES[tree]
     with pytest.raises(OSError) as caught:
-        file_tree(path, threads=threads) if tree == "bep52" else file_tree(path, threads=threads, out=tmp_path / "t")
+        file_tree(path, threads=threads) if tree in NO_OUT else file_tree(path, threads=threads, out=tmp_path / "t")
     assert caught.value.errno == 5 and caught.value.filename == str(path)
     assert sorted(os.listdir(tmp_path)) == ["f"]
