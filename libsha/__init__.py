@@ -75,6 +75,7 @@ _HOMES = {
     "fsverity": None,
     "dmverity": None,
     "glacier": None,
+    "ipfs": None,
 }
 
 __all__ = sorted(_HOMES)
@@ -86,6 +87,7 @@ if TYPE_CHECKING:
     from . import dmverity as dmverity
     from . import fsverity as fsverity
     from . import glacier as glacier
+    from . import ipfs as ipfs
     from . import reference as reference
     from . import rfc6962 as rfc6962
     from . import ssz as ssz

@@ -1,5 +1,6 @@
 """The merkle group: the Merkle trees of Ethereum (SSZ), Certificate Transparency (RFC 6962),
-BitTorrent v2 (BEP 52) and Amazon S3 Glacier's tree hash (beside botocore's), and their level call; the kernel's fs-verity and dm-verity trees are
+BitTorrent v2 (BEP 52), a file's IPFS CID (beside IPFS's JavaScript importer) and Amazon S3 Glacier's
+tree hash (beside botocore's), and their level call; the kernel's fs-verity and dm-verity trees are
 verity.py's rows.
 
 - The level call (1,000,000 x 64 bytes): libsha_sha256_64 per implementation, one C call through
@@ -20,10 +21,11 @@ import hashlib
 import os
 
 import libsha
-from libsha import bep52, glacier, rfc6962, ssz
+from libsha import bep52, glacier, ipfs, rfc6962, ssz
 from libsha._cpus import usable_cpus
 
 from .measure import Interleaved
+from . import ipfs_peers
 from .merkle_peers import libtorrent_tree, system_python_with_libtorrent
 from .rows import Benchmark, timed_on
 
@@ -271,6 +273,45 @@ def _glacier_rows():
     return [Benchmark(name, r, BEP52_MIB << 20, None, True, interleaved=group) for r in entries]
 
 
+IPFS_PROFILE = "unixfs-v1-2025"
+
+
+def _ipfs_rows():
+    """A file's CID (IPIP-499's unixfs-v1-2025) beside IPFS's JavaScript importer, on the BEP 52 rows' file."""
+    impl = libsha.dispatch.implementation()
+    name = f"IPFS_CID_{BEP52_MIB}MiB_file"
+    peer = f"ipfs-unixfs-importer {IPFS_PROFILE} (Node.js, its own seconds: reading and hashing, no start-up)"
+
+    def checked():  # libsha's CID against the importer's, once, when a row first runs
+        path = _bep52_file()
+        if not ipfs_peers.unavailable() and _importer_cid(path) != ipfs.file_cid(path, profile=IPFS_PROFILE):
+            raise RuntimeError("ipfs-unixfs-importer's CID disagrees with libsha.ipfs")
+        return path
+
+    entries = {
+        f"libsha.ipfs.file_cid(path, profile='{IPFS_PROFILE}') ('{impl}', one Python call)":
+            lambda: functools.partial(ipfs.file_cid, checked(), profile=IPFS_PROFILE),
+        f"libsha.sha256_file(path) of the same file ('{impl}', one Python call)":
+            lambda: functools.partial(libsha.sha256_file, checked()),
+    }
+    if usable_cpus() >= 2:
+        entries[f"libsha.ipfs.file_cid(path, profile='{IPFS_PROFILE}', threads=2) ('{impl}', one Python call, "
+                "2 threads)"] = lambda: functools.partial(ipfs.file_cid, checked(), profile=IPFS_PROFILE, threads=2)
+    why = ipfs_peers.unavailable()
+    if not why:
+        entries[peer] = lambda: lambda: ipfs_peers.importer_cids([checked()], IPFS_PROFILE, timed=True)[0][1]
+    group = Interleaved(entries, self_timed={peer})
+    rows = [Benchmark(name, r, BEP52_MIB << 20, None, True, interleaved=group) for r in entries]
+    if why:
+        rows.append(Benchmark(name, peer, BEP52_MIB << 20, None, True, left_out=why))
+    return rows
+
+
+@functools.lru_cache(maxsize=None)
+def _importer_cid(path):
+    return ipfs_peers.importer_cids([path], IPFS_PROFILE)[0]
+
+
 @functools.lru_cache(maxsize=None)
 def _checked_glacier(path):
     return _botocore_tree_hash(path)
@@ -325,5 +366,5 @@ def merkle_benchmarks(implementations):
     from .verity import verity_benchmarks
 
     native = [row for impl in implementations for row in _per_implementation(impl)]
-    return (level + hashtree + native + _ssz_rows() + _ct_rows() + _bep52_rows() + _glacier_rows()
+    return (level + hashtree + native + _ssz_rows() + _ct_rows() + _bep52_rows() + _ipfs_rows() + _glacier_rows()
             + verity_benchmarks(implementations))
