@@ -7,6 +7,7 @@ can check any SHA-256 implementation, ours included::
     from libsha.reference import pbkdf2_hmac_sha256, hkdf   # and hkdf_extract, hkdf_expand
     from libsha.reference import ssz, rfc6962, bep52       # the Merkle trees of SSZ, CT, BitTorrent v2
     from libsha.reference import fsverity, dmverity, glacier  # the kernel's verity trees, Glacier's tree hash
+    from libsha.reference import ipfs                      # a file's IPFS CID (UnixFS)
 """
 
 from .hmac import hmac_sha256

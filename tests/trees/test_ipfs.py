@@ -6,7 +6,9 @@ CIDv0 and v1, random sizes; Kubo's known value; a file and its bytes; threads; b
 import pytest
 
 from libsha import ipfs
+from libsha.reference import ipfs as reference
 from support import ipfs as peer
+from support.trees import sha256
 
 pytestmark = pytest.mark.core
 
@@ -57,6 +59,14 @@ def test_against_the_javascript_importer(tmp_path, rng):
         numbers = [i for i, (_, p) in enumerate(chosen) if tuple(sorted(p.items())) == params]
         theirs = peer.importer_cids([paths[i] for i in numbers], **dict(params))
         assert [ours[i] for i in numbers] == theirs, dict(params)
+
+
+def test_the_reference_agrees(rng):
+    for size, params in cases(rng):
+        if size <= 3 << 20:  # (the reference over hashlib: its DAG logic is pure Python)
+            data = rng.randbytes(size)
+            assert reference.cid(data, **params, sha256=sha256) == ipfs.cid(data, **params), (size, params)
+    assert reference.cid(b"hello world\n") == ipfs.cid(b"hello world\n")  # on its own SHA-256
 
 
 def test_the_cid_string_and_bytes():
