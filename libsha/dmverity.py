@@ -16,6 +16,7 @@ Whole data blocks only (a short tail is not part of the device), at least one.
 from __future__ import annotations
 
 import ctypes
+import mmap
 import os
 import stat
 import uuid as _uuid
@@ -202,18 +203,12 @@ def format(data: str | bytes | os.PathLike[str] | os.PathLike[bytes],
     # veritysetup writes the superblock as whole blocks of the page size (or the hash block, if smaller),
     # so a file too short for that block grows to its end, zero-filled: with one data block the tree is
     # empty and the superblock is all the file has
-    page = min(_page_size(), hbs)
+    page = min(mmap.PAGESIZE, hbs)
     end = -(-(offset + SUPERBLOCK_SIZE) // page) * page if superblock else 0
     _write_at(hash, pieces, end)
     return Format(made.root, device, made.data_blocks, data_block_size, len(made.tree) // hbs, hbs, salted, kind,
                   offset, start + len(made.tree) - offset if superblock else len(made.tree))
 
-
-def _page_size() -> int:
-    try:
-        return os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):  # Windows has no sysconf
-        return 4096
 
 
 _superblock_of = superblock

@@ -21,15 +21,14 @@ import ctypes
 import os
 from typing import NamedTuple
 
+from ._buffers import borrow
 from ._cpus import worker_count
-from ._errors import check
 from ._many.descriptor import hash_batch, rows_batch
 from ._one.oneshot import sha256_digest
 from ._threads import run_parts
 from ._trees.block_leaves import buffer_leaves, count_of, file_block_leaves
 from ._trees.file_blocks import file_leaves
 from ._trees.nodes import count
-from ._buffers import borrow
 from ._views import contiguous_view
 
 TYPE_CHECKING = False
@@ -115,15 +114,14 @@ def _params(profile: str, chunk_size: object, max_links: object, raw_leaves: obj
     if not isinstance(profile, str) or profile not in PROFILES:
         raise ValueError(f"profile must be one of {', '.join(map(repr, PROFILES))}, not {profile!r}")
     base = PROFILES[profile]
-    size = base.chunk_size if chunk_size is None else count(chunk_size, "chunk_size", MAX_CHUNK)
-    if size < 1:
-        raise ValueError("chunk_size must be 1..1048576, not 0")
+    size = base.chunk_size if chunk_size is None else count(chunk_size, "chunk_size")
+    if not 1 <= size <= MAX_CHUNK:
+        raise ValueError(f"chunk_size must be 1..{MAX_CHUNK}, not {chunk_size}")
     links = base.max_links if max_links is None else count(max_links, "max_links")
     if links < 2:
         raise ValueError(f"max_links must be 2 or more, not {max_links}")
-    for name, value in (("raw_leaves", raw_leaves),):
-        if value is not None and not isinstance(value, bool):
-            raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
+    if raw_leaves is not None and not isinstance(raw_leaves, bool):
+        raise TypeError(f"raw_leaves must be a bool, not {type(raw_leaves).__name__}")
     version = base.cid_version if cid_version is None else cid_version
     if version not in (0, 1) or isinstance(version, bool):
         raise ValueError(f"cid_version must be 0 or 1, not {cid_version!r}")

@@ -87,7 +87,7 @@ def test_bad_input():  # (the errors every tree shares: test_file_tree_errors.py
             ipfs.cid(b"x", profile=bad)
     with pytest.raises(ValueError, match="chunk_size must be 1..1048576"):
         ipfs.cid(b"x", chunk_size=0)
-    with pytest.raises(ValueError, match="chunk_size must be 0..1048576"):
+    with pytest.raises(ValueError, match="chunk_size must be 1..1048576"):
         ipfs.cid(b"x", chunk_size=(1 << 20) + 1)
     with pytest.raises(ValueError, match="max_links must be 2 or more"):
         ipfs.cid(b"x", max_links=1)

@@ -109,7 +109,7 @@
  */
 static LIBSHA_ALWAYS_INLINE void shani4_blocks(__m128i st[8], const unsigned char *p[4], size_t n)
 {
-    static const uint8_t bswap32[16] = {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12};
+    const __m128i mask = BSWAP32_MASK;
     const unsigned char *p0 = p[0], *p1 = p[1], *p2 = p[2], *p3 = p[3];
 
     __asm__ volatile(
@@ -127,7 +127,7 @@ static LIBSHA_ALWAYS_INLINE void shani4_blocks(__m128i st[8], const unsigned cha
         "dec %[n]\n\t"
         "jnz 1b\n\t"
         : [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), [p3] "+r"(p3), [n] "+r"(n)
-        : [st] "r"(st), [k] "r"(LIBSHA_K), [mask] "m"(*(const uint8_t(*)[16])bswap32)
+        : [st] "r"(st), [k] "r"(LIBSHA_K), [mask] "m"(mask)
         : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
           "xmm10", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24",
           "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
