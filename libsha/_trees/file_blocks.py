@@ -50,13 +50,20 @@ def _blocks(nbytes: int, block: int, partial: bool) -> int:
     return -(-nbytes // block) if partial else nbytes // block
 
 
+def _whole_blocks(size: int, block: int, least: int = 1) -> int:
+    """A read of about `size` bytes as whole blocks, at least `least` of them: a block that is no
+    power of two (an IPFS chunk's size may be any) never straddles two reads."""
+    return max(size // block, least) * block
+
+
 def _in_turn(readinto: Any, block: int, leaves_of: Callable[[int, int, int], int], what: str, partial: bool,
              limit: int | None) -> tuple[bytes, int]:
-    room = ctypes.create_string_buffer(32 * (CHUNK // block))
+    chunk = _whole_blocks(CHUNK, block)
+    room = ctypes.create_string_buffer(32 * (chunk // block))
     out = ctypes.addressof(room)
     parts: list[bytes] = []
     total = 0
-    for view in read_ahead(readinto, CHUNK):
+    for view in read_ahead(readinto, chunk):
         nbytes = len(view) if limit is None else min(len(view), limit - total)
         check(leaves_of(out, ctypes.addressof(ctypes.c_char.from_buffer(view)), nbytes), what)
         parts.append(room.raw[: 32 * _blocks(nbytes, block, partial)])
@@ -72,7 +79,7 @@ def _in_parallel(fd: int, block: int, leaves_of: Callable[[int, int, int], int],
     are taken in order, so the first short one (the file's end) bounds those still taken."""
     from threading import Lock
 
-    chunk = max(THREAD_CHUNK, LANE_BLOCKS * block)
+    chunk = _whole_blocks(THREAD_CHUNK, block, LANE_BLOCKS)
     taken = Lock()
     state = {"next": 0, "end": -1}  # the next chunk to take; the first short chunk's index, once read
     done: dict[int, tuple[bytes, int]] = {}

@@ -69,6 +69,20 @@ def test_the_reference_agrees(rng):
     assert reference.cid(b"hello world\n") == ipfs.cid(b"hello world\n")  # on its own SHA-256
 
 
+def test_chunk_sizes_no_power_of_two_across_reads(tmp_path, rng):
+    """An IPFS chunk of any size never straddles two of the file's reads (4 MiB, or a thread's 1 MiB):
+    it did, and the leaves of a read's partial chunk overran their buffer."""
+    data = rng.randbytes(9 * (1 << 20) + 7)
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    for chunk_size in (200_000, 300_001, 1_000_003, (1 << 20) - 1):
+        for raw in (False, True):
+            params = dict(chunk_size=chunk_size, max_links=3, raw_leaves=raw)
+            want = reference.cid(data, **params, sha256=sha256)
+            assert ipfs.cid(data, **params) == want, params
+            assert ipfs.file_cid(path, **params) == want == ipfs.file_cid(path, threads=2, **params), params
+
+
 def test_the_cid_string_and_bytes():
     made = ipfs.cid(bytes(600_000), profile=V1, chunk_size=1 << 18)
     assert made.startswith("bafybei") and made.bytes[:2] == b"\x01\x70" and len(made.bytes) == 36
