@@ -24,21 +24,23 @@ def read_ahead(readinto: Callable[[Any], int | None], size: int) -> Iterator[mem
     Each chunk is read until it is full or a read gives nothing, so a short chunk is the end: a file
     that grows meanwhile gives the bytes read up to there, never a chunk cut short in its middle.
     A chunk's view is valid until the next one is asked for; reading stops with the generator."""
-    views = [memoryview(bytearray(size)), memoryview(bytearray(size))]
+    views = [memoryview(bytearray(size))]  # the second once the first is full: a small file needs one
     filled: list[Any] = [None]
     done = held_lock()
 
     def read(index: int) -> None:
         try:
-            filled[0] = _fill(readinto, views[index])
+            filled[0] = fill_view(readinto, views[index])
         except BaseException as exc:  # handed to the caller's thread below
             filled[0] = exc
         done.release()
 
-    n, index = _fill(readinto, views[0]), 0
+    n, index = fill_view(readinto, views[0]), 0
     while n:
         more = n == size
         if more:
+            if len(views) == 1:
+                views.append(memoryview(bytearray(size)))
             start_new_thread(read, (1 - index,))
         try:
             yield views[index][:n]
@@ -52,7 +54,7 @@ def read_ahead(readinto: Callable[[Any], int | None], size: int) -> Iterator[mem
         n, index = filled[0], 1 - index
 
 
-def _fill(readinto: Callable[[Any], int | None], view: memoryview) -> int:
+def fill_view(readinto: Callable[[Any], int | None], view: memoryview) -> int:
     """Reads into view until it is full or a read gives nothing (None: a non-blocking file with no
     data yet counts as nothing, as sha256_file always took it); the bytes read."""
     n = 0

@@ -11,7 +11,7 @@ import os
 import stat
 
 from .._errors import check
-from .._reads import read_ahead
+from .._reads import fill_view, read_ahead
 from .._threads import on_workers
 
 TYPE_CHECKING = False
@@ -36,10 +36,18 @@ def file_leaves(path: Any, block: int, leaves_of: Callable[[int, int, int], int]
     directory, a vanished file or a failed read raise OSError naming the file."""
     with open(path, "rb", buffering=0) as f:
         try:
-            mode = os.fstat(f.fileno()).st_mode
-            if workers > 1 and hasattr(os, "preadv") and (stat.S_ISREG(mode) or stat.S_ISBLK(mode)):
+            st = os.fstat(f.fileno())
+            expect = st.st_size if stat.S_ISREG(st.st_mode) else None  # (a block device's size reads as 0)
+            small = expect is not None and expect < THREAD_CHUNK
+            seekable = stat.S_ISREG(st.st_mode) or stat.S_ISBLK(st.st_mode)
+            if workers > 1 and hasattr(os, "preadv") and seekable and not small:
                 return _in_parallel(f.fileno(), block, leaves_of, workers, what, partial, limit)
-            return _in_turn(f.readinto, block, leaves_of, what, partial, limit)
+            if expect is not None and expect < block:
+                once = _at_once(f.readinto, expect, leaves_of, what, partial, limit, block)
+                if once is not None:
+                    return once
+                f.seek(0)  # it grew past its block meanwhile: read it as a large file
+            return _in_turn(f.readinto, block, leaves_of, what, partial, limit, expect)
         except OSError as exc:
             if exc.filename is None:  # a read's error names no file: this one
                 raise OSError(exc.errno, exc.strerror, os.fsdecode(path)) from exc
@@ -56,9 +64,25 @@ def _whole_blocks(size: int, block: int, least: int = 1) -> int:
     return max(size // block, least) * block
 
 
+def _at_once(readinto: Any, expect: int, leaves_of: Callable[[int, int, int], int], what: str, partial: bool,
+             limit: int | None, block: int) -> tuple[bytes, int] | None:
+    """A file of less than one block in one read of its size (a directory of many small files pays
+    no large buffers); None if it grew to fill the read, and so may be larger than a block now."""
+    buffer = bytearray(expect + 1)
+    nbytes = fill_view(readinto, memoryview(buffer))
+    if nbytes > expect:
+        return None
+    nbytes = nbytes if limit is None else min(nbytes, limit)
+    room = ctypes.create_string_buffer(32)
+    check(leaves_of(ctypes.addressof(room), ctypes.addressof(ctypes.c_char.from_buffer(buffer)), nbytes), what)
+    return room.raw[: 32 * _blocks(nbytes, block, partial)], nbytes
+
+
 def _in_turn(readinto: Any, block: int, leaves_of: Callable[[int, int, int], int], what: str, partial: bool,
-             limit: int | None) -> tuple[bytes, int]:
-    chunk = _whole_blocks(CHUNK, block)
+             limit: int | None, expect: int | None = None) -> tuple[bytes, int]:
+    # reads of the file's size if it is smaller than CHUNK (whole blocks): a file that grows meanwhile
+    # is still read to its end, a read at a time
+    chunk = _whole_blocks(CHUNK if expect is None else min(CHUNK, expect + 1), block)
     room = ctypes.create_string_buffer(32 * (chunk // block))
     out = ctypes.addressof(room)
     parts: list[bytes] = []

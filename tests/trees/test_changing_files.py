@@ -1,4 +1,4 @@
-"""Every tree over a file (BEP 52's, Glacier's, fs-verity's, dm-verity's) on a file that changes while it is
+"""Every tree over a file (BEP 52's, Glacier's, IPFS's, fs-verity's, dm-verity's) on a file that changes while it is
 read: the tree of the bytes read, never a signal (a mapped file cut short by another process used
 to kill bep52.file_tree's caller with SIGBUS)."""
 
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from libsha import bep52, dmverity, fsverity, glacier
+from libsha import bep52, dmverity, fsverity, glacier, ipfs
 from libsha._trees import file_blocks
 
 pytestmark = pytest.mark.core
@@ -20,9 +20,10 @@ TREES = {
     "fsverity": (lambda path, **kw: fsverity.file_tree(path, **kw), lambda data: fsverity.tree(data)),
     "dmverity": (lambda path, **kw: dmverity.file_tree(path, **kw), lambda data: dmverity.tree(data)),
     "glacier": (lambda path, **kw: glacier.file_tree_hash(path, **kw), glacier.tree_hash),
+    "ipfs": (lambda path, **kw: ipfs.file_cid(path, chunk_size=B, **kw), lambda data: ipfs.cid(data, chunk_size=B)),
 }
 BLOCKS = {"glacier": glacier.LEAF_SIZE}  # a read a block below: Glacier's leaf is 1 MiB, the others' fit in B
-NO_OUT = {"bep52", "glacier"}  # the trees that return their answer only
+NO_OUT = {"bep52", "glacier", "ipfs"}  # the trees that return their answer only
 
 
 @pytest.mark.parametrize("tree", TREES)
@@ -147,3 +148,23 @@ def test_an_io_error_mid_file_names_the_file_and_writes_nothing(tmp_path, rng, m
         file_tree(path, threads=threads) if tree in NO_OUT else file_tree(path, threads=threads, out=tmp_path / "t")
     assert caught.value.errno == 5 and caught.value.filename == str(path)
     assert sorted(os.listdir(tmp_path)) == ["f"]
+
+
+@pytest.mark.parametrize("tree", TREES)
+def test_a_small_file_that_grows_past_its_block_before_the_read(tmp_path, rng, monkeypatch, tree):
+    """A file smaller than a block is read in one read of its size; one that has grown since its
+    size was taken is read again as a large file, to its end."""
+    data = rng.randbytes(3 * BLOCKS.get(tree, B) + 5)
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    real = os.fstat
+
+    def as_it_was(fd):  # the size it had before it grew
+        st = real(fd)
+        return os.stat_result((st.st_mode, *st[1:6], 10, *st[7:]))
+
+    monkeypatch.setattr(file_blocks.os, "fstat", as_it_was)
+    of_file, of_buffer = TREES[tree]
+    got = of_file(path)
+    monkeypatch.undo()
+    assert got == of_buffer(data)
