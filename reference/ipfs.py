@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 # name: (chunk size, links a node, raw leaves, CID version of the dag-pb nodes)
 PROFILES = {"unixfs-v0-2015": (262144, 174, False, 0), "unixfs-v1-2025": (1048576, 1024, True, 1)}
 CODEC_RAW, CODEC_DAG_PB, MULTIHASH_SHA2_256 = 0x55, 0x70, 0x12
-UNIXFS_FILE = 2
+UNIXFS_DIRECTORY, UNIXFS_FILE, UNIXFS_SYMLINK = 1, 2, 4
 
 
 def _varint(n: int) -> bytes:
@@ -80,6 +80,13 @@ def cid(data: bytes, profile: str = "unixfs-v0-2015", chunk_size: int | None = N
         sha256: Callable[[bytes], bytes] = sha256) -> str:
     """The CID of a file of these bytes. `sha256` is the pure-Python one by default; a faster one
     (hashlib's) keeps the DAG's logic for large files."""
+    return cid_string(file_root(data, profile, chunk_size, max_links, raw_leaves, cid_version, sha256)[0])
+
+
+def file_root(data: bytes, profile: str = "unixfs-v0-2015", chunk_size: int | None = None,
+              max_links: int | None = None, raw_leaves: bool | None = None, cid_version: int | None = None,
+              sha256: Callable[[bytes], bytes] = sha256) -> tuple[bytes, int]:
+    """(the binary CID, the Tsize: its block's bytes and all below) of a file of these bytes."""
     size, links, raw, version = PROFILES[profile]
     size = chunk_size or size
     links = max_links or links
@@ -95,9 +102,7 @@ def cid(data: bytes, profile: str = "unixfs-v0-2015", chunk_size: int | None = N
         else:
             block = dag_pb([], unixfs_file(chunk, len(chunk), []))
             level.append((cid_bytes(block, CODEC_DAG_PB, version, sha256), len(block), len(chunk)))
-    if len(level) == 1:
-        return cid_string(level[0][0])
-    while True:
+    while len(level) > 1:
         parents = []
         for i in range(0, len(level), links):
             group = level[i : i + links]
@@ -106,5 +111,19 @@ def cid(data: bytes, profile: str = "unixfs-v0-2015", chunk_size: int | None = N
             parents.append((cid_bytes(block, CODEC_DAG_PB, version, sha256),
                             len(block) + sum(n[1] for n in group), filesize))
         level = parents
-        if len(level) == 1:
-            return cid_string(level[0][0])
+    return level[0][0], level[0][1]
+
+
+def directory_block(entries: dict[str, tuple[bytes, int]]) -> bytes:
+    """A plain UnixFS directory's dag-pb block: a link a (name: (CID, Tsize)) entry."""
+    return dag_pb([(c, name, tsize) for name, (c, tsize) in entries.items()], _field(1, UNIXFS_DIRECTORY))
+
+
+def symlink_block(target: bytes) -> bytes:
+    """A UnixFS symlink's dag-pb block: its target as the Data."""
+    return dag_pb([], _field(1, UNIXFS_SYMLINK) + _field(2, target))
+
+
+def node(block: bytes, below: int, version: int, sha256: Callable[[bytes], bytes] = sha256) -> tuple[bytes, int]:
+    """(the binary CID, the Tsize) of a dag-pb block above `below` bytes of blocks."""
+    return cid_bytes(block, CODEC_DAG_PB, version, sha256), len(block) + below

@@ -38,3 +38,12 @@ def importer_cids(paths, profile="unixfs-v0-2015", chunk_size=None, max_links=No
                           capture_output=True, text=True, check=True, timeout=600)
     lines = done.stdout.split("\n")[: len(paths)]
     return [(line.split()[0], float(line.split()[1])) for line in lines] if timed else lines
+
+
+def importer_add(paths, profile="unixfs-v0-2015", wrap=False, hidden=False):
+    """{path: CID} of what the importer adds of these files and directories (add.mjs walks them as
+    `ipfs add -r` does); the wrapping directory's path is ""."""
+    options = {"profile": profile, "wrap": wrap, "hidden": hidden}
+    done = subprocess.run(["node", os.path.join(prefix(), "add.mjs"), json.dumps(options), *map(str, paths)],
+                          capture_output=True, text=True, check=True, timeout=600)
+    return {line[line.index(" ") + 1 :]: line.split(" ")[0] for line in done.stdout.split("\n") if line}

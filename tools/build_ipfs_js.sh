@@ -11,7 +11,7 @@ prefix=$1
 here=$(cd "$(dirname "$0")/../shabench/ipfs_peer" && pwd)
 command -v npm >/dev/null || { echo "$0: needs npm (Debian's nodejs and npm)" >&2; exit 2; }
 mkdir -p "$prefix"
-cp "$here/package.json" "$here/cid.mjs" "$prefix/"
+cp "$here/package.json" "$here/cid.mjs" "$here/add.mjs" "$prefix/"
 npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error >/dev/null
 echo "ipfs-unixfs-importer $(node -p "require('$prefix/node_modules/ipfs-unixfs-importer/package.json').version") installed in $prefix"
 echo "use it: SHABENCH_IPFS_JS=$prefix"
