@@ -4,6 +4,7 @@ Rust or Go build needs.
     libsha sum FILE...                      # as GNU sha256sum; libsha sum --help
     libsha fsverity digest FILE...          # as fsverity-utils' fsverity digest
     libsha verity format DATA HASH          # as cryptsetup's veritysetup format
+    libsha ipfs add -n PATH...              # as Kubo's ipfs add --only-hash
     cc prog.c $(libsha --cflags --libs)     # also: python -m libsha --cflags --libs
 """
 
@@ -24,6 +25,7 @@ USAGE = """\
 usage: libsha sum [OPTION]... [FILE]...     SHA-256 of files, as GNU sha256sum (libsha sum --help)
        libsha fsverity digest FILE...       fs-verity file digests, as fsverity-utils' (--help)
        libsha verity format DATA HASH       a dm-verity hash tree, as veritysetup format's (--help)
+       libsha ipfs add -n PATH...           IPFS CIDs, as Kubo's ipfs add --only-hash (--help)
        libsha [--include-dir] [--library] [--cflags] [--libs] [--version]
 
 """ + "".join(f"  {flag:<14} {text}\n" for flag, text in BUILD_FLAGS) + "  -h, --help     this help\n"
@@ -85,6 +87,10 @@ def main(argv: list[str] | None = None) -> int:
         from .tree_commands.veritysetup_format import main as verity_format
 
         return verity_format(args[2:])
+    if args[:2] == ["ipfs", "add"]:
+        from .tree_commands.ipfs_add import main as ipfs_add
+
+        return ipfs_add(args[2:])
     return build_flags(args)
 
 

@@ -31,7 +31,7 @@ from ._views import contiguous_view
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Callable, Sequence
 
 __all__ = ["CID", "PROFILES", "Added", "Profile", "ShardingError", "add", "cid", "file_cid"]
 
@@ -104,15 +104,17 @@ def file_cid(path: str | bytes | os.PathLike[str] | os.PathLike[bytes], *, profi
     return CID(file_dag(path, *params[:4], workers).cid)
 
 
-def add(paths: str | os.PathLike[str] | list[str | os.PathLike[str]], *, wrap: bool = False, hidden: bool = False,
+def add(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *, wrap: bool = False, hidden: bool = False,
         profile: str = "unixfs-v0-2015", chunk_size: int | None = None, max_links: int | None = None,
-        raw_leaves: bool | None = None, cid_version: int | None = None, threads: int = 1) -> list[Added]:
+        raw_leaves: bool | None = None, cid_version: int | None = None, threads: int = 1,
+        progress: Callable[[int], None] | None = None) -> list[Added]:
     """What `ipfs add -r --only-hash PATH...` prints, as (name, CID) pairs in its order: each file
     and symlink, then each directory after those inside it; wrap=True (`-w`) puts the paths in one
     directory, named "" (the last pair). Directories are walked in their names' order, leaving out
     hidden names unless hidden=True; symlinks are added as symlinks. A directory Kubo would shard:
     ShardingError; a FIFO, socket or device inside a directory: ValueError; a path that cannot be
-    read: OSError naming it."""
+    read: OSError naming it. progress(n), if given, is told of each n bytes hashed (from any of
+    the threads)."""
     params = _params(profile, chunk_size, max_links, raw_leaves, cid_version)
     workers = worker_count(threads, "threads")
     for flag, value in (("wrap", wrap), ("hidden", hidden)):
@@ -125,8 +127,11 @@ def add(paths: str | os.PathLike[str] | list[str | os.PathLike[str]], *, wrap: b
     if not all(isinstance(n, str) for n in names):
         raise TypeError("paths are str or os.PathLike[str]")
 
-    def of_file(path: str) -> Node:
-        return file_dag(path, *params[:4], workers)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable, not {type(progress).__name__}")
+
+    def of_file(path: str | bytes) -> Node:
+        return file_dag(path, *params[:4], workers, progress)
 
     events = add_paths(names, of_file, params.cid_version, wrap, hidden, params.directory_estimate)
     return [Added(os.fsdecode(name), CID(node.cid)) for name, node in events]

@@ -27,7 +27,7 @@ class ShardingError(ValueError):
     """A directory too large for one plain block: Kubo would shard it, which libsha does not yet."""
 
 
-def add_paths(paths: list[str], file_dag: Callable[[str], Node], version: int, wrap: bool, hidden: bool,
+def add_paths(paths: list[str], file_dag: Callable[[str | bytes], Node], version: int, wrap: bool, hidden: bool,
               estimate: str) -> list[Event]:
     """The events of adding `paths` (each a file, a symlink, a FIFO or a directory), wrapped in one
     directory or each alone."""
@@ -51,7 +51,7 @@ def _base_name(path: str) -> bytes:
 
 
 class _Walk:
-    def __init__(self, file_dag: Callable[[str], Node], version: int, hidden: bool, estimate: str) -> None:
+    def __init__(self, file_dag: Callable[[str | bytes], Node], version: int, hidden: bool, estimate: str) -> None:
         self.file_dag, self.version, self.hidden, self.estimate = file_dag, version, hidden, estimate
 
     def added(self, prefix: bytes, entries: dict[bytes, str], top: bool) -> list[Event]:
@@ -67,7 +67,7 @@ class _Walk:
         self._entry(path, name, files, dirs, top=True)
         return files + dirs
 
-    def _entry(self, path: str, name: bytes, files: list[Event], dirs: list[Event], top: bool) -> Node:
+    def _entry(self, path: str | bytes, name: bytes, files: list[Event], dirs: list[Event], top: bool) -> Node:
         mode = os.lstat(path).st_mode
         if stat.S_ISDIR(mode):
             with os.scandir(os.fsencode(path)) as listing:
@@ -81,7 +81,7 @@ class _Walk:
             dirs += inner + [(name, node)]  # post-order; the names were walked sorted, as Kubo lists them
             return node
         if stat.S_ISLNK(mode):
-            node = symlink_node(os.fsencode(os.readlink(path)), self.version)
+            node = symlink_node(os.readlink(os.fsencode(path)), self.version)
         elif stat.S_ISREG(mode) or (top and stat.S_ISFIFO(mode)):
             node = self.file_dag(path)
         else:

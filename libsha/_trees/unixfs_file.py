@@ -12,7 +12,7 @@ from .._buffers import borrow
 from .._many.descriptor import hash_batch, rows_batch
 from .._one.oneshot import sha256_digest
 from .._threads import run_parts
-from .block_leaves import buffer_leaves, count_of, file_block_leaves
+from .block_leaves import buffer_leaves, count_of, leaves_at
 from .dag_pb import Node, file_node, leaf, leaf_frame
 from .file_blocks import file_leaves
 
@@ -31,14 +31,23 @@ def buffer_dag(view: memoryview, chunk: int, max_links: int, raw: bool, version:
 
 
 def file_dag(path: str | bytes | os.PathLike[str] | os.PathLike[bytes], chunk: int, max_links: int, raw: bool,
-             version: int, workers: int) -> Node:
+             version: int, workers: int, on_hashed: Callable[[int], None] | None = None) -> Node:
     """The root of the DAG of the file at path, read as file_leaves reads (the bytes read, if it
-    shrinks or grows meanwhile)."""
-    if raw:
-        leaves, nbytes = file_block_leaves(path, chunk, workers, "ipfs")
-    else:
-        leaves, nbytes = file_leaves(path, chunk, _framed_leaves_at(chunk), workers, "ipfs")
+    shrinks or grows meanwhile); on_hashed(n) is told of each n bytes hashed, from any thread."""
+    leaves_of = leaves_at(chunk) if raw else _framed_leaves_at(chunk)
+    if on_hashed is not None:
+        leaves_of = _counted(leaves_of, on_hashed)
+    leaves, nbytes = file_leaves(path, chunk, leaves_of, workers, "ipfs")
     return _root(leaves, nbytes, chunk, max_links, raw, version)
+
+
+def _counted(leaves_of: Callable[[int, int, int], int], on_hashed: Callable[[int], None]) -> Callable[[int, int, int], int]:
+    def counted(out: int, data: int, nbytes: int) -> int:
+        code = leaves_of(out, data, nbytes)
+        on_hashed(nbytes)
+        return code
+
+    return counted
 
 
 def _framed_leaves_at(chunk: int) -> Callable[[int, int, int], int]:

@@ -76,11 +76,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", metavar="FILE", help="also write a machine-readable report")
     parser.add_argument("--suite", metavar="NAME", action="append", choices=(*suites.NAMES, *suites.ALIASES),
                         help=f"run only these suites (repeatable): {', '.join(suites.NAMES)}")
-    tree = parser.add_argument_group("trees", "--tree checks a fs-verity, dm-verity or Glacier implementation "
+    tree = parser.add_argument_group("trees", "--tree checks a fs-verity, dm-verity, Glacier or IPFS implementation "
                                      "instead of SHA-256: a --command with {file} (and {hash}) or a --callable")
-    tree.add_argument("--tree", choices=("fsverity", "dmverity", "glacier"), help="what the candidate computes of "
-                      "each case: fs-verity's file digest, dm-verity's root hash, or Glacier's tree hash (which "
-                      "takes none of the block sizes, salt and format below)")
+    tree.add_argument("--tree", choices=("fsverity", "dmverity", "glacier", "ipfs"), help="what the candidate "
+                      "computes of each case: fs-verity's file digest, dm-verity's root hash, Glacier's tree hash, or "
+                      "a file's IPFS CID (these two take none of the block sizes, salt and format below)")
+    tree.add_argument("--profile", metavar="NAME", default="unixfs-v0-2015",
+                      choices=("unixfs-v0-2015", "unixfs-v1-2025"), help="IPFS's import profile (unixfs-v0-2015, "
+                      "what `ipfs add` does by default; or unixfs-v1-2025)")
     tree.add_argument("--block-size", metavar="N", type=int, default=4096, help="the (data) block size (4096)")
     tree.add_argument("--hash-block-size", metavar="N", type=int, default=4096, help="dm-verity's (4096)")
     tree.add_argument("--salt", metavar="HEX", default="", help="the salt the candidate uses (none)")
@@ -206,9 +209,9 @@ def _trees(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     seed = args.seed if args.seed is not None else random.randrange(1 << 32)
     try:
         candidate = (trees.command_candidate(args.command, args.tree, args.digest_regex or "", args.timeout)
-                     if args.command else trees.callable_candidate(args.callable))
+                     if args.command else trees.callable_candidate(args.callable, args.tree))
         return trees.run(args.tree, candidate, args.block_size, args.hash_block_size, salt, args.format, seed,
-                         args.quick, print)
+                         args.quick, print, args.profile)
     except trees.Unusable as exc:
         print(f"python -m libsha.oracle: {exc}", file=sys.stderr)
         return 2

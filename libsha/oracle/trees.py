@@ -1,12 +1,13 @@
-"""--tree: another implementation's fs-verity file digests, dm-verity root hashes or Glacier tree
-hashes, case by case, against libsha.reference's trees over hashlib. The cases are the sizes where
-such trees break: empty, one byte, every size around one data block (Glacier's 1 MiB leaf), a level
-of hash blocks just full and just over (one level and two; Glacier's leaf counts where a level's
-last hash is carried up), and random sizes from the printed seed; the content never repeats with a
-short period. A --command gets each case as a file ({file}; dm-verity's hash file is {hash}) and
-prints the digest (fs-verity's `sha256:HEX` or bare hex, veritysetup's `Root hash:`, or where
+"""--tree: another implementation's fs-verity file digests, dm-verity root hashes, Glacier tree
+hashes or IPFS CIDs, case by case, against libsha.reference's trees over hashlib. The cases are the
+sizes where such trees break: empty, one byte, every size around one data block (Glacier's 1 MiB
+leaf, an IPFS chunk), a level of hash blocks just full and just over (one level and two; Glacier's
+leaf counts where a level's last hash is carried up; an IPFS node's links full and one over), and
+random sizes from the printed seed; the content never repeats with a short period. A --command gets
+each case as a file ({file}; dm-verity's hash file is {hash}) and prints the digest (fs-verity's
+`sha256:HEX` or bare hex, veritysetup's `Root hash:`, a CID as `ipfs add` prints it, or where
 --digest-regex finds it); a --callable takes the bytes and returns the digest (bytes, hex or a
-hashlib-like object)."""
+hashlib-like object; a CID as its string)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import shlex
 import subprocess
 import tempfile
 
-from libsha.reference import dmverity, fsverity, glacier
+from libsha.reference import dmverity, fsverity, glacier, ipfs
 
 from .suites import content, recipe
 
@@ -27,9 +28,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-TREES = ("fsverity", "dmverity", "glacier")
+TREES = ("fsverity", "dmverity", "glacier", "ipfs")
 DEFAULT_REGEX = {"fsverity": r"(?:sha256:)?([0-9a-fA-F]{64})", "dmverity": r"Root hash:\s*([0-9a-fA-F]{64})",
-                 "glacier": r"\b([0-9a-fA-F]{64})\b"}
+                 "glacier": r"\b([0-9a-fA-F]{64})\b", "ipfs": r"\b(Qm[1-9A-HJ-NP-Za-km-z]{44}|b[a-z2-7]{58,})\b"}
 RANDOM_CASES, RANDOM_CASES_QUICK = 12, 4
 
 
@@ -37,7 +38,10 @@ def _sha(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
 
-def expected(tree: str, data: bytes, block: int, hash_block: int, salt: bytes, fmt: int) -> bytes:
+def expected(tree: str, data: bytes, block: int, hash_block: int, salt: bytes, fmt: int,
+             profile: str = "unixfs-v0-2015") -> bytes:
+    if tree == "ipfs":  # a CID compares as its text
+        return ipfs.cid(data, profile, sha256=_sha).encode()
     if tree == "fsverity":
         return fsverity.digest(data, block, salt, _sha)
     if tree == "glacier":
@@ -45,8 +49,25 @@ def expected(tree: str, data: bytes, block: int, hash_block: int, salt: bytes, f
     return dmverity.tree(data, block, hash_block, salt, fmt, _sha)[0]
 
 
-def sizes(tree: str, block: int, hash_block: int, rng: random.Random, quick: bool) -> list[int]:
+def _answer(tree: str, text: str) -> bytes:
+    """A candidate's answer as expected() gives it: a CID's text, a digest's bytes."""
+    return text.strip().encode() if tree == "ipfs" else bytes.fromhex(text)
+
+
+def _shown(tree: str, value: bytes) -> str:
+    return value.decode(errors="replace") if tree == "ipfs" else value.hex()
+
+
+def sizes(tree: str, block: int, hash_block: int, rng: random.Random, quick: bool,
+          profile: str = "unixfs-v0-2015") -> list[int]:
     """The cases' sizes: around one block, around a full first level and a second one, random ones."""
+    if tree == "ipfs":  # around a chunk and a few; a node's links full, and one chunk over where it fits
+        chunk, links = ipfs.PROFILES[profile][:2]
+        around = [0, 1, chunk - 1, chunk, chunk + 1, 2 * chunk + 1, 3 * chunk]
+        if not quick and links * chunk + 1 <= 64 << 20:
+            around += [links * chunk, links * chunk + 1]
+        randoms = [rng.randrange(5 * chunk) for _ in range(RANDOM_CASES_QUICK if quick else RANDOM_CASES)]
+        return list(dict.fromkeys(around + randoms))
     if tree == "glacier":  # leaf counts where some level's last hash goes up alone, or is paired
         leaf = glacier.LEAF_SIZE
         counts = (1, 2, 3, 5) if quick else (1, 2, 3, 4, 5, 7, 8, 9, 16, 17)
@@ -93,12 +114,12 @@ def command_candidate(command: str, tree: str, regex: str, timeout: float) -> Ca
         if done.returncode != 0 or found is None:
             raise RuntimeError(f"exit status {done.returncode}, no digest in its output"
                                + (f": {done.stderr.strip()[:300]}" if done.stderr.strip() else ""))
-        return bytes.fromhex(found.group(1))
+        return _answer(tree, found.group(1))
 
     return answer
 
 
-def callable_candidate(name: str) -> Callable[[bytes], bytes]:
+def callable_candidate(name: str, tree: str = "") -> Callable[[bytes], bytes]:
     module, _, function = name.partition(":")
     try:
         call = getattr(importlib.import_module(module), function)
@@ -109,21 +130,21 @@ def callable_candidate(name: str) -> Callable[[bytes], bytes]:
         got = call(data)
         if hasattr(got, "digest"):  # a hashlib-like object
             got = got.digest()
-        return bytes.fromhex(got) if isinstance(got, str) else bytes(got)
+        return _answer(tree, got) if isinstance(got, str) else bytes(got)
 
     return answer
 
 
 def run(tree: str, candidate: Callable[[bytes], bytes], block: int, hash_block: int, salt: bytes, fmt: int,
-        seed: int, quick: bool, say: Callable[[str], None]) -> int:
+        seed: int, quick: bool, say: Callable[[str], None], profile: str = "unixfs-v0-2015") -> int:
     """Every case through the candidate; a line a failure, then the count. 0: all passed, 1: not."""
     rng = random.Random(seed)
-    cases = sizes(tree, block, hash_block, rng, quick)
+    cases = sizes(tree, block, hash_block, rng, quick, profile)
     failed = 0
     for number, size in enumerate(cases):
         period = content(251, number)  # content(size, number), made a period at a time
         data = (period * (size // 251 + 1))[:size]
-        want = expected(tree, data, block, hash_block, salt, fmt)
+        want = expected(tree, data, block, hash_block, salt, fmt, profile)
         try:
             got = candidate(data)
         except Unusable:
@@ -134,8 +155,10 @@ def run(tree: str, candidate: Callable[[bytes], bytes], block: int, hash_block: 
             continue
         if got != want:
             failed += 1
-            say(f"FAIL {size} bytes: expected {want.hex()}, got {got.hex()} (data: {recipe(size, number)})")
+            say(f"FAIL {size} bytes: expected {_shown(tree, want)}, got {_shown(tree, got)} "
+                f"(data: {recipe(size, number)})")
     params = f"block size {block}" + (f", hash block size {hash_block}, format {fmt}" if tree == "dmverity" else "")
-    params = "1 MiB leaves" if tree == "glacier" else f"{params}, salt {salt.hex() or 'none'}"
+    params = ("1 MiB leaves" if tree == "glacier" else profile if tree == "ipfs"
+              else f"{params}, salt {salt.hex() or 'none'}")
     say(f"{tree} ({params}): {len(cases) - failed} of {len(cases)} cases passed, seed {seed}")
     return 1 if failed else 0

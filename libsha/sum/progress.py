@@ -13,13 +13,15 @@ if TYPE_CHECKING:
 class Progress:
     """Shown from `start` seconds on: redrawn in place on a terminal (5 times a second), a line
     every 2 seconds elsewhere; finish() writes the last one. The total is the size of the named
-    files, looked up only when the line is first shown (a run that ends sooner never pays for it)."""
+    files (or what `total` gives), looked up only when the line is first shown (a run that ends
+    sooner never pays for it)."""
 
     def __init__(self, stderr: Any, bytes_read: Callable[[], int], paths: list[bytes], start: float,
-                 clock: Callable[[], float] = monotonic) -> None:
+                 clock: Callable[[], float] = monotonic, total: Callable[[], int] | None = None) -> None:
         self._stderr = stderr
         self._bytes_read = bytes_read
         self._paths = paths
+        self._of_total = total
         self._clock = clock
         self._begin = clock()
         self._start = start
@@ -50,7 +52,7 @@ class Progress:
 
     def _line(self, elapsed: float) -> str:
         if self._total is None:
-            self._total = sum(_size(p) for p in self._paths)
+            self._total = self._of_total() if self._of_total else sum(_size(p) for p in self._paths)
         done = self._bytes_read()
         text = _amount(done)
         if self._total:
