@@ -76,6 +76,7 @@ _HOMES = {
     "dmverity": None,
     "glacier": None,
     "ipfs": None,
+    "filecoin": None,
 }
 
 __all__ = sorted(_HOMES)
@@ -85,6 +86,7 @@ if TYPE_CHECKING:
     from . import bep52 as bep52
     from . import dispatch as dispatch
     from . import dmverity as dmverity
+    from . import filecoin as filecoin
     from . import fsverity as fsverity
     from . import glacier as glacier
     from . import ipfs as ipfs

@@ -16,7 +16,8 @@
  *            (sha256_64) makes the level above from pairs
  *   layer    BEP 52's piece layer: the level whose nodes are the pieces' roots
  *   piece    BEP 52's unit of a file, piece_length bytes (a power of two from
- *            16 KiB), whose root is a node of the piece layer
+ *            16 KiB), whose root is a node of the piece layer; a Filecoin
+ *            piece is Filecoin's own: a payload fr32-padded to a power of two
  *
  * The threading, length and error conventions are libsha.h's, which this
  * header includes.
@@ -245,6 +246,50 @@ LIBSHA_API int libsha_dmverity_superblock(unsigned char superblock[LIBSHA_DMVERI
  * bytes are read or written) or LIBSHA_ERR_ARGUMENT (a block size, salt length
  * or format out of range, no data blocks for dm-verity, sizes past the address
  * space, an overlap); on error nothing is written. */
+
+/*
+ * Filecoin's piece commitment (commP): the payload zero-filled to whole
+ * 127-byte groups, each fr32-padded to 128 bytes (two zero bits after every
+ * 254), zero-filled to the piece's padded size (a power of two, at least 128)
+ * and cut into 32-byte leaves; each parent SHA256(left || right) with byte 31
+ * & 0x3f (sha2-256-trunc254-padded). Built as a stream: a frontier of one node
+ * per level, the zero subtrees from a table, so a 32 GiB piece needs this
+ * context and nothing else; the leaves' pairs go through the lanes a slice of
+ * LIBSHA_COMMP_SLICE leaves at a time.
+ */
+#define LIBSHA_COMMP_MIN_PAYLOAD 65                        /* go-fil-commp-hashhash's least */
+#define LIBSHA_COMMP_MAX_PAYLOAD ((uint64_t)127 << 29)     /* a 64 GiB piece, the largest sector's */
+#define LIBSHA_COMMP_SLICE_LEVELS 10
+#define LIBSHA_COMMP_SLICE (1 << LIBSHA_COMMP_SLICE_LEVELS) /* leaves: 32 KiB */
+/* Plain data; init before use, final ends it (update or final after it:
+ * LIBSHA_ERR_STATE). Nothing secret in it. */
+typedef struct libsha_commp_ctx {
+    uint64_t payload;                                /* bytes taken */
+    uint64_t slices;                                 /* full slices gone up the tree */
+    unsigned char frontier[64][32];                  /* [SLICE_LEVELS + l]: a left subtree root per set bit l */
+    unsigned char leaves[LIBSHA_COMMP_SLICE * 32];   /* the slice under way, fr32-padded */
+    unsigned char group[127];                        /* the 127-byte group under way */
+    unsigned char reserved;
+    uint32_t marker;                                 /* set by init, cleared by final */
+} libsha_commp_ctx;
+
+/* sizeof(libsha_commp_ctx), for bindings that allocate it opaquely. */
+LIBSHA_API size_t libsha_commp_ctx_size(void);
+/* A new commitment (NULL: no-op). */
+LIBSHA_API void libsha_commp_init(libsha_commp_ctx *ctx);
+/* Takes len more bytes of the payload. Returns LIBSHA_OK, LIBSHA_ERR_NULL,
+ * LIBSHA_ERR_STATE (not initialised, or finalised) or LIBSHA_ERR_ARGUMENT (the
+ * payload past LIBSHA_COMMP_MAX_PAYLOAD, data past the address space); on
+ * error nothing is taken. */
+LIBSHA_API int libsha_commp_update(libsha_commp_ctx *ctx, const void *data, size_t len);
+/* commP to commp[32] and the padded piece size to *padded_size (may be NULL);
+ * then the context is finalised. LIBSHA_ERR_ARGUMENT for a payload under
+ * LIBSHA_COMMP_MIN_PAYLOAD bytes (the context left as it was, to take more);
+ * LIBSHA_ERR_NULL, LIBSHA_ERR_STATE as update. */
+LIBSHA_API int libsha_commp_final(libsha_commp_ctx *ctx, unsigned char commp[32], uint64_t *padded_size);
+/* One payload's commP in one call: init, update, final on a context of its
+ * own (35 KiB of stack). */
+LIBSHA_API int libsha_commp(unsigned char commp[32], uint64_t *padded_size, const void *data, size_t len);
 
 #ifdef __cplusplus
 }

@@ -13,9 +13,11 @@
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define LIBSHA_TO_BE32(x) (x)
 #define LIBSHA_TO_BE64(x) (x)
+#define LIBSHA_TO_LE64(x) LIBSHA_BSWAP64(x)
 #else /* little-endian: every platform libsha targets, MSVC's included */
 #define LIBSHA_TO_BE32(x) LIBSHA_BSWAP32(x)
 #define LIBSHA_TO_BE64(x) LIBSHA_BSWAP64(x)
+#define LIBSHA_TO_LE64(x) (x)
 #endif
 
 static inline uint32_t libsha_load_be32(const unsigned char *p)
@@ -34,6 +36,19 @@ static inline void libsha_store_be32(unsigned char *p, uint32_t x)
 static inline void libsha_store_be64(unsigned char *p, uint64_t x)
 {
     x = LIBSHA_TO_BE64(x);
+    memcpy(p, &x, 8);
+}
+
+static inline uint64_t libsha_load_le64(const unsigned char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return LIBSHA_TO_LE64(x);
+}
+
+static inline void libsha_store_le64(unsigned char *p, uint64_t x)
+{
+    x = LIBSHA_TO_LE64(x);
     memcpy(p, &x, 8);
 }
 

@@ -1,4 +1,4 @@
-"""Every tree over a file (BEP 52's, Glacier's, IPFS's, fs-verity's, dm-verity's) on a file that changes while it is
+"""Every tree over a file (BEP 52's, Glacier's, IPFS's, Filecoin's, fs-verity's, dm-verity's) on a file that changes while it is
 read: the tree of the bytes read, never a signal (a mapped file cut short by another process used
 to kill bep52.file_tree's caller with SIGBUS)."""
 
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from libsha import bep52, dmverity, fsverity, glacier, ipfs
+from libsha import bep52, dmverity, filecoin, fsverity, glacier, ipfs
 from libsha._trees import file_blocks
 
 pytestmark = pytest.mark.core
@@ -21,9 +21,10 @@ TREES = {
     "dmverity": (lambda path, **kw: dmverity.file_tree(path, **kw), lambda data: dmverity.tree(data)),
     "glacier": (lambda path, **kw: glacier.file_tree_hash(path, **kw), glacier.tree_hash),
     "ipfs": (lambda path, **kw: ipfs.file_cid(path, chunk_size=B, **kw), lambda data: ipfs.cid(data, chunk_size=B)),
+    "filecoin": (filecoin.file_piece_commitment, filecoin.piece_commitment),
 }
-BLOCKS = {"glacier": glacier.LEAF_SIZE}  # a read a block below: Glacier's leaf is 1 MiB, the others' fit in B
-NO_OUT = {"bep52", "glacier", "ipfs"}  # the trees that return their answer only
+BLOCKS = {"glacier": glacier.LEAF_SIZE, "filecoin": filecoin.PART_BYTES}  # a read a block below: Glacier's leaf is 1 MiB, the others' fit in B
+NO_OUT = {"bep52", "glacier", "ipfs", "filecoin"}  # the trees that return their answer only
 
 
 @pytest.mark.parametrize("tree", TREES)

@@ -3,7 +3,7 @@ buffer, a missing file and a directory are OSErrors naming them, threads= is che
 
 import pytest
 
-from libsha import bep52, dmverity, fsverity, glacier, ipfs
+from libsha import bep52, dmverity, filecoin, fsverity, glacier, ipfs
 
 pytestmark = pytest.mark.core
 
@@ -12,6 +12,7 @@ TREES = {  # (of a buffer, of a file)
     "bep52": (lambda data, **kw: bep52.tree(data, B, **kw), lambda path, **kw: bep52.file_tree(path, B, **kw)),
     "glacier": (glacier.tree_hash, glacier.file_tree_hash),
     "ipfs": (ipfs.cid, ipfs.file_cid),
+    "filecoin": (filecoin.piece_commitment, filecoin.file_piece_commitment),
     "fsverity": (fsverity.tree, fsverity.file_tree),
     "dmverity": (dmverity.tree, dmverity.file_tree),
 }

@@ -47,6 +47,7 @@ struct libsha_zero_tree {
     int capture;
     unsigned char *captured;
     size_t ncaptured;
+    int trunc254; /* Filecoin's nodes: byte 31 & 0x3f after every hash (0 from init) */
 };
 void libsha_zero_tree_init(struct libsha_zero_tree *t, const struct libsha_impl *impl, int depth, int slice_levels,
                            const unsigned char (*zero)[32], int capture, unsigned char *captured);

@@ -14,10 +14,26 @@
 
 #include "trees.h"
 
-static void combine(const struct libsha_impl *impl, unsigned char out[32], const unsigned char *left,
+/* Filecoin's trees keep 254 bits of each node: byte 31's two high bits cleared. */
+static void truncated(const struct libsha_zero_tree *t, unsigned char *nodes, size_t count)
+{
+    size_t i;
+    if (t->trunc254)
+        for (i = 0; i < count; ++i)
+            nodes[32 * i + 31] &= 0x3f;
+}
+
+static void combine(const struct libsha_zero_tree *t, unsigned char out[32], const unsigned char *left,
                     const unsigned char *right)
 {
-    libsha_pair_on(impl, out, left, right, -1);
+    libsha_pair_on(t->impl, out, left, right, -1);
+    truncated(t, out, 1);
+}
+
+static void hash_level(const struct libsha_zero_tree *t, unsigned char *out, const unsigned char *in, size_t n)
+{
+    libsha_level_on(t->impl, out, in, n);
+    truncated(t, out, n);
 }
 
 /* Node `node` of level `level` is made: copied out if that level is the one wanted. */
@@ -40,14 +56,14 @@ void libsha_zero_tree_init(struct libsha_zero_tree *t, const struct libsha_impl 
     t->capture = capture;
     t->captured = captured;
     t->ncaptured = 0;
+    t->trunc254 = 0;
 }
 
 void libsha_zero_tree_slice(struct libsha_zero_tree *t, const unsigned char *nodes, size_t k, const unsigned char *last)
 {
     unsigned char buf[(LIBSHA_ZERO_TREE_SLICE / 2 + 1) * 32], node[32];
-    const struct libsha_impl *impl = t->impl;
     size_t count = last != NULL && k % 2 == 0 ? k / 2 - 1 : k / 2; /* pairs read in place */
-    int level;
+    int height;
 
     made(t, 0, nodes, last != NULL ? k - 1 : k);
     if (last != NULL)
@@ -55,27 +71,27 @@ void libsha_zero_tree_slice(struct libsha_zero_tree *t, const unsigned char *nod
     if (t->low == 0) {
         memcpy(node, last != NULL ? last : nodes, 32);
     } else {
-        libsha_level_on(impl, buf, nodes, count);
+        hash_level(t, buf, nodes, count);
         if (k & 1)
-            combine(impl, buf + 32 * count++, last != NULL ? last : nodes + 32 * (k - 1), t->zero[0]);
+            combine(t, buf + 32 * count++, last != NULL ? last : nodes + 32 * (k - 1), t->zero[0]);
         else if (last != NULL)
-            combine(impl, buf + 32 * count++, nodes + 32 * (k - 2), last);
+            combine(t, buf + 32 * count++, nodes + 32 * (k - 2), last);
         made(t, 1, buf, count);
-        for (level = 1; level < t->low; ++level) {
+        for (height = 1; height < t->low; ++height) {
             if (count & 1)
-                memcpy(buf + 32 * count++, t->zero[level], 32);
-            libsha_level_on(impl, buf, buf, count / 2);
+                memcpy(buf + 32 * count++, t->zero[height], 32);
+            hash_level(t, buf, buf, count / 2);
             count /= 2;
-            made(t, level + 1, buf, count);
+            made(t, height + 1, buf, count);
         }
         memcpy(node, buf, 32);
     }
     ++t->units;
-    for (level = 0; !(t->units & ((uint64_t)1 << level)); ++level) {
-        combine(impl, node, t->stack[t->low + level], node);
-        made(t, t->low + level + 1, node, 1);
+    for (height = 0; !(t->units & ((uint64_t)1 << height)); ++height) {
+        combine(t, node, t->stack[t->low + height], node);
+        made(t, t->low + height + 1, node, 1);
     }
-    memcpy(t->stack[t->low + level], node, 32);
+    memcpy(t->stack[t->low + height], node, 32);
 }
 
 void libsha_zero_tree_root(struct libsha_zero_tree *t, unsigned char out[32])
@@ -97,10 +113,10 @@ void libsha_zero_tree_root(struct libsha_zero_tree *t, unsigned char out[32])
         if (have && low + level == t->capture)
             made(t, low + level, node, 1); /* the edge's partial node at the wanted level */
         if (t->units & ((uint64_t)1 << level)) {
-            combine(t->impl, node, t->stack[low + level], have ? node : t->zero[low + level]);
+            combine(t, node, t->stack[low + level], have ? node : t->zero[low + level]);
             have = 1;
         } else if (have) {
-            combine(t->impl, node, node, t->zero[low + level]);
+            combine(t, node, node, t->zero[low + level]);
         }
     }
     memcpy(out, node, 32);
