@@ -25,7 +25,7 @@ from libsha import bep52, glacier, ipfs, rfc6962, ssz
 from libsha._cpus import usable_cpus
 
 from .measure import Interleaved
-from . import ipfs_peers
+from . import js_peers
 from .merkle_peers import libtorrent_tree, system_python_with_libtorrent
 from .rows import Benchmark, timed_on
 
@@ -284,7 +284,7 @@ def _ipfs_rows():
 
     def checked():  # libsha's CID against the importer's, once, when a row first runs
         path = _bep52_file()
-        if not ipfs_peers.unavailable() and _importer_cid(path) != ipfs.file_cid(path, profile=IPFS_PROFILE):
+        if not js_peers.unavailable() and _importer_cid(path) != ipfs.file_cid(path, profile=IPFS_PROFILE):
             raise RuntimeError("ipfs-unixfs-importer's CID disagrees with libsha.ipfs")
         return path
 
@@ -297,9 +297,9 @@ def _ipfs_rows():
     if usable_cpus() >= 2:
         entries[f"libsha.ipfs.file_cid(path, profile='{IPFS_PROFILE}', threads=2) ('{impl}', one Python call, "
                 "2 threads)"] = lambda: functools.partial(ipfs.file_cid, checked(), profile=IPFS_PROFILE, threads=2)
-    why = ipfs_peers.unavailable()
+    why = js_peers.unavailable()
     if not why:
-        entries[peer] = lambda: lambda: ipfs_peers.importer_cids([checked()], IPFS_PROFILE, timed=True)[0][1]
+        entries[peer] = lambda: lambda: js_peers.importer_cids([checked()], IPFS_PROFILE, timed=True)[0][1]
     group = Interleaved(entries, self_timed={peer})
     rows = [Benchmark(name, r, BEP52_MIB << 20, None, True, interleaved=group) for r in entries]
     if why:
@@ -309,7 +309,7 @@ def _ipfs_rows():
 
 @functools.lru_cache(maxsize=None)
 def _importer_cid(path):
-    return ipfs_peers.importer_cids([path], IPFS_PROFILE)[0]
+    return js_peers.importer_cids([path], IPFS_PROFILE)[0]
 
 
 @functools.lru_cache(maxsize=None)

@@ -2,7 +2,7 @@
 // (entries in the order of their names, hidden names left out unless "hidden": true; regular files
 // and directories only): a `CID PATH` line for each entry the importer yields, PATH as it names it
 // ("" for the wrapping directory). Options as a JSON object: profile, wrap, hidden. For
-// shabench/ipfs_peers.py.
+// shabench/js_peers.py.
 import { importer } from 'ipfs-unixfs-importer'
 import { MemoryBlockstore } from 'blockstore-core/memory'
 import fs from 'node:fs'

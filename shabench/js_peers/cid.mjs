@@ -1,7 +1,7 @@
 // The CID ipfs-unixfs-importer gives each file named, one line each, with the options of a JSON
 // object (profile, chunk, links, raw, version: IPIP-499's profile and the parameters that override
 // it); with "time": true, the importer's own seconds after the CID (the reading included, Node's
-// start-up not). For shabench/ipfs_peers.py.
+// start-up not). For shabench/js_peers.py.
 import { importer } from 'ipfs-unixfs-importer'
 import { fixedSize } from 'ipfs-unixfs-importer/chunker'
 import { balanced } from 'ipfs-unixfs-importer/layout'

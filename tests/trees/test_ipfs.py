@@ -1,5 +1,5 @@
 """libsha.ipfs against IPFS's JavaScript importer (ipfs-unixfs-importer, the version
-tools/build_ipfs_js.sh pins): both profiles of IPIP-499 at every boundary of chunk and level, their
+tools/build_js_peers.sh pins): both profiles of IPIP-499 at every boundary of chunk and level, their
 parameters overridden (small chunks and few links, to cross three levels), raw and dag-pb leaves,
 CIDv0 and v1, random sizes; Kubo's known value; a file and its bytes; threads; bad input."""
 
@@ -7,7 +7,7 @@ import pytest
 
 from libsha import ipfs
 from libsha.reference import ipfs as reference
-from support import ipfs as peer
+from support import js_peers as peer
 from support.trees import sha256
 
 pytestmark = pytest.mark.core

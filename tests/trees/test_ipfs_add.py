@@ -8,7 +8,7 @@ import pytest
 
 from libsha import ipfs
 from libsha.reference import ipfs as reference
-from support import ipfs as peer
+from support import js_peers as peer
 from support.trees import sha256
 
 pytestmark = pytest.mark.core
