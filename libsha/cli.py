@@ -5,6 +5,7 @@ Rust or Go build needs.
     libsha fsverity digest FILE...          # as fsverity-utils' fsverity digest
     libsha verity format DATA HASH          # as cryptsetup's veritysetup format
     libsha ipfs add -n PATH...              # as Kubo's ipfs add --only-hash
+    libsha commp FILE...                    # Filecoin piece commitments, as stream-commp
     cc prog.c $(libsha --cflags --libs)     # also: python -m libsha --cflags --libs
 """
 
@@ -26,6 +27,7 @@ usage: libsha sum [OPTION]... [FILE]...     SHA-256 of files, as GNU sha256sum (
        libsha fsverity digest FILE...       fs-verity file digests, as fsverity-utils' (--help)
        libsha verity format DATA HASH       a dm-verity hash tree, as veritysetup format's (--help)
        libsha ipfs add -n PATH...           IPFS CIDs, as Kubo's ipfs add --only-hash (--help)
+       libsha commp [--json] FILE...        Filecoin piece commitments and CIDs (--help)
        libsha [--include-dir] [--library] [--cflags] [--libs] [--version]
 
 """ + "".join(f"  {flag:<14} {text}\n" for flag, text in BUILD_FLAGS) + "  -h, --help     this help\n"
@@ -87,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         from .tree_commands.veritysetup_format import main as verity_format
 
         return verity_format(args[2:])
+    if args[:1] == ["commp"]:
+        from .tree_commands.filecoin_commp import main as commp
+
+        return commp(args[1:])
     if args[:2] == ["ipfs", "add"]:
         from .tree_commands.ipfs_add import main as ipfs_add
 

@@ -76,11 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", metavar="FILE", help="also write a machine-readable report")
     parser.add_argument("--suite", metavar="NAME", action="append", choices=(*suites.NAMES, *suites.ALIASES),
                         help=f"run only these suites (repeatable): {', '.join(suites.NAMES)}")
-    tree = parser.add_argument_group("trees", "--tree checks a fs-verity, dm-verity, Glacier or IPFS implementation "
-                                     "instead of SHA-256: a --command with {file} (and {hash}) or a --callable")
-    tree.add_argument("--tree", choices=("fsverity", "dmverity", "glacier", "ipfs"), help="what the candidate "
-                      "computes of each case: fs-verity's file digest, dm-verity's root hash, Glacier's tree hash, or "
-                      "a file's IPFS CID (these two take none of the block sizes, salt and format below)")
+    tree = parser.add_argument_group("trees", "--tree checks a fs-verity, dm-verity, Glacier, IPFS or Filecoin "
+                                     "implementation instead of SHA-256: a --command with {file} (and {hash}) or a "
+                                     "--callable")
+    tree.add_argument("--tree", choices=("fsverity", "dmverity", "glacier", "ipfs", "filecoin"), help="what the "
+                      "candidate computes of each case: fs-verity's file digest, dm-verity's root hash, Glacier's tree "
+                      "hash, a file's IPFS CID, or a Filecoin piece commitment (these three take none of the block "
+                      "sizes, salt and format below)")
     tree.add_argument("--profile", metavar="NAME", default="unixfs-v0-2015",
                       choices=("unixfs-v0-2015", "unixfs-v1-2025"), help="IPFS's import profile (unixfs-v0-2015, "
                       "what `ipfs add` does by default; or unixfs-v1-2025)")

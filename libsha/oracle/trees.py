@@ -1,13 +1,15 @@
 """--tree: another implementation's fs-verity file digests, dm-verity root hashes, Glacier tree
-hashes or IPFS CIDs, case by case, against libsha.reference's trees over hashlib. The cases are the
+hashes, IPFS CIDs or Filecoin piece commitments, case by case, against libsha.reference's trees over hashlib. The cases are the
 sizes where such trees break: empty, one byte, every size around one data block (Glacier's 1 MiB
 leaf, an IPFS chunk), a level of hash blocks just full and just over (one level and two; Glacier's
-leaf counts where a level's last hash is carried up; an IPFS node's links full and one over), and
+leaf counts where a level's last hash is carried up; an IPFS node's links full and one over;
+Filecoin's fr32 groups and padded sizes, from its least payload, 65 bytes), and
 random sizes from the printed seed; the content never repeats with a short period. A --command gets
 each case as a file ({file}; dm-verity's hash file is {hash}) and prints the digest (fs-verity's
-`sha256:HEX` or bare hex, veritysetup's `Root hash:`, a CID as `ipfs add` prints it, or where
---digest-regex finds it); a --callable takes the bytes and returns the digest (bytes, hex or a
-hashlib-like object; a CID as its string)."""
+`sha256:HEX` or bare hex, veritysetup's `Root hash:`, a CID as `ipfs add` prints it, a piece CID
+v1 or commP's hex, or where --digest-regex finds it); a --callable takes the bytes and returns the
+digest (bytes, hex or a hashlib-like object; a CID as its string; commP as 32 bytes, its hex, its
+CID or an object with cid_v1)."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import shlex
 import subprocess
 import tempfile
 
-from libsha.reference import dmverity, fsverity, glacier, ipfs
+from libsha.reference import dmverity, filecoin, fsverity, glacier, ipfs
 
 from .suites import content, recipe
 
@@ -28,9 +30,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-TREES = ("fsverity", "dmverity", "glacier", "ipfs")
+TREES = ("fsverity", "dmverity", "glacier", "ipfs", "filecoin")
 DEFAULT_REGEX = {"fsverity": r"(?:sha256:)?([0-9a-fA-F]{64})", "dmverity": r"Root hash:\s*([0-9a-fA-F]{64})",
-                 "glacier": r"\b([0-9a-fA-F]{64})\b", "ipfs": r"\b(Qm[1-9A-HJ-NP-Za-km-z]{44}|b[a-z2-7]{58,})\b"}
+                 "glacier": r"\b([0-9a-fA-F]{64})\b", "ipfs": r"\b(Qm[1-9A-HJ-NP-Za-km-z]{44}|b[a-z2-7]{58,})\b",
+                 "filecoin": r"\b(baga6ea4sea[a-z2-7]+|[0-9a-fA-F]{64})\b"}
 RANDOM_CASES, RANDOM_CASES_QUICK = 12, 4
 
 
@@ -42,6 +45,8 @@ def expected(tree: str, data: bytes, block: int, hash_block: int, salt: bytes, f
              profile: str = "unixfs-v0-2015") -> bytes:
     if tree == "ipfs":  # a CID compares as its text
         return ipfs.cid(data, profile, sha256=_sha).encode()
+    if tree == "filecoin":  # commP as its piece CID v1's text
+        return filecoin.cid_v1(filecoin.piece_commitment(data, _sha)[0]).encode()
     if tree == "fsverity":
         return fsverity.digest(data, block, salt, _sha)
     if tree == "glacier":
@@ -51,16 +56,25 @@ def expected(tree: str, data: bytes, block: int, hash_block: int, salt: bytes, f
 
 def _answer(tree: str, text: str) -> bytes:
     """A candidate's answer as expected() gives it: a CID's text, a digest's bytes."""
-    return text.strip().encode() if tree == "ipfs" else bytes.fromhex(text)
+    text = text.strip()
+    if tree == "filecoin" and re.fullmatch(r"[0-9a-fA-F]{64}", text):  # commP's hex, as its CID
+        return filecoin.cid_v1(bytes.fromhex(text)).encode()
+    return text.encode() if tree in ("ipfs", "filecoin") else bytes.fromhex(text)
 
 
 def _shown(tree: str, value: bytes) -> str:
-    return value.decode(errors="replace") if tree == "ipfs" else value.hex()
+    return value.decode(errors="replace") if tree in ("ipfs", "filecoin") else value.hex()
 
 
 def sizes(tree: str, block: int, hash_block: int, rng: random.Random, quick: bool,
           profile: str = "unixfs-v0-2015") -> list[int]:
     """The cases' sizes: around one block, around a full first level and a second one, random ones."""
+    if tree == "filecoin":  # around a group, each padded size's last payload and the next, random ones
+        around = [filecoin.MIN_PAYLOAD, 126, 127, 128, 254, 255]
+        around += [127 * (1 << k) + d for k in range(2, 13 if quick else 16) for d in (-1, 0, 1)]
+        top = (1 if quick else 4) << 20
+        randoms = [rng.randrange(65, top) for _ in range(RANDOM_CASES_QUICK if quick else RANDOM_CASES)]
+        return list(dict.fromkeys(around + randoms))
     if tree == "ipfs":  # around a chunk and a few; a node's links full, and one chunk over where it fits
         chunk, links = ipfs.PROFILES[profile][:2]
         around = [0, 1, chunk - 1, chunk, chunk + 1, 2 * chunk + 1, 3 * chunk]
@@ -130,6 +144,9 @@ def callable_candidate(name: str, tree: str = "") -> Callable[[bytes], bytes]:
         got = call(data)
         if hasattr(got, "digest"):  # a hashlib-like object
             got = got.digest()
+        if tree == "filecoin":  # a commitment object, commP's bytes, its hex or its CID
+            got = getattr(got, "cid_v1", got)
+            got = got if isinstance(got, str) else bytes(got).hex()
         return _answer(tree, got) if isinstance(got, str) else bytes(got)
 
     return answer
@@ -158,7 +175,7 @@ def run(tree: str, candidate: Callable[[bytes], bytes], block: int, hash_block: 
             say(f"FAIL {size} bytes: expected {_shown(tree, want)}, got {_shown(tree, got)} "
                 f"(data: {recipe(size, number)})")
     params = f"block size {block}" + (f", hash block size {hash_block}, format {fmt}" if tree == "dmverity" else "")
-    params = ("1 MiB leaves" if tree == "glacier" else profile if tree == "ipfs"
-              else f"{params}, salt {salt.hex() or 'none'}")
+    params = ("1 MiB leaves" if tree == "glacier" else profile if tree == "ipfs" else "fr32, 254-bit nodes"
+              if tree == "filecoin" else f"{params}, salt {salt.hex() or 'none'}")
     say(f"{tree} ({params}): {len(cases) - failed} of {len(cases)} cases passed, seed {seed}")
     return 1 if failed else 0

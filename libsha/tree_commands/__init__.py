@@ -1,7 +1,7 @@
 """The trees' commands, each a drop-in for its own tool's: `libsha fsverity digest` for
 fsverity-utils', `libsha verity format` for cryptsetup's veritysetup, `libsha ipfs add` for Kubo's
-`ipfs add --only-hash`. What they share: their options, parsed as getopt_long, popt and Go's
-command parser parse them (--name=value or --name value, anywhere among the operands; short
+`ipfs add --only-hash`, `libsha commp` for go-fil-commp-hashhash's stream-commp. What they share:
+their options, parsed as getopt_long, popt and Go's command parser parse them (--name=value or --name value, anywhere among the operands; short
 flags, alone or run together, -s VALUE or -sVALUE; `--` ends them)."""
 
 from __future__ import annotations

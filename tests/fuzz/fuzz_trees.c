@@ -7,7 +7,8 @@
  * one not to; BEP 52's tree of the bytes repeated to a length the fifth byte sets; fs-verity's and
  * dm-verity's trees of the same bytes, block sizes, salt length and format from the fifth and sixth
  * bytes, against a plain tree over OpenSSL's EVP streams (the leaves, the tree, its root, the
- * descriptor's digest, the superblock's fields). Each piece in an allocation of its own size. Under
+ * descriptor's digest, the superblock's fields); Filecoin's commP of the bytes repeated, one-shot and
+ * as a stream in pieces, against a plain fr32 and tree. Each piece in an allocation of its own size. Under
  * ASan and UBSan: no read or write outside a buffer.
  */
 #include <stdint.h>
@@ -363,6 +364,65 @@ static void check_verity(const uint8_t *bytes, size_t len, unsigned a, unsigned 
     free(fs_salted);
 }
 
+/* A plain Filecoin commP: fr32 bit by bit, every leaf of the padded piece, each parent truncated. */
+static void plain_commp(const uint8_t *data, size_t len, uint8_t out[32], uint64_t *padded)
+{
+    const size_t groups = (len + 126) / 127;
+    size_t size = 128, i, n;
+    uint8_t *tree;
+    while (size < 128 * groups)
+        size *= 2;
+    tree = calloc(size, 1);
+    for (i = 0; i < 1016 * groups; ++i) { /* bit i of the payload to bit i + 2 * (i / 254) of the piece */
+        const size_t to = i + 2 * (i / 254);
+        if (i / 8 < len && (data[i / 8] >> (i % 8) & 1))
+            tree[to / 8] |= (uint8_t)(1u << (to % 8));
+    }
+    for (n = size / 32; n > 1; n /= 2)
+        for (i = 0; i < n / 2; ++i) {
+            pair(tree + 64 * i, tree + 64 * i + 32, -1, tree + 32 * i);
+            tree[32 * i + 31] &= 0x3f;
+        }
+    memcpy(out, tree, 32);
+    *padded = size;
+    free(tree);
+}
+
+/* Filecoin's commP of the bytes repeated to a length from a and b, one-shot and as a stream fed in
+ * pieces whose sizes the bytes give, against the plain one. */
+static void check_commp(const uint8_t *bytes, size_t len, unsigned a, unsigned b)
+{
+    const size_t total = len == 0 ? 0 : (size_t)a * 131 + b + len;
+    uint8_t *data = cycled(bytes, len ? len : 1, total), got[32], want[32];
+    uint64_t padded = 0, want_padded;
+    libsha_commp_ctx *ctx = malloc(sizeof *ctx);
+    size_t at = 0, k = 0;
+    if (total < LIBSHA_COMMP_MIN_PAYLOAD) {
+        if (libsha_commp(got, &padded, data, total) != LIBSHA_ERR_ARGUMENT)
+            abort();
+        goto done;
+    }
+    plain_commp(data, total, want, &want_padded);
+    if (libsha_commp(got, &padded, data, total) != LIBSHA_OK || memcmp(got, want, 32) != 0 || padded != want_padded)
+        abort();
+    libsha_commp_init(ctx);
+    while (at < total) {
+        const size_t step = 1 + (size_t)bytes[k++ % len] * (1 + b % 97);
+        const size_t take = step < total - at ? step : total - at;
+        uint8_t *part = piece(data + at, take);
+        if (libsha_commp_update(ctx, part, take) != LIBSHA_OK)
+            abort();
+        free(part);
+        at += take;
+    }
+    if (libsha_commp_final(ctx, got, NULL) != LIBSHA_OK || memcmp(got, want, 32) != 0
+        || libsha_commp_final(ctx, got, NULL) != LIBSHA_ERR_STATE || libsha_commp_update(ctx, data, 1) != LIBSHA_ERR_STATE)
+        abort();
+done:
+    free(ctx);
+    free(data);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 6)
@@ -373,5 +433,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_rfc6962(data + 6, size - 6, data[2], data[3]);
     check_bep52(data + 6, size - 6, data[4], data[5]);
     check_verity(data + 6, size - 6, data[4], data[5]);
+    check_commp(data + 6, size - 6, data[4], data[5]);
     return 0;
 }

@@ -101,6 +101,33 @@ def cid(data):  # every leaf linked from the root, however many: no second level
 """
 
 
+def test_filecoin_libsha_and_data_segment_pass_and_untruncated_nodes_fail(capsys, tmp_path, monkeypatch):
+    code, out = oracle(capsys, "filecoin", "--quick", "--callable", "libsha.filecoin:piece_commitment")
+    assert code == 0 and "FAIL" not in out.out and "filecoin (fr32" in out.out, out.out
+    code, out = oracle(capsys, "filecoin", "--quick", "--command", f"{sys.executable} -m libsha commp {{file}}")
+    assert code == 0 and "FAIL" not in out.out, out.out + out.err
+    (tmp_path / "untruncated.py").write_text(UNTRUNCATED)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out = oracle(capsys, "filecoin", "--quick", "--callable", "untruncated:commp")
+    assert code == 1 and out.out.count("FAIL") >= 40, out.out  # every case: the root itself keeps 256 bits
+
+
+UNTRUNCATED = """
+import hashlib
+from libsha.reference import filecoin
+
+def commp(data):  # the nodes' 256 bits kept: SHA-256's own tree over the fr32 leaves
+    sha = lambda b: hashlib.sha256(b).digest()
+    data = bytes(data) + bytes(-len(data) % 127)
+    size = filecoin.padded_size(len(data))
+    leaves = b"".join(filecoin.fr32(data[i : i + 127]) for i in range(0, len(data), 127))
+    level = [(leaves + bytes(size - len(leaves)))[i : i + 32] for i in range(0, size, 32)]
+    while len(level) > 1:
+        level = [sha(level[i] + level[i + 1]) for i in range(0, len(level), 2)]
+    return level[0]
+"""
+
+
 def test_a_bug_is_found_at_the_sizes_that_show_it(capsys, tmp_path, monkeypatch):
     (tmp_path / "buggy_trees.py").write_text(BUGGY)
     monkeypatch.syspath_prepend(str(tmp_path))
