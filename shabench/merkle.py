@@ -1,6 +1,6 @@
 """The merkle group: the Merkle trees of Ethereum (SSZ), Certificate Transparency (RFC 6962),
-BitTorrent v2 (BEP 52), a file's IPFS CID (beside IPFS's JavaScript importer) and Amazon S3 Glacier's
-tree hash (beside botocore's), and their level call; the kernel's fs-verity and dm-verity trees are
+BitTorrent v2 (BEP 52), a file's IPFS CID (beside IPFS's JavaScript importer), Filecoin's piece
+commitment (filecoin.py's rows) and Amazon S3 Glacier's tree hash (beside botocore's), and their level call; the kernel's fs-verity and dm-verity trees are
 verity.py's rows.
 
 - The level call (1,000,000 x 64 bytes): libsha_sha256_64 per implementation, one C call through
@@ -26,6 +26,7 @@ from libsha._cpus import usable_cpus
 
 from .measure import Interleaved
 from . import js_peers
+from .filecoin import commp_rows
 from .merkle_peers import libtorrent_tree, system_python_with_libtorrent
 from .rows import Benchmark, timed_on
 
@@ -366,5 +367,6 @@ def merkle_benchmarks(implementations):
     from .verity import verity_benchmarks
 
     native = [row for impl in implementations for row in _per_implementation(impl)]
-    return (level + hashtree + native + _ssz_rows() + _ct_rows() + _bep52_rows() + _ipfs_rows() + _glacier_rows()
+    return (level + hashtree + native + _ssz_rows() + _ct_rows() + _bep52_rows() + _ipfs_rows()
+            + commp_rows(_bep52_file) + _glacier_rows()
             + verity_benchmarks(implementations))
