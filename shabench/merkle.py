@@ -368,5 +368,5 @@ def merkle_benchmarks(implementations):
 
     native = [row for impl in implementations for row in _per_implementation(impl)]
     return (level + hashtree + native + _ssz_rows() + _ct_rows() + _bep52_rows() + _ipfs_rows()
-            + commp_rows(_bep52_file) + _glacier_rows()
+            + commp_rows() + _glacier_rows()
             + verity_benchmarks(implementations))
