@@ -8,6 +8,7 @@
 #include "kdf/kdf.h"
 #include "many/many.h"
 #include "one_message/one_message.h"
+#include "trees/trees.h"
 #include "sha256_impl.h"
 
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))

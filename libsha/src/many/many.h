@@ -20,8 +20,4 @@ int libsha_batch_on(const struct libsha_impl *impl, unsigned char *out, const li
 int libsha_streams_update_on(const struct libsha_impl *impl, void *const *objs, size_t size, int hmac,
                              const void *const *data, const size_t *lens, size_t n);
 
-/* merkle.c: the Merkle root on an explicit implementation. */
-int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], const unsigned char *leaves,
-                      size_t n, int *mutated);
-
 #endif

@@ -19,6 +19,7 @@
 
 #include "dispatch/dispatch.h"
 #include "many/many.h"
+#include "trees.h"
 #include "sha256_impl.h"
 
 #define RUN_LEVELS 4

@@ -21,6 +21,10 @@ void libsha_level_on(const struct libsha_impl *impl, unsigned char *out, const u
 void libsha_prefixed_level_on(const struct libsha_impl *impl, unsigned char *out, const unsigned char *in, size_t n,
                               unsigned char byte);
 
+/* bitcoin.c: Bitcoin's Merkle root (libsha.h's libsha_merkle_root) on an explicit implementation. */
+int libsha_merkle_run(const struct libsha_impl *impl, unsigned char out[32], const unsigned char *leaves,
+                      size_t n, int *mutated);
+
 /* out = SHA256(left || right), or SHA256(prefix || left || right) for a prefix byte
  * 0..255 (-1: none), on impl's transform; out may overlap left or right. */
 void libsha_pair_on(const struct libsha_impl *impl, unsigned char out[32], const unsigned char *left,
