@@ -5,7 +5,6 @@ the table skips them) and beside @web3-storage/data-segment's Piece.fromPayload 
 seconds: the file already read)."""
 
 import functools
-import os
 
 import libsha
 from libsha import filecoin
@@ -21,14 +20,9 @@ MIB = 32
 
 def payload_file():
     """The payload, MIB MiB of random bytes (made when a row first runs)."""
-    from .files import _dir
+    from .files import random_file
 
-    path = os.path.join(_dir(), f"filecoin-{MIB}MiB.bin")
-    if not os.path.exists(path):
-        with open(path, "wb") as f:
-            for _ in range(MIB):
-                f.write(os.urandom(1 << 20))
-    return path
+    return random_file(f"filecoin-{MIB}MiB.bin", MIB)
 
 
 def commp_rows():

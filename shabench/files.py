@@ -45,13 +45,18 @@ def _dir():
     return _workdir
 
 
-def _large_file():
-    path = os.path.join(_dir(), f"large-{_large_mib()}MiB.bin")
+def random_file(name, mib):
+    """A file of mib MiB of random bytes in the run's folder, made the first time it is asked for."""
+    path = os.path.join(_dir(), name)
     if not os.path.exists(path):
         with open(path, "wb") as f:
-            for _ in range(_large_mib()):
+            for _ in range(mib):
                 f.write(os.urandom(1 << 20))
     return path
+
+
+def _large_file():
+    return random_file(f"large-{_large_mib()}MiB.bin", _large_mib())
 
 
 LARGE_FILES = 16

@@ -196,13 +196,9 @@ PIECE_LENGTH = 1 << 20
 @functools.lru_cache(maxsize=None)
 def _bep52_file():
     """The file (made, and every peer's answer checked, when a row first runs)."""
-    from .files import _dir
+    from .files import random_file
 
-    path = os.path.join(_dir(), f"bep52-{BEP52_MIB}MiB.bin")
-    if not os.path.exists(path):
-        with open(path, "wb") as f:
-            for _ in range(BEP52_MIB):
-                f.write(os.urandom(1 << 20))
+    path = random_file(f"bep52-{BEP52_MIB}MiB.bin", BEP52_MIB)
     root, layer = bep52.file_tree(path, PIECE_LENGTH)
     if root != _bep52_by_hashlib(path):
         raise RuntimeError("the hashlib BEP 52 loop disagrees with libsha.bep52")
