@@ -25,11 +25,10 @@ from ._buffers import borrow
 from ._cpus import worker_count
 from ._errors import check
 from ._threads import run_parts
-from ._trees.dag_pb import varint
+from ._trees.dag_pb import CID, varint
 from ._trees.file_blocks import file_leaves
 from ._trees.level import sha256_64
 from ._views import contiguous_view
-from .ipfs import CID
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ import os
 from typing import NamedTuple
 
 from ._cpus import worker_count
-from ._trees.dag_pb import Node, cid_text
+from ._trees.dag_pb import CID, Node
 from ._trees.nodes import count
 from ._trees.unixfs_directory import ShardingError, add_paths
 from ._trees.unixfs_file import buffer_dag, file_dag
@@ -56,23 +56,6 @@ PROFILES = {
                               directory_estimate="block-bytes"),
 }
 MAX_CHUNK = 1 << 20  # Kubo's largest chunk (its blocks are at most 1 MiB plus framing)
-
-
-_Binary = bytes  # (inside CID, `bytes` names the attribute)
-
-
-class CID(str):
-    """A CID as its string (base58 for CIDv0, base32 `b…` for CIDv1); `.bytes` is its binary form."""
-
-    bytes: _Binary
-
-    def __new__(cls, binary: _Binary) -> CID:
-        made = super().__new__(cls, cid_text(binary))
-        made.bytes = binary
-        return made
-
-    def __reduce__(self) -> tuple[type[CID], tuple[_Binary]]:
-        return CID, (self.bytes,)
 
 
 class Added(NamedTuple):

@@ -52,6 +52,24 @@ def cid_text(binary: bytes) -> str:
     return "b" + "".join(_BASE32[(bits >> (5 * (n - 1 - i))) & 31] for i in range(n))
 
 
+_Binary = bytes  # (inside CID, `bytes` names the attribute)
+
+
+class CID(str):
+    """A CID as its string (base58 for CIDv0, base32 `b…` for CIDv1); `.bytes` is its binary form.
+    (libsha.ipfs.CID; libsha.filecoin's piece CIDs are CIDs too.)"""
+
+    bytes: _Binary
+
+    def __new__(cls, binary: _Binary) -> CID:
+        made = super().__new__(cls, cid_text(binary))
+        made.bytes = binary
+        return made
+
+    def __reduce__(self) -> tuple[type[CID], tuple[_Binary]]:
+        return CID, (self.bytes,)
+
+
 def leaf_frame(length: int) -> tuple[bytes, bytes]:
     """A dag-pb leaf of `length` bytes of a file: its node's bytes before and after the chunk
     (PBNode.Data = UnixFS {Type: File, Data: chunk, filesize: length})."""

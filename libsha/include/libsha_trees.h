@@ -16,8 +16,7 @@
  *            (sha256_64) makes the level above from pairs
  *   layer    BEP 52's piece layer: the level whose nodes are the pieces' roots
  *   piece    BEP 52's unit of a file, piece_length bytes (a power of two from
- *            16 KiB), whose root is a node of the piece layer; a Filecoin
- *            piece is Filecoin's own: a payload fr32-padded to a power of two
+ *            16 KiB), whose root is a node of the piece layer
  *
  * The threading, length and error conventions are libsha.h's, which this
  * header includes.

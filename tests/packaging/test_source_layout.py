@@ -182,8 +182,8 @@ PYTHON_LAYERS = [
     {"_many"},
     {"_trees", "_kdf"},
     {"_files"},
-    {"__init__", "__main__", "dispatch", "ssz", "rfc6962", "bep52", "fsverity", "dmverity", "glacier", "ipfs", "cli", "sum",
-     "tree_commands", "oracle", "reference"},
+    {"__init__", "__main__", "dispatch", "ssz", "rfc6962", "bep52", "fsverity", "dmverity", "glacier", "ipfs",
+     "filecoin", "cli", "sum", "tree_commands", "oracle", "reference"},
 ]
 PYTHON_RANK = {room: rank for rank, layer in enumerate(PYTHON_LAYERS) for room in layer}
 PACKAGE = ROOT / "libsha"
