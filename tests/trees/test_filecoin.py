@@ -43,7 +43,8 @@ def test_against_data_segment_and_the_reference(tmp_path, rng):
         path.write_bytes(data)
         paths.append(path)
         made = filecoin.piece_commitment(data)
-        assert (made.commp, made.padded_size) == reference.piece_commitment(data, sha256), size
+        if size <= 3 * SLICE_BYTES or size in (P, P + 1):  # (the reference's fr32 is pure Python: the rest by the peer)
+            assert (made.commp, made.padded_size) == reference.piece_commitment(data, sha256), size
         assert made.cid_v1 == reference.cid_v1(made.commp) and made.cid_v2 == reference.cid_v2(made.commp, size)
         assert filecoin.piece_commitment(data, threads=2) == made == filecoin.file_piece_commitment(path)
         assert filecoin.file_piece_commitment(path, threads=2) == made, size
