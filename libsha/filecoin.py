@@ -17,13 +17,13 @@ are joined above them.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 from typing import NamedTuple
 
 from . import _native
 from ._buffers import borrow
 from ._cpus import worker_count
-from ._errors import check
 from ._threads import run_parts
 from ._trees.dag_pb import CID, varint
 from ._trees.file_blocks import file_leaves
@@ -151,7 +151,9 @@ def _pairs(nodes: bytes) -> bytes:
     return bytes(out)
 
 
+@functools.lru_cache(maxsize=None)
 def _zero_hashes(depth: int) -> list[bytes]:
+    """zero[d], d <= depth: made once a depth, not once a call (the C library's are a table)."""
     zero = [bytes(32)]
     for _ in range(depth):
         zero.append(_pairs(zero[-1] * 2))
